@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+
+/** `../shared` beside the repository: present in development and CI, absent on a user's clone. */
+export const SHARED_DIR = resolve(fileURLToPath(new URL("../../..", import.meta.url)), "shared");
+export const hasShared = existsSync(resolve(SHARED_DIR, "vectors/rye-vectors.json"));
+/** Shown as the reason when a suite that reads ../shared is skipped. */
+export const SHARED_SKIP_REASON = `../shared not found at ${SHARED_DIR}: conformance vectors and corpus tests skipped`;
+
+export interface Check {
+  op: string;
+  path?: string;
+  value?: unknown;
+  field?: string;
+}
+
+export interface Vector {
+  id: string;
+  system: string;
+  function: string;
+  era: string;
+  expected: any;
+  expected_contains?: Check[];
+  expected_is_exception?: boolean;
+  notes: string;
+  [key: string]: any;
+}
+
+let cache: Vector[] | undefined;
+
+/** All public vectors (empty when ../shared is absent). */
+export function loadVectors(): Vector[] {
+  if (!hasShared) return [];
+  cache ??= JSON.parse(readFileSync(resolve(SHARED_DIR, "vectors/rye-vectors.json"), "utf8")) as Vector[];
+  return cache;
+}
+
+/** Vectors of one system and era, optionally filtered by the original function's name. */
+export function vectorsFor(system: string, era = "current", fn?: string): Vector[] {
+  return loadVectors().filter(
+    (v) => v.system === system && v.era === era && (fn === undefined || v.function.split("::").pop()!.startsWith(fn)),
+  );
+}
+
+/** Reads a dotted path with `[i]` indexes, as the vectors' README defines it. */
+export function at(value: unknown, path: string | undefined): unknown {
+  if (!path) return value;
+  let cur: any = value;
+  for (const part of path.replace(/\[(\d+)\]/g, ".$1").split(".").filter(Boolean)) {
+    if (cur === null || cur === undefined) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
