@@ -1,0 +1,46 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { TemplateNode } from "../parse/ast.js";
+import type { DeclaredInput, DirectiveData } from "../parse/directive-data.js";
+import type { ParsedDirective } from "../parse/parse-directive.js";
+
+/** TypeScript spelling of each known input `type` (anything else becomes `unknown`). */
+export const TS_TYPES: Record<string, string> = {
+  string: "string",
+  integer: "number",
+  number: "number",
+  float: "number",
+  boolean: "boolean",
+  object: "Record<string, unknown>",
+  dict: "Record<string, unknown>",
+  array: "unknown[]",
+  list: "unknown[]",
+};
+
+/** A string field of the directive, compiled for the render pass that applies to it. */
+export interface CompiledText {
+  /** The original text. */
+  text: string;
+  /** Input-ref segmentation of `text`; null when the text needs the run-time interpreter (env refs). */
+  segments: TemplateNode[] | null;
+  /** True when `{env:…}` refs run first (body, content and raw only, as in the original). */
+  env: boolean;
+}
+
+/** Everything emit needs for one directive; produced only when the directive has no errors. */
+export interface DirectiveAnalysis {
+  id: string;
+  source: string;
+  data: DirectiveData;
+  inputs: DeclaredInput[];
+  body: CompiledText;
+  content: CompiledText;
+  raw: CompiledText;
+  actions: { key: string[]; text: CompiledText }[];
+  diagnostics: Diagnostic[];
+}
+
+/** Inputs to analysis: a parsed directive and the item id it was found under. */
+export interface AnalyzeInput {
+  id: string;
+  parsed: ParsedDirective;
+}

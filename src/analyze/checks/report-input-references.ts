@@ -1,0 +1,26 @@
+import * as d from "../../diagnostics/codes.js";
+import { didYouMean } from "../did-you-mean.js";
+import type { CheckContext } from "./context.js";
+
+/** Undeclared and unused inputs, fallbacks that can never apply, and extension syntax in use. */
+export function reportInputReferences({ data, parsed, refs, bag }: CheckContext): void {
+  const inputs = data.inputs ?? [];
+  const declared = new Map(inputs.map((input) => [input.name, input]));
+  const names = [...declared.keys()];
+  const used = new Set<string>();
+  for (const ref of refs) {
+    used.add(ref.name);
+    const input = declared.get(ref.name);
+    if (ref.type === "dollar_input") bag.add(d.extensionPlaceholder(ref.loc, ref.raw));
+    if (!input) {
+      bag.add(d.undeclaredInput(ref.loc, ref.name, didYouMean(ref.name, names)));
+      continue;
+    }
+    if (ref.type === "input_ref" && ref.modifier !== null && input.required && input.default === undefined) {
+      bag.add(d.fallbackOnRequired(ref.loc, ref.name, ref.raw));
+    }
+  }
+  inputs.forEach((input, i) => {
+    if (input.name && !used.has(input.name)) bag.add(d.unusedInput(parsed.locs.inputs[i]!.name ?? parsed.locs.inputs[i]!.element, input.name));
+  });
+}

@@ -1,0 +1,82 @@
+import { DiagnosticBag, type Diagnostic, type LineIndex } from "../diagnostics/diagnostic.js";
+import type { Span } from "../parse/ast.js";
+import { mayContain, scanPlaceholders } from "../parse/placeholders.js";
+import type { AnalyzeInput, CompiledText, DirectiveAnalysis } from "./analysis.js";
+import type { CheckContext } from "./checks/context.js";
+import { reportForeignPlaceholders } from "./checks/report-foreign-placeholders.js";
+import { reportInputDeclarations } from "./checks/report-input-declarations.js";
+import { reportInputReferences } from "./checks/report-input-references.js";
+import { reportNameMismatch } from "./checks/report-name-mismatch.js";
+import { reportUninterpolatedPlaceholders } from "./checks/report-uninterpolated-placeholders.js";
+import { reportUnmatchablePlaceholders } from "./checks/report-unmatchable-placeholders.js";
+
+const CHECKS = [
+  reportInputDeclarations,
+  reportInputReferences,
+  reportUninterpolatedPlaceholders,
+  reportUnmatchablePlaceholders,
+  reportForeignPlaceholders,
+  reportNameMismatch,
+];
+
+/** Runs every directive check; returns the analysis for emit, or null when there are errors. */
+export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: DirectiveAnalysis | null; diagnostics: Diagnostic[] } {
+  const bag = new DiagnosticBag();
+  parsed.diagnostics.forEach((x) => bag.add(x));
+  const data = parsed.data;
+  if (!data) return { analysis: null, diagnostics: bag.items };
+  const { text } = parsed.file;
+  const where = { source: parsed.source, lines: parsed.lines, base: 0 };
+  const refs: CheckContext["refs"] = [];
+  for (const system of ["InputRefs", "DollarInputs"] as const) {
+    if (!mayContain(text, system)) continue;
+    for (const node of scanPlaceholders(text, system, where)) {
+      if (node.type === "input_ref" || node.type === "dollar_input") refs.push(node);
+    }
+  }
+  refs.sort((a, b) => a.loc.start.offset - b.loc.start.offset);
+  const ctx: CheckContext = { id, parsed, data, refs, bag };
+  for (const check of CHECKS) check(ctx);
+  if (bag.hasErrors) return { analysis: null, diagnostics: bag.items };
+  const span = (s: Span) => ({ text: s.text, base: s.loc.start.offset });
+  const fence = parsed.file.fence!;
+  const analysis: DirectiveAnalysis = {
+    id,
+    source: parsed.source,
+    data,
+    inputs: data.inputs ?? [],
+    body: compileText(span(parsed.file.body), true, parsed.source, parsed.lines),
+    content: compileText(span(fence.content), true, parsed.source, parsed.lines),
+    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines),
+    actions: compileActions(data.actions ?? [], parsed.source, parsed.lines),
+    diagnostics: bag.items,
+  };
+  return { analysis, diagnostics: bag.items };
+}
+
+/** Splits a field into literal text and input refs, or marks it for the run-time interpreter. */
+function compileText(s: { text: string; base: number }, envPass: boolean, source: string, lines: LineIndex): CompiledText {
+  const where = { source, lines, base: s.base };
+  // `{env:…}` runs first and its values may form or break input refs, so such fields are interpreted.
+  if (envPass && mayContain(s.text, "EnvRefs") && scanPlaceholders(s.text, "EnvRefs", where).some((n) => n.type !== "text")) {
+    return { text: s.text, segments: null, env: true };
+  }
+  const segments = mayContain(s.text, "InputRefs")
+    ? scanPlaceholders(s.text, "InputRefs", where)
+    : [{ type: "text" as const, value: s.text, loc: lines.location(source, s.base, s.base + s.text.length) }];
+  return { text: s.text, segments, env: false };
+}
+
+/** Every top-level string of an action and every string param, as `_interpolate_parsed` visits them. */
+function compileActions(actions: NonNullable<AnalyzeInput["parsed"]["data"]>["actions"] & object, source: string, lines: LineIndex) {
+  const out: DirectiveAnalysis["actions"] = [];
+  actions.forEach((action, i) => {
+    for (const [k, v] of Object.entries(action)) {
+      if (typeof v === "string") out.push({ key: [String(i), k], text: compileText({ text: v, base: 0 }, false, source, lines) });
+    }
+    for (const [k, v] of Object.entries(action.params ?? {})) {
+      out.push({ key: [String(i), "params", k], text: compileText({ text: v, base: 0 }, false, source, lines) });
+    }
+  });
+  return out;
+}

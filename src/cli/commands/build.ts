@@ -1,0 +1,65 @@
+import { relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { build, VERSION } from "../../index.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
+import type { Io } from "../io.js";
+import { useColor } from "../io.js";
+import { readProject } from "../read-project.js";
+import { runtimeFiles } from "../runtime-files.js";
+import { writeOutput } from "../write-output.js";
+
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json]
+
+Compiles every directive under DIR/.ai/directives (default: the current directory) into typed
+ES modules under --out (default: DIR/out). Exit code 1 when any error is reported.`;
+
+/** `rye build`: read the project, compile, print diagnostics, write `out/`. */
+export async function run(args: string[], io: Io): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { project: { type: "string" }, out: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+    }));
+  } catch (e) {
+    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const project = resolve(io.cwd, values.project ?? ".");
+  const outDir = resolve(project, values.out ?? "out");
+  const started = performance.now();
+  const { sources, diagnostics: readProblems } = readProject(project);
+  const result = build(sources, VERSION);
+  const diagnostics = [...readProblems, ...result.diagnostics];
+  const files = new Map([...result.files, ...runtimeFiles()]);
+  const { written } = writeOutput(outDir, files);
+  const ms = Math.round(performance.now() - started);
+  const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
+
+  if (values.json) {
+    const report = { outDir: relative(io.cwd, outDir) || ".", compiled: result.compiled, diagnostics: diagnostics.map((d) => withDisplay(d, display)) };
+    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const sourcesByPath = new Map(sources.map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
+    const color = useColor(io);
+    for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
+    if (io.env.GITHUB_ACTIONS === "true") for (const d of diagnostics) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
+    const summary = formatSummary(diagnostics);
+    if (summary) io.stderr.write(`${summary}\n`);
+    io.stdout.write(
+      `Compiled ${result.compiled.length} of ${sources.length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
+    );
+  }
+  return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+}
+
+function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
+  return d.loc ? { ...d, loc: { ...d.loc, source: display(d.loc.source) } } : d;
+}
+

@@ -1,0 +1,38 @@
+import type { Io } from "./io.js";
+import { VERSION } from "../version.js";
+
+const HELP = `rye ${VERSION}: a compiler for Rye directives
+
+Usage:
+  rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
+  rye verify [paths…]                              check Rye signatures
+  rye keys generate|show|trust                     manage signing keys
+  rye --version`;
+
+type Command = (args: string[], io: Io) => Promise<number>;
+
+// Commands load on demand so `rye build` never pays for what `rye verify` needs, and vice versa.
+const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
+  build: () => import("./commands/build.js"),
+  verify: () => import("./commands/verify.js"),
+  keys: () => import("./commands/keys.js"),
+};
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === "--version" || name === "-v") {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(`${HELP}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    io.stderr.write(`Unknown command '${name}'.\n\n${HELP}\n`);
+    return 2;
+  }
+  return (await load()).run(rest, io);
+}

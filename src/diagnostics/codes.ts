@@ -1,0 +1,97 @@
+import type { Diagnostic, Location } from "./diagnostic.js";
+
+// Stable diagnostic codes. Numbering by phase: RYE1xxx reading and parsing, RYE2xxx directive
+// checks. Every code has a fixture under test/fixtures/diagnostics/ and a row in the README.
+// Call sites use these functions so messages are written once.
+
+const error = (code: string, message: string, loc?: Location): Diagnostic => ({ code, severity: "error", message, loc });
+const warning = (code: string, message: string, loc?: Location): Diagnostic => ({ code, severity: "warning", message, loc });
+const info = (code: string, message: string, loc?: Location): Diagnostic => ({ code, severity: "info", message, loc });
+
+/** Every code with its default severity and a one-line summary (README table, fixture coverage test). */
+export const CODES = {
+  RYE1001: ["error", "no ```xml metadata fence (or ```yaml for knowledge) where the original requires one"],
+  RYE1002: ["error", "the metadata fence holds XML that is not well-formed"],
+  RYE1003: ["error", "the file cannot be read as UTF-8 text"],
+  RYE2001: ["error", "`{input:x}` names an input the directive does not declare"],
+  RYE2002: ["warning", "a declared input is never used by any placeholder"],
+  RYE2003: ["warning", "`{input:x?}` or `{input:x:default}` on a required input: the fallback can never apply"],
+  RYE2004: ["error", "an input's `default` does not fit its `type`"],
+  RYE2005: ["error", "two inputs share a name"],
+  RYE2006: ["error", "an input name that no `{input:…}` placeholder can reference"],
+  RYE2007: ["warning", "a placeholder in a field the original never interpolates, such as `<description>`"],
+  RYE2008: ["error", "an unknown tag inside `<permissions>`"],
+  RYE2009: ["warning", "an input `type` outside string, integer, number, boolean, object, array"],
+  RYE2010: ["info", "`${inputs.x}` or `{env:VAR}`: supported extensions, not among the four systems of seed 001"],
+  RYE2011: ["warning", "text that looks like a placeholder but that no pass will ever match"],
+  RYE2012: ["warning", "a placeholder of another templating system, which never runs in a directive body"],
+  RYE2013: ["warning", "the directive's `name` differs from its file name"],
+} as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
+
+export type Code = keyof typeof CODES;
+
+export const noMetadataFence = (loc: Location, lang: "xml" | "yaml") =>
+  error("RYE1001", `No \`\`\`${lang} metadata fence found: the file needs one fenced \`\`\`${lang} block holding its metadata`, loc);
+
+export const invalidXml = (loc: Location, detail: string) =>
+  error("RYE1002", `Invalid XML in the metadata fence: ${detail}`, loc);
+
+export const unreadableFile = (loc: Location, detail: string) => error("RYE1003", `Cannot read file: ${detail}`, loc);
+
+export const undeclaredInput = (loc: Location, name: string, suggestion: string | undefined) =>
+  error(
+    "RYE2001",
+    `Input '${name}' is not declared in <inputs>.` +
+      (suggestion ? ` Did you mean '${suggestion}'?` : ` Declare it with <input name="${name}" type="string" required="true">.`),
+    loc,
+  );
+
+export const unusedInput = (loc: Location, name: string) =>
+  warning("RYE2002", `Input '${name}' is declared but no placeholder uses it.`, loc);
+
+export const fallbackOnRequired = (loc: Location, name: string, raw: string) =>
+  warning("RYE2003", `'${raw}' gives a fallback for '${name}', but '${name}' is required, so the fallback never applies.`, loc);
+
+export const defaultTypeMismatch = (loc: Location, name: string, type: string, value: string) =>
+  error("RYE2004", `Default '${value}' of input '${name}' is not a valid ${type}.`, loc);
+
+export const duplicateInput = (loc: Location, name: string) =>
+  error("RYE2005", `Input '${name}' is declared more than once.`, loc);
+
+export const invalidInputName = (loc: Location, name: string) =>
+  error(
+    "RYE2006",
+    name === ""
+      ? "Input has no name: add a name attribute made of letters, digits and '_'."
+      : `Input name '${name}' cannot be referenced: {input:…} names are letters, digits and '_' only.`,
+    loc,
+  );
+
+export const uninterpolatedPlaceholder = (loc: Location, raw: string, field: string) =>
+  warning("RYE2007", `'${raw}' in ${field} is never interpolated: it reaches the prompt literally.`, loc);
+
+export const unknownPermissionTag = (loc: Location, tag: string) =>
+  error(
+    "RYE2008",
+    `Unknown tag <${tag}> inside <permissions>. Valid tags: acknowledge, execute, fetch, load, search, sign.`,
+    loc,
+  );
+
+export const unknownInputType = (loc: Location, name: string, type: string) =>
+  warning(
+    "RYE2009",
+    `Input '${name}' has type '${type}'; known types are string, integer, number, boolean, object, array. Its TypeScript type is 'unknown'.`,
+    loc,
+  );
+
+export const extensionPlaceholder = (loc: Location, raw: string) =>
+  info("RYE2010", `'${raw}' uses an extension beyond the four templating systems; it is supported.`, loc);
+
+export const unmatchablePlaceholder = (loc: Location, raw: string, hint: string) =>
+  warning("RYE2011", `'${raw}' looks like a placeholder but is never replaced: ${hint}.`, loc);
+
+export const foreignPlaceholder = (loc: Location, raw: string, system: string, fix: string) =>
+  warning("RYE2012", `'${raw}' is ${system}, which never runs in a directive body. ${fix}`, loc);
+
+export const nameMismatch = (loc: Location, name: string, stem: string) =>
+  warning("RYE2013", `Directive name '${name}' differs from its file name '${stem}'.`, loc);

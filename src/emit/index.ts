@@ -1,0 +1,19 @@
+import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import { emitDirective } from "./emit-directive.js";
+import { emitIndex } from "./emit-index.js";
+
+/** Emits every analysed directive plus the registry, as output-relative path → file text. */
+export function emit(analyses: readonly DirectiveAnalysis[], version: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const a of analyses) {
+    const m = emitDirective(a, version);
+    files.set(`${m.path}.js`, m.js);
+    files.set(`${m.path}.ts`, m.ts);
+    files.set(`${m.path}.d.ts`, m.dts);
+  }
+  const index = emitIndex(analyses.map((a) => a.id), version);
+  files.set("index.js", index.js);
+  files.set("index.ts", index.ts);
+  files.set("index.d.ts", index.dts);
+  return files;
+}

@@ -1,0 +1,40 @@
+// The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
+// src/cli/ reads the project and writes `out/`.
+import { analyzeDirective } from "./analyze/index.js";
+import type { DirectiveAnalysis } from "./analyze/analysis.js";
+import type { Diagnostic } from "./diagnostics/diagnostic.js";
+import { emit } from "./emit/index.js";
+import { parseDirective } from "./parse/parse-directive.js";
+
+export type { Diagnostic, Location, Position, Severity } from "./diagnostics/diagnostic.js";
+export { parseDirective } from "./parse/parse-directive.js";
+export { VERSION } from "./version.js";
+
+/** One source item: `path` relative to the project root, `id` its item id (path under `.ai/directives/` without `.md`). */
+export interface SourceFile {
+  kind: "directive";
+  id: string;
+  path: string;
+  text: string;
+}
+
+export interface BuildResult {
+  /** Output-relative path → file text (directive modules and the index). */
+  files: Map<string, string>;
+  diagnostics: Diagnostic[];
+  /** Ids compiled without errors. */
+  compiled: string[];
+}
+
+/** Compiles directives: parse → analyze → emit. A directive with errors is reported and not emitted. */
+export function build(sources: readonly SourceFile[], version: string): BuildResult {
+  const diagnostics: Diagnostic[] = [];
+  const analyses: DirectiveAnalysis[] = [];
+  for (const src of sources) {
+    const parsed = parseDirective(src.text, src.path);
+    const { analysis, diagnostics: ds } = analyzeDirective({ id: src.id, parsed });
+    diagnostics.push(...ds);
+    if (analysis) analyses.push(analysis);
+  }
+  return { files: emit(analyses, version), diagnostics, compiled: analyses.map((a) => a.id) };
+}

@@ -1,0 +1,71 @@
+import type { Location } from "../diagnostics/diagnostic.js";
+
+/** One `<input>` as the original parses it. `default` is present only when the attribute exists. */
+export interface DeclaredInput {
+  name: string;
+  type: string;
+  required: boolean;
+  default?: string;
+  description?: string;
+}
+
+export interface DeclaredOutput {
+  name: string;
+  type: string;
+  required: boolean;
+  description?: string;
+}
+
+export interface Action {
+  primary: string;
+  params?: Record<string, string>;
+  [attr: string]: unknown;
+}
+
+export interface ContextSpec {
+  system: string[];
+  before: string[];
+  after: string[];
+  suppress: string[];
+}
+
+/**
+ * The original parser's result dict (rye-reference.md §1.4), key for key. Optional keys are
+ * absent exactly when the original leaves them out; other `<metadata>` children with text land
+ * under their tag name, as in the original.
+ */
+export interface DirectiveData {
+  name?: string;
+  version?: string;
+  extends?: string;
+  description?: string;
+  category?: string;
+  author?: string;
+  model?: Record<string, string>;
+  limits?: Record<string, number | string>;
+  runtime?: Record<string, boolean | number | string>;
+  permissions?: { tag: "cap"; content: string }[];
+  acknowledged_risks?: { risk: string; reason: string }[];
+  hooks?: Record<string, unknown>[];
+  context?: ContextSpec;
+  inputs?: DeclaredInput[];
+  outputs?: DeclaredOutput[];
+  actions?: Action[];
+  templates: Record<string, string>;
+  preamble: string;
+  body: string;
+  raw: string;
+  content: string;
+  [metadataTag: string]: unknown;
+}
+
+/** Where the parts the checker reports on were found in the `.md`. */
+export interface DirectiveLocations {
+  root: Location;
+  inputs: { element: Location; name?: Location; type?: Location; default?: Location; text?: Location }[];
+  /** Elements and attributes whose text the original never interpolates (placeholders there stay literal). */
+  uninterpolated: { field: string; text: string; loc: Location }[];
+  unknownPermissionTags: { tag: string; loc: Location }[];
+  permissions?: Location;
+  extends?: Location;
+}

@@ -1,0 +1,81 @@
+import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
+import type { MarkdownFile, XmlElement } from "./ast.js";
+import type { DirectiveData, DirectiveLocations } from "./directive-data.js";
+import { extractMetadata, unknownPermissionMessage } from "./extract-metadata.js";
+import { maskOpaque } from "./mask-opaque.js";
+import { DIRECTIVE_OPEN, attrByRegex } from "./py-regex.js";
+import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
+import { XmlSyntaxError, buildXmlTree } from "./xml-tree.js";
+
+/** The original parser's failure dict: `{body, raw, data: {}, error}` or, for bad XML, with name/preamble kept. */
+export type ParseFailure = Record<string, unknown> & { error: string; raw: string; body: string };
+
+export interface ParsedDirective {
+  source: string;
+  file: MarkdownFile;
+  lines: LineIndex;
+  root: XmlElement | null;
+  /** The original's success dict; null when the original would return an error dict. */
+  data: DirectiveData | null;
+  /** Exactly what the original `parse()` returns (success or error dict), for fidelity. */
+  result: DirectiveData | ParseFailure;
+  locs: DirectiveLocations;
+  diagnostics: Diagnostic[];
+}
+
+/** Parses a directive `.md` (text as read from disk) into the original's fields plus an AST with locations. */
+export function parseDirective(input: string, source: string): ParsedDirective {
+  const text = normaliseNewlines(input);
+  const lines = new LineIndex(text);
+  const file = splitMarkdown(text, source, "xml", lines);
+  const diagnostics: Diagnostic[] = [];
+  const locs: DirectiveLocations = { root: lines.location(source, 0, 0), inputs: [], uninterpolated: [], unknownPermissionTags: [] };
+  const base = { source, file, lines, root: null, data: null, locs, diagnostics };
+  if (!file.fence) {
+    diagnostics.push(d.noMetadataFence(lines.location(source, 0, 0), "xml"));
+    return { ...base, result: { body: text, raw: text, data: {}, error: "No XML code block found" } };
+  }
+  const content = file.fence.content;
+  const head: Partial<DirectiveData> = {};
+  const open = DIRECTIVE_OPEN.exec(content.text);
+  if (open) {
+    for (const key of ["name", "version", "extends"] as const) {
+      const value = attrByRegex(open[1]!, key);
+      if (value !== undefined) head[key] = value;
+    }
+  }
+  const masked = maskOpaque(content.text);
+  let root: XmlElement;
+  try {
+    root = buildXmlTree({
+      xml: masked.masked,
+      source,
+      lines,
+      toFile: (o) => content.loc.start.offset + masked.unmask(o),
+    });
+  } catch (e) {
+    if (!(e instanceof XmlSyntaxError)) throw e;
+    const at = new LineIndex(masked.masked).position(e.offset);
+    const fileOffset = content.loc.start.offset + masked.unmask(e.offset);
+    diagnostics.push(d.invalidXml(lines.location(source, fileOffset, fileOffset), e.message));
+    const error = `Invalid XML: ${e.message}: line ${at.line}, column ${at.column - 1}`;
+    return { ...base, result: { ...head, preamble: file.preamble.text, body: file.body.text, raw: text, error } };
+  }
+  locs.root = root.loc;
+  const data = { ...head } as DirectiveData;
+  extractMetadata(root, data, locs);
+  if (locs.unknownPermissionTags.length > 0) {
+    for (const u of locs.unknownPermissionTags) diagnostics.push(d.unknownPermissionTag(u.loc, u.tag));
+    const error = unknownPermissionMessage(locs.unknownPermissionTags[0]!.tag);
+    return { ...base, root, result: { body: file.body.text, raw: text, data: {}, error } };
+  }
+  Object.assign(data, {
+    templates: masked.templates,
+    preamble: file.preamble.text,
+    body: file.body.text,
+    raw: text,
+    content: content.text,
+  });
+  return { ...base, root, data, result: data };
+}

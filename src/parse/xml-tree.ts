@@ -1,0 +1,119 @@
+import type { LineIndex, Location } from "../diagnostics/diagnostic.js";
+import { parse as parseXml } from "./generated/xml.js";
+import type { XmlElement } from "./ast.js";
+
+interface RawText {
+  text: string;
+  start: number;
+}
+
+interface RawElement {
+  name: string;
+  attrs: { name: string; value: string; start: number }[];
+  children: (RawElement | RawText)[];
+  start: number;
+  end: number;
+  openEnd: number;
+}
+
+/** A well-formedness error: `message` is expat's wording, `offset` is in the parsed string. */
+export class XmlSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface XmlSource {
+  /** The string handed to the XML parser (after masking). */
+  xml: string;
+  source: string;
+  lines: LineIndex;
+  /** Maps an offset in `xml` to an offset in the file. */
+  toFile(offset: number): number;
+}
+
+/** Parses XML into an ElementTree-like tree, or throws XmlSyntaxError. */
+export function buildXmlTree(src: XmlSource): XmlElement {
+  let raw: RawElement;
+  try {
+    raw = parseXml(src.xml) as RawElement;
+  } catch (e) {
+    const err = e as { xmlOffset?: number; message: string; location?: { start: { offset: number } } };
+    if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset);
+    // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
+    throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
+  }
+  const loc = (start: number, end: number): Location =>
+    src.lines.location(src.source, src.toFile(start), src.toFile(end));
+  return convert(raw, loc, new Map());
+}
+
+function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope: Map<string, string>): XmlElement {
+  const local = withNamespaces(raw, scope);
+  const attrib: Record<string, string> = {};
+  const attribLocs: Record<string, Location> = {};
+  for (const a of raw.attrs) {
+    if (a.name === "xmlns" || a.name.startsWith("xmlns:")) continue;
+    const name = a.name.includes(":") ? qualify(a.name, local, a.start) : a.name;
+    attrib[name] = a.value;
+    attribLocs[name] = loc(a.start, a.start + a.name.length);
+  }
+  const el: XmlElement = {
+    type: "element",
+    tag: qualify(raw.name, local, raw.start, true),
+    attrib,
+    attribLocs,
+    text: null,
+    tail: null,
+    children: [],
+    loc: loc(raw.start, raw.end),
+    textLoc: null,
+  };
+  // ElementTree joins character data until the next element starts or ends; comments and
+  // processing instructions were dropped by the grammar without splitting the text.
+  let pending: RawText[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.map((p) => p.text).join("");
+    const last = el.children[el.children.length - 1];
+    if (text !== "") {
+      if (last) last.tail = text;
+      else {
+        el.text = text;
+        el.textLoc = loc(pending[0]!.start, pending[pending.length - 1]!.start + pending[pending.length - 1]!.text.length);
+      }
+    }
+    pending = [];
+  };
+  for (const child of raw.children) {
+    if ("name" in child) {
+      flush();
+      el.children.push(convert(child, loc, local));
+    } else pending.push(child);
+  }
+  flush();
+  return el;
+}
+
+function withNamespaces(raw: RawElement, scope: Map<string, string>): Map<string, string> {
+  const decls = raw.attrs.filter((a) => a.name === "xmlns" || a.name.startsWith("xmlns:"));
+  if (decls.length === 0) return scope;
+  const next = new Map(scope);
+  for (const d of decls) next.set(d.name === "xmlns" ? "" : d.name.slice(6), d.value);
+  return next;
+}
+
+/** ElementTree's `{uri}local` names; an undeclared prefix is expat's "unbound prefix". */
+function qualify(name: string, scope: Map<string, string>, at: number, isElement = false): string {
+  const colon = name.indexOf(":");
+  if (colon === -1) {
+    const uri = isElement ? scope.get("") : undefined;
+    return uri ? `{${uri}}${name}` : name;
+  }
+  const uri = scope.get(name.slice(0, colon));
+  if (uri === undefined) throw new XmlSyntaxError("unbound prefix", at);
+  return `{${uri}}${name.slice(colon + 1)}`;
+}

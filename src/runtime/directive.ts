@@ -1,0 +1,131 @@
+// What compiled directive modules call at run time. Kept small: the compiler has already split
+// every string into literals and input references, so rendering is concatenation.
+import { pyStr, pyStrip } from "./pystr.js";
+import { resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
+import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
+
+export type Params = Readonly<Record<string, unknown>>;
+export type { DeclaredInput };
+
+/** Options of a compiled directive's `render`. */
+export interface RenderOptions {
+  /** Environment for `{env:VAR}` refs; defaults to the process environment. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What `render` returns: the original's interpolated fields plus the prompt of seed 004. */
+export interface Rendered {
+  body: string;
+  content: string;
+  raw: string;
+  actions: Record<string, unknown>[];
+  prompt: string;
+}
+
+/** A compiled directive's parsed metadata (the original parser's fields, minus body/content/raw). */
+export interface DirectiveMetadata {
+  name?: string;
+  version?: string;
+  extends?: string;
+  description?: string;
+  category?: string;
+  author?: string;
+  model?: Record<string, string>;
+  limits?: Record<string, number | string>;
+  permissions?: { tag: string; content: string }[];
+  acknowledged_risks?: { risk: string; reason: string }[];
+  hooks?: Record<string, unknown>[];
+  context?: { system: string[]; before: string[]; after: string[]; suppress: string[] };
+  inputs?: DeclaredInput[];
+  outputs?: { name: string; type: string; required: boolean; description?: string }[];
+  actions?: Record<string, unknown>[];
+  templates: Record<string, string>;
+  preamble: string;
+  [metadataTag: string]: unknown;
+}
+
+/** The process environment where there is one (Node), else empty. */
+export function defaultEnv(): Readonly<Record<string, string | undefined>> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+}
+
+/** The parts of seed 004's `_build_prompt` that do not depend on inputs (null: part absent). */
+export interface PromptParts {
+  open: string | null;
+  /** The first raw `<permissions>…</permissions>` block; undefined when it must be found in the interpolated content. */
+  permissions: string | null | undefined;
+  returns: string | null;
+}
+
+/** How an input reference renders: Python `str()` of a present value, else the compiled fallback. */
+export function str(value: unknown, fallback: string): string {
+  return value === undefined ? fallback : typeof value === "string" ? value : pyStr(value);
+}
+
+/** Own-property read, for input names that also name Object.prototype members. */
+export function own(p: Params, key: string): unknown {
+  return Object.hasOwn(p, key) ? p[key] : undefined;
+}
+
+/** The original's second pass: `${inputs.x}` anywhere in the result, including inside input values. */
+export function dollarPass(text: string, p: Params, defaults: Params): string {
+  return text.includes("${inputs.") ? resolveInputRefs(text, withDefaults(p, defaults)) : text;
+}
+
+/** A field holding `{env:…}` refs: env first, then input refs, exactly as the original interprets it. */
+export function interpretWithEnv(text: string, p: Params, defaults: Params, env: Readonly<Record<string, string | undefined>>): string {
+  return resolveInputRefs(resolveEnvRefs(text, env), withDefaults(p, defaults));
+}
+
+/** Inputs with declared defaults applied for absent keys, as validation does before interpolation. */
+export function withDefaults(p: Params, defaults: Params): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const k of Object.keys(p)) if (p[k] !== undefined) out[k] = p[k];
+  for (const k of Object.keys(defaults)) if (!(k in out)) out[k] = defaults[k];
+  return out;
+}
+
+/** Throws when a required input is missing: the original would refuse to render at all. */
+export function requireInputs(id: string, p: Params, required: readonly string[]): void {
+  for (const name of required) {
+    if (own(p, name) === undefined) {
+      const missing = required.filter((n) => own(p, n) === undefined);
+      throw new TypeError(`${id}: Missing required inputs: ${missing.join(", ")}`);
+    }
+  }
+}
+
+const PERMISSIONS_BLOCK = /(<permissions>[\s\S]*?<\/permissions>)/;
+
+/** Seed 004's `_build_prompt`: tag, permissions, stripped body, return instruction, closing tag. */
+export function buildPrompt(parts: PromptParts, content: string, body: string): string {
+  const out: string[] = [];
+  if (parts.open !== null) out.push(parts.open);
+  const permissions = parts.permissions === undefined ? (PERMISSIONS_BLOCK.exec(content)?.[1] ?? null) : parts.permissions;
+  if (permissions !== null) out.push(permissions);
+  const stripped = pyStrip(body);
+  if (stripped) out.push(stripped);
+  if (parts.returns !== null) out.push(parts.returns);
+  if (parts.open !== null) out.push("</directive>");
+  return out.join("\n");
+}
+
+export type ValidationResult<I> =
+  | { status: "success"; inputs: I; declared_inputs: DeclaredInput[] }
+  | { status: "error"; error: string; item_id: string; declared_inputs?: DeclaredInput[] };
+
+/** `validate()` of a compiled directive: the original's checks and payloads, plus type checks (decisions.md #7). */
+export function validateDirective<I>(id: string, declared: DeclaredInput[], params: unknown): ValidationResult<I> {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    return { status: "error", error: "Parameters must be an object", item_id: id };
+  }
+  const result = validateInputs(declared, params as Record<string, unknown>);
+  if (result.status === "error") {
+    return { status: "error", error: result.error, item_id: id, declared_inputs: result.declared_inputs };
+  }
+  const problems = checkInputTypes(declared, params as Record<string, unknown>);
+  if (problems.length > 0) {
+    return { status: "error", error: `Invalid input types: ${problems.join("; ")}`, item_id: id, declared_inputs: declared };
+  }
+  return { status: "success", inputs: result.inputs as I, declared_inputs: result.declared_inputs };
+}

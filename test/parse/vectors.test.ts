@@ -1,0 +1,39 @@
+import { describe, expect, test } from "vitest";
+import { parseDirective } from "../../src/parse/parse-directive.js";
+import { SHARED_SKIP_REASON, at, hasShared, vectorsFor, type Vector } from "../helpers/shared.js";
+
+// Conformance with the original parser (`parsers/markdown/xml.py::parse`, era current).
+const vectors = vectorsFor("parse", "current");
+
+/** Decisions where we differ on purpose; each keeps every other field of the vector exact. */
+function adjustExpected(v: Vector): unknown {
+  const expected = structuredClone(v.expected);
+  if (typeof expected.error === "string" && expected.error.startsWith("Unknown tag <")) {
+    // decisions.md #8: the accepted set is the union of both eras (adds load and search).
+    expected.error = expected.error.replace("acknowledge, execute, fetch, sign", "acknowledge, execute, fetch, load, search, sign");
+  }
+  return expected;
+}
+
+describe.skipIf(!hasShared)("parse vectors (era current)", () => {
+  test.each(vectors.map((v) => [v.id, v] as const))("%s", (_id, v) => {
+    const { result } = parseDirective(v.input as string, "vector.md");
+    const actual = structuredClone(result) as Record<string, unknown>;
+    if (v.omit_raw) {
+      expect(actual.raw).toBe(v.input);
+      delete actual.raw;
+    }
+    expect(actual).toEqual(adjustExpected(v));
+    for (const c of v.expected_contains ?? []) {
+      if (c.op === "eq") expect(at(actual, c.path)).toEqual(c.value);
+      if (c.op === "len") expect(at(actual, c.path)).toHaveLength(c.value as number);
+      if (c.op === "absent") expect(at(actual, c.path)).toBeUndefined();
+      if (c.op === "has_key") expect(actual).toHaveProperty(c.value as string);
+      if (c.op === "contains_at") expect(String(at(actual, c.path))).toContain(c.value);
+      if (c.op === "regex_at") expect(String(at(actual, c.path))).toMatch(new RegExp(c.value as string));
+      if (c.op === "in_map") expect((at(actual, c.path) as Record<string, unknown>[]).map((x) => x[c.field!])).toContain(c.value);
+    }
+  });
+});
+
+test.skipIf(hasShared)(`parse vectors: ${SHARED_SKIP_REASON}`, () => {});
