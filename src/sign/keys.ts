@@ -1,0 +1,138 @@
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { toPrivateKey, toPublicKey, type PrivateKeyInput } from "./ed25519.js";
+import { sha256Hex } from "./hash-region.js";
+
+/** An Ed25519 key pair as PEM text: PKCS8 private, SPKI public. */
+export interface KeyPairPem {
+  privatePem: string;
+  publicPem: string;
+}
+
+/** A private key ready to sign with, and the fingerprint its signatures will carry. */
+export interface SigningKey {
+  privateKey: KeyObject;
+  publicPem: string;
+  fingerprint: string;
+}
+
+/** Raised when a private key file is readable by group or others. */
+export class KeyPermissionError extends Error {
+  override name = "KeyPermissionError";
+}
+
+/** Raised when a key file would be overwritten without `force`. */
+export class KeyExistsError extends Error {
+  override name = "KeyExistsError";
+}
+
+/** The SPKI PEM of a key (private or public KeyObject or PEM), as the original writes it: `-----BEGIN PUBLIC KEY-----\n…\n-----END PUBLIC KEY-----\n`. */
+export function publicKeyPem(key: KeyObject | string): string {
+  const pub = typeof key === "string" && key.includes("PRIVATE KEY") ? toPublicKey(toPrivateKey(key)) : toPublicKey(key);
+  return normalizePem(pub.export({ type: "spki", format: "pem" }).toString());
+}
+
+/** The SPKI PEM of a raw 32-byte Ed25519 public key. */
+export function rawPublicKeyPem(raw: Uint8Array): string {
+  return publicKeyPem(toPublicKey(raw));
+}
+
+/** The PEM normalisation the trust store applies before fingerprinting: trimmed, one trailing newline. */
+export function normalizePem(pem: string): string {
+  return pem.trim() + "\n";
+}
+
+/** The key fingerprint: the first 16 hex digits of sha256 of the normalised public key PEM. */
+export function fingerprint(publicPem: string): string {
+  return sha256Hex(normalizePem(publicPem)).slice(0, 16);
+}
+
+/** A fresh random Ed25519 key pair. */
+export function generateKeyPair(): KeyPairPem {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  return {
+    privatePem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    publicPem: normalizePem(publicKey.export({ type: "spki", format: "pem" }).toString()),
+  };
+}
+
+/** A signing key from a private key (PEM, seed or KeyObject); the public half is derived, never read separately. */
+export function signingKeyFrom(key: PrivateKeyInput): SigningKey {
+  const privateKey = toPrivateKey(key);
+  const publicPem = publicKeyPem(privateKey);
+  return { privateKey, publicPem, fingerprint: fingerprint(publicPem) };
+}
+
+/** Loads a private key file, refusing one that group or others can read (mode & 0o077). */
+export function loadPrivateKey(path: string): SigningKey {
+  const mode = statSync(path).mode & 0o777;
+  if (process.platform !== "win32" && (mode & 0o077) !== 0) {
+    throw new KeyPermissionError(
+      `Refusing to use private key ${path}: it is accessible by group or others ` +
+        `(mode ${mode.toString(8).padStart(4, "0")}). Run: chmod 600 ${path}`,
+    );
+  }
+  return signingKeyFrom(readFileSync(path, "utf8"));
+}
+
+/** `$USER_SPACE` (with `~` expanded) or the home directory. */
+export function userSpace(env: NodeJS.ProcessEnv): string {
+  const space = env.USER_SPACE;
+  if (!space) return homedir();
+  return space === "~" || space.startsWith("~/") ? join(homedir(), space.slice(1)) : space;
+}
+
+/** `$RYE_SIGNING_KEY_DIR`, or `<user space>/.ai/config/keys/signing`. */
+export function signingKeyDir(env: NodeJS.ProcessEnv): string {
+  return env.RYE_SIGNING_KEY_DIR || join(userSpace(env), ".ai", "config", "keys", "signing");
+}
+
+/** Loads `private_key.pem` from a signing key directory. */
+export function loadSigningKey(dir: string): SigningKey {
+  return loadPrivateKey(join(dir, "private_key.pem"));
+}
+
+function writeExclusive(path: string, data: string, mode: number, force: boolean): void {
+  if (force) {
+    try {
+      unlinkSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+  }
+  let fd: number;
+  try {
+    // Created with its final mode, so the key is never briefly readable by others.
+    fd = openSync(path, "wx", mode);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new KeyExistsError(`${path} already exists; refusing to overwrite it (use --force to replace the key pair)`);
+    }
+    throw e;
+  }
+  try {
+    writeSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `private_key.pem` (0600) and `public_key.pem` (0644) into `dir` (0700), refusing to overwrite unless `force`. */
+export function writeKeyPair(dir: string, pair: KeyPairPem, options: { force?: boolean } = {}): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const force = options.force ?? false;
+  if (!force) {
+    for (const name of ["private_key.pem", "public_key.pem"]) {
+      try {
+        statSync(join(dir, name));
+        throw new KeyExistsError(`${join(dir, name)} already exists; refusing to overwrite it (use --force to replace the key pair)`);
+      } catch (e) {
+        if (e instanceof KeyExistsError) throw e;
+      }
+    }
+  }
+  writeExclusive(join(dir, "private_key.pem"), pair.privatePem, 0o600, force);
+  writeExclusive(join(dir, "public_key.pem"), pair.publicPem, 0o644, force);
+}

@@ -1,0 +1,77 @@
+/**
+ * Signatures for generated modules, our own format (decisions.md #15): the first line is
+ * `// rye:signed:TS:HASH:SIG:FP`, HASH is sha256 of every byte after that line (no newline
+ * normalisation: modules are verified byte for byte), and SIG is unpadded base64url Ed25519 over the
+ * ASCII text `TS:HASH`. Unlike the original's items, the timestamp is signed too, so no byte of a
+ * module can change unnoticed, and a signature over a bare item hash can never be replayed onto a module.
+ */
+import { signMessage, verifyMessage } from "./ed25519.js";
+import { sha256Hex } from "./hash-region.js";
+import type { SigningKey } from "./keys.js";
+import { checkTimestamp } from "./sign-item.js";
+import type { SignatureInfo } from "./signature-line.js";
+import type { TrustStore } from "./trust-store.js";
+import { judge, type Fixes, type ItemVerification } from "./verify-item.js";
+
+const MODULE_LINE = /^\/\/ rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):([a-f0-9]{64}):([A-Za-z0-9_-]+={0,2}):([a-f0-9]{16})\n/;
+const ANY_SIGNATURE_LINE = /^\/\/ rye:signed:[^\n]*\n/;
+/** The fixes generated files' messages suggest. */
+export const REBUILD: Fixes = { modified: "rebuild it with rye build", untrusted: "Add this key to your trust store, or rebuild with a trusted key" };
+
+/** The message a module or manifest signature covers. */
+export function moduleSignedMessage(timestamp: string, hash: string): string {
+  return `${timestamp}:${hash}`;
+}
+
+/** Builds `rye:signed:TS:HASH:SIG:FP` for a hash, signing `TS:HASH`. */
+export function signedField(hash: string, key: SigningKey, timestamp: string): string {
+  const sig = signMessage(moduleSignedMessage(checkTimestamp(timestamp), hash), key.privateKey);
+  return `rye:signed:${timestamp}:${hash}:${sig}:${key.fingerprint}`;
+}
+
+/** Signs a generated module; the timestamp comes from the caller (SOURCE_DATE_EPOCH or the source) so output is reproducible. */
+export function signModule(text: string, key: SigningKey, timestamp: string): string {
+  const body = text.replace(ANY_SIGNATURE_LINE, "");
+  return `// ${signedField(sha256Hex(body), key, timestamp)}\n${body}`;
+}
+
+/** Splits a module into its signature fields and the signed body, or null when line 1 is not a module signature. */
+export function parseModuleSignature(text: string): { info: SignatureInfo; body: string } | null {
+  const m = MODULE_LINE.exec(text);
+  if (!m) return null;
+  return { info: { timestamp: m[1]!, hash: m[2]!, signature: m[3]!, fingerprint: m[4]! }, body: text.slice(m[0].length) };
+}
+
+/** Options for `verifyModule`: the name messages use. */
+export interface VerifyModuleOptions {
+  path?: string;
+  itemId?: string;
+}
+
+/** Checks a signed module's hash, key and signature, reporting like `verifyItem` with module-specific fixes. */
+export function verifyModule(text: string, trust: TrustStore, options: VerifyModuleOptions = {}): ItemVerification {
+  const label = options.path ?? options.itemId ?? "<module>";
+  const base: ItemVerification = {
+    ok: false, outcome: "unsigned", itemId: options.itemId ?? label, signed: false, hashMatches: null, trusted: null,
+    signatureValid: null, signature: null, expectedHash: null, actualHash: null, owner: null, result: null, message: "",
+  };
+  const parsed = parseModuleSignature(text);
+  if (!parsed) {
+    return { ...base, message: `Unsigned module: ${label}\n  Expected: // rye:signed: header on line 1\n  Fix: rebuild it with rye build` };
+  }
+  const { info, body } = parsed;
+  const actual = sha256Hex(body);
+  const key = trust.get(info.fingerprint);
+  const checked: ItemVerification = {
+    ...base,
+    signed: true,
+    signature: info,
+    expectedHash: info.hash,
+    actualHash: actual,
+    hashMatches: actual === info.hash,
+    trusted: key !== undefined,
+    signatureValid: key ? verifyMessage(moduleSignedMessage(info.timestamp, info.hash), info.signature, key.publicPem) : null,
+    owner: key?.owner ?? null,
+  };
+  return judge(checked, label, trust, REBUILD);
+}

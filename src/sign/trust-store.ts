@@ -1,0 +1,163 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { verifyMessage } from "./ed25519.js";
+import { contentHash } from "./hash-region.js";
+import { fingerprint, normalizePem, type SigningKey } from "./keys.js";
+import { formatTimestamp, signItem } from "./sign-item.js";
+import { formatFor, parseSignatureLine } from "./signature-line.js";
+
+/** A public key the user has chosen to trust, with where it came from. */
+export interface TrustedKey {
+  fingerprint: string;
+  owner: string;
+  publicPem: string;
+  attestation?: string;
+  source: string;
+  path?: string;
+}
+
+/** Trusted keys by fingerprint, plus the reasons any key file was skipped. */
+export interface TrustStore {
+  get(fingerprint: string): TrustedKey | undefined;
+  list(): TrustedKey[];
+  readonly warnings: readonly string[];
+}
+
+/** A space root (the directory holding `.ai/`) and the label its keys are reported with. */
+export interface SpaceRoot {
+  root: string;
+  label?: string;
+}
+
+// The current location first, then the 2026-02 one, within each space.
+const TRUST_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
+const TOML_FORMAT = formatFor("config", "key.toml");
+
+/** A trust store over the given keys; the first key for a fingerprint wins. */
+export function createTrustStore(keys: Iterable<TrustedKey>, warnings: string[] = []): TrustStore {
+  const byFp = new Map<string, TrustedKey>();
+  for (const key of keys) if (!byFp.has(key.fingerprint)) byFp.set(key.fingerprint, key);
+  return { get: (fp) => byFp.get(fp), list: () => [...byFp.values()], warnings };
+}
+
+/** A trust store from a fingerprint → PEM map; entries whose fingerprint does not match their key are skipped. */
+export function trustStoreFromPems(pems: Record<string, string>, owner = "unknown", source = "inline"): TrustStore {
+  const keys: TrustedKey[] = [];
+  const warnings: string[] = [];
+  for (const [fp, pem] of Object.entries(pems)) {
+    const actual = fingerprint(pem);
+    if (actual === fp) keys.push({ fingerprint: fp, owner, publicPem: normalizePem(pem), source });
+    else warnings.push(`Trusted key ${fp} skipped: its public key has fingerprint ${actual}`);
+  }
+  return createTrustStore(keys, warnings);
+}
+
+/** Parses a trusted-key TOML document; the fingerprint is recomputed from the PEM, never taken on trust. */
+export function parseTrustedKeyToml(text: string, source: string, path?: string): TrustedKey {
+  const raw = parseToml(text) as Record<string, unknown>;
+  const pk = raw.public_key as Record<string, unknown> | undefined;
+  const pem = typeof pk?.pem === "string" ? pk.pem : "";
+  if (!pem.includes("BEGIN PUBLIC KEY")) throw new Error("no [public_key] pem");
+  const publicPem = normalizePem(pem);
+  const fp = fingerprint(publicPem);
+  if (typeof raw.fingerprint === "string" && raw.fingerprint !== fp) {
+    throw new Error(`declares fingerprint ${raw.fingerprint} but its public key has fingerprint ${fp}`);
+  }
+  const key: TrustedKey = { fingerprint: fp, owner: typeof raw.owner === "string" ? raw.owner : "unknown", publicPem, source };
+  if (typeof raw.attestation === "string" && raw.attestation !== "") key.attestation = raw.attestation;
+  if (path !== undefined) key.path = path;
+  return key;
+}
+
+function listToml(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith(".toml")).sort().map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Checks a key file's own `# rye:signed:` line, as the original does on load: a changed file or a bad
+ * self- or cross-signature rejects the key. An unsigned file, or one signed by a key absent from every
+ * space, is accepted with a warning: the bundles ship `6ea18199041a1ea8` signed by `4b987fd4e40303ac`, which
+ * no bundle trusts, and the original would therefore reject the very key that signed seed 004.
+ */
+function keyFileProblem(text: string, key: TrustedKey, candidates: Map<string, TrustedKey>, warnings: string[]): string | null {
+  const sig = parseSignatureLine(text, TOML_FORMAT);
+  if (!sig) return null;
+  const actual = contentHash(text, "config", "key.toml");
+  if (actual !== sig.hash) return `content tampered (expected ${sig.hash.slice(0, 16)}…, got ${actual.slice(0, 16)}…)`;
+  const signer = sig.fingerprint === key.fingerprint ? key : candidates.get(sig.fingerprint);
+  if (!signer) {
+    warnings.push(`Trusted key ${key.fingerprint} (${key.path}) is signed by ${sig.fingerprint}, which no space trusts; its file signature was not checked`);
+    return null;
+  }
+  return verifyMessage(sig.hash, sig.signature, signer.publicPem) ? null : `Ed25519 signature by ${sig.fingerprint} invalid`;
+}
+
+/**
+ * Reads `.ai/config/keys/trusted/*.toml` and `.ai/trusted_keys/*.toml` of each space root in order
+ * (project → user → system); the first file whose recomputed fingerprint matches wins.
+ */
+export function loadTrustStore(spaces: Array<string | SpaceRoot>): TrustStore {
+  const warnings: string[] = [];
+  const loaded: Array<{ key: TrustedKey; text: string }> = [];
+  spaces.forEach((space, i) => {
+    const { root, label } = typeof space === "string" ? { root: space, label: undefined } : space;
+    for (const path of TRUST_DIRS.flatMap((d) => listToml(join(root, ...d)))) {
+      try {
+        const text = readFileSync(path, "utf8").replace(/\r\n?/g, "\n");
+        loaded.push({ key: parseTrustedKeyToml(text, label ?? `space ${i + 1}`, path), text });
+      } catch (e) {
+        warnings.push(`Trusted key file ${path} skipped: ${(e as Error).message}`);
+      }
+    }
+  });
+  const candidates = new Map<string, TrustedKey>();
+  for (const { key } of loaded) if (!candidates.has(key.fingerprint)) candidates.set(key.fingerprint, key);
+  const accepted: TrustedKey[] = [];
+  for (const { key, text } of loaded) {
+    const problem = keyFileProblem(text, key, candidates, warnings);
+    if (problem) warnings.push(`Trusted key file ${key.path} rejected: ${problem}`);
+    else accepted.push(key);
+  }
+  return createTrustStore(accepted, warnings);
+}
+
+function tomlString(value: string): string {
+  return JSON.stringify(value).replace(/[\u007f]/g, "\\u007f");
+}
+
+/** The trusted-key TOML document the original writes (before its signature line). */
+export function formatTrustedKeyToml(publicPem: string, options: { owner?: string; attestation?: string; version?: string } = {}): string {
+  return [
+    `version = ${tomlString(options.version ?? "1.0.0")}`,
+    `category = "keys/trusted"`,
+    `fingerprint = "${fingerprint(publicPem)}"`,
+    `owner = ${tomlString(options.owner ?? "local")}`,
+    `attestation = ${tomlString(options.attestation ?? "")}`,
+    "",
+    "[public_key]",
+    'pem = """',
+    publicPem.trim(),
+    '"""',
+    "",
+  ].join("\n");
+}
+
+/** Writes `<space>/.ai/config/keys/trusted/<fp>.toml`, signed with `signer` when one is given; returns the path. */
+export function writeTrustedKey(
+  spaceRoot: string,
+  publicPem: string,
+  options: { owner?: string; attestation?: string; signer?: SigningKey; timestamp?: string } = {},
+): string {
+  const dir = join(spaceRoot, ...TRUST_DIRS[0]!);
+  mkdirSync(dir, { recursive: true });
+  let text = formatTrustedKeyToml(publicPem, options);
+  if (options.signer) text = signItem(text, "config", options.signer, options.timestamp ?? formatTimestamp(new Date()), "key.toml");
+  const path = join(dir, `${fingerprint(publicPem)}.toml`);
+  writeFileSync(path, text);
+  return path;
+}
