@@ -26,7 +26,7 @@ export function decodeBase64Url(text: string): Uint8Array | null {
 
 /** An Ed25519 private KeyObject from any accepted input. */
 export function toPrivateKey(key: PrivateKeyInput): KeyObject {
-  if (typeof key === "string") return checkEd25519(createPrivateKey(key));
+  if (typeof key === "string") return checkEd25519(privateKeyFromPem(key));
   if (key instanceof Uint8Array) {
     if (key.length !== 32) throw new Error(`An Ed25519 seed is 32 bytes, got ${key.length}`);
     return createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, key]), format: "der", type: "pkcs8" });
@@ -42,6 +42,25 @@ export function toPublicKey(key: PublicKeyInput): KeyObject {
     return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, key]), format: "der", type: "spki" });
   }
   return checkEd25519(key.type === "private" ? createPublicKey(key) : key);
+}
+
+// OpenSSL 3.0 rejects PKCS8 v2 (with the public key appended), which ed25519-dalek, and so the
+// original's Rust signer, writes; the seed sits at the same place in both versions.
+function privateKeyFromPem(pem: string): KeyObject {
+  try {
+    return createPrivateKey(pem);
+  } catch (e) {
+    const b64 = /-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/.exec(pem)?.[1];
+    const der = b64 === undefined ? undefined : Buffer.from(b64.replace(/\s+/g, ""), "base64");
+    const v2 = Buffer.from("020101300506032b657004220420", "hex");
+    if (!der || der[0] !== 0x30 || der.indexOf(v2) !== 2 || der.length < 2 + v2.length + 32) throw e;
+    const seedEnd = 2 + v2.length + 32;
+    const key = toPrivateKey(new Uint8Array(der.subarray(2 + v2.length, seedEnd)));
+    const stated = der.subarray(seedEnd + 3, seedEnd + 35);
+    const derived = createPublicKey(key).export({ type: "spki", format: "der" }).subarray(SPKI_PREFIX.length);
+    if (der[seedEnd] === 0x81 && !derived.equals(stated)) throw new Error("PKCS8 v2 key: the stored public key does not match the private key");
+    return key;
+  }
 }
 
 function checkEd25519(key: KeyObject): KeyObject {
