@@ -138,3 +138,16 @@ describe.skipIf(!hasShared)(`corpus verification${skipNote}`, () => {
     ]);
   });
 });
+
+describe.skipIf(!hasShared)(`rye verify on real files${skipNote}`, () => {
+  it("verifies the seeds as knowledge against the corpus bundles' trust stores", async () => {
+    const { run } = await import("../../src/cli/commands/verify.js");
+    const { captureIo, tempDir } = await import("./fixtures.js");
+    const c = captureIo(SEEDS, { USER_SPACE: tempDir() });
+    const systems = ["rye-2026-02/system", "rye-2026-04/core"].flatMap((r) => ["--system", join(CORPUS, r)]);
+    const seeds = ["000_cd848c7605b6640e.txt", "001_485d7ed17388fba2.txt", "004_0e862539f4d3adcf.txt"];
+    expect(await run([...systems, "--kind", "knowledge", ...seeds], c.io)).toBe(0);
+    expect(c.out()).toContain("3 of 3 files verified.");
+    expect(c.out()).toMatch(/^verified\s+knowledge 004_0e862539f4d3adcf\.txt  signed by 6ea18199041a1ea8 \(github-ci\)/m);
+  });
+});
