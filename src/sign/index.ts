@@ -53,7 +53,7 @@ export {
   type TrustedKey,
   type TrustStore,
 } from "./trust-store.js";
-export { checkTimestamp, formatTimestamp, signItem } from "./sign-item.js";
+export { checkTimestamp, formatTimestamp, signItem, sourceTimestamp, timestampFromEnv } from "./sign-item.js";
 export {
   inferItemId,
   verifyItem,
@@ -77,3 +77,4 @@ export {
   type ManifestEntry,
 } from "./sign-manifest.js";
 export { canonicalJson, computeIntegrity, PyFloat, pyFloat } from "./integrity.js";
+export { kindFromPath, sniffMarkdownKind, type FileKind } from "./kind-from-path.js";

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { toPrivateKey, toPublicKey, type PrivateKeyInput } from "./ed25519.js";
@@ -119,20 +119,15 @@ function writeExclusive(path: string, data: string, mode: number, force: boolean
   }
 }
 
-/** Writes `private_key.pem` (0600) and `public_key.pem` (0644) into `dir` (0700), refusing to overwrite unless `force`. */
+/** Writes `private_key.pem` (0600) and `public_key.pem` (0644) into `dir` (created 0700), refusing to overwrite unless `force`. */
 export function writeKeyPair(dir: string, pair: KeyPairPem, options: { force?: boolean } = {}): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const force = options.force ?? false;
-  if (!force) {
-    for (const name of ["private_key.pem", "public_key.pem"]) {
-      try {
-        statSync(join(dir, name));
-        throw new KeyExistsError(`${join(dir, name)} already exists; refusing to overwrite it (use --force to replace the key pair)`);
-      } catch (e) {
-        if (e instanceof KeyExistsError) throw e;
-      }
-    }
-  }
-  writeExclusive(join(dir, "private_key.pem"), pair.privatePem, 0o600, force);
-  writeExclusive(join(dir, "public_key.pem"), pair.publicPem, 0o644, force);
+  const paths = [join(dir, "private_key.pem"), join(dir, "public_key.pem")] as const;
+  // Checked up front so a refusal never leaves a new private key beside an old public one.
+  const existing = paths.find((p) => existsSync(p));
+  if (!force && existing) throw new KeyExistsError(`${existing} already exists; refusing to overwrite it (use --force to replace the key pair)`);
+  // An existing directory keeps its mode: the key directory may be one the user chose for other things too.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeExclusive(paths[0], pair.privatePem, 0o600, force);
+  writeExclusive(paths[1], pair.publicPem, 0o644, force);
 }

@@ -12,6 +12,18 @@ export function formatTimestamp(when: Date | number): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+/** `SOURCE_DATE_EPOCH` as a signature timestamp, or null when unset or not a number. */
+export function timestampFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return null;
+  return formatTimestamp(Number(raw.trim()));
+}
+
+/** The timestamp of the `rye:signed:` line a source starts with (any comment style, after a shebang), or null. */
+export function sourceTimestamp(text: string): string | null {
+  return /^(?:#![^\n]*\n)?(?:<!--|#|\/\/) rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):/.exec(text)?.[1] ?? null;
+}
+
 /** Checks that a caller-supplied timestamp has the exact shape the signature line requires. */
 export function checkTimestamp(timestamp: string): string {
   if (!TIMESTAMP.test(timestamp)) throw new Error(`Signature timestamp must look like 2026-01-01T00:00:00Z, got ${JSON.stringify(timestamp)}`);

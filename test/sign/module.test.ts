@@ -8,6 +8,8 @@ import {
   signItem,
   signManifest,
   signModule,
+  sourceTimestamp,
+  timestampFromEnv,
   trustStoreFromPems,
   verifyManifest,
   verifyModule,
@@ -39,6 +41,15 @@ describe("generated module signatures", () => {
     expect(signModule(MODULE, TEST_KEY, TS)).toBe(signed);
     expect(signModule(signed, TEST_KEY, TS)).toBe(signed);
     expect(() => signModule(MODULE, TEST_KEY, "2026-01-01")).toThrow("timestamp");
+  });
+
+  it("derives reproducible timestamps from SOURCE_DATE_EPOCH or the source's own signature", () => {
+    expect(timestampFromEnv({ SOURCE_DATE_EPOCH: "1767225600" })).toBe(TS);
+    expect(timestampFromEnv({ SOURCE_DATE_EPOCH: "soon" })).toBeNull();
+    expect(timestampFromEnv({})).toBeNull();
+    expect(sourceTimestamp(signItem("x: 1\n", "config", TEST_KEY, "2025-05-05T05:05:05Z", "c.yaml"))).toBe("2025-05-05T05:05:05Z");
+    expect(sourceTimestamp(`<!-- rye:signed:${TS}:${"a".repeat(64)}:S:${"b".repeat(16)} -->\n`)).toBe(TS);
+    expect(sourceTimestamp("# no signature\n")).toBeNull();
   });
 
   it("verifies in the library and in the runtime", () => {

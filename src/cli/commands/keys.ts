@@ -8,6 +8,7 @@ import {
   loadSigningKey,
   publicKeyPem,
   signingKeyDir,
+  timestampFromEnv,
   userSpace,
   writeKeyPair,
   writeTrustedKey,
@@ -34,11 +35,6 @@ function ownPublicPem(dir: string): string {
   const pub = join(dir, "public_key.pem");
   if (existsSync(pub)) return publicKeyPem(readFileSync(pub, "utf8"));
   return loadSigningKey(dir).publicPem;
-}
-
-function signingTimestamp(env: NodeJS.ProcessEnv): string {
-  const epoch = Number(env.SOURCE_DATE_EPOCH);
-  return formatTimestamp(env.SOURCE_DATE_EPOCH && Number.isFinite(epoch) ? epoch : new Date());
 }
 
 function generate(args: string[], io: Io): number {
@@ -81,7 +77,7 @@ function trust(args: string[], io: Io): number {
   if (existsSync(join(dir, "private_key.pem"))) signer = loadSigningKey(dir);
   const path = writeTrustedKey(space, pem, {
     owner: values.owner ?? "local",
-    ...(signer ? { signer, timestamp: signingTimestamp(io.env) } : {}),
+    ...(signer ? { signer, timestamp: timestampFromEnv(io.env) ?? formatTimestamp(new Date()) } : {}),
   });
   io.stdout.write(`Trusted ${fingerprint(pem)} (owner ${values.owner ?? "local"}): ${path}${signer ? "" : " (unsigned: no signing key)"}\n`);
   return 0;

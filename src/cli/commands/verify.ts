@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
-import { kindFromPath, sniffMarkdownKind, type FileKind } from "../../sign/kind-from-path.js";
 import {
+  kindFromPath,
+  sniffMarkdownKind,
   loadTrustStore,
   userSpace,
   verifyItem,
   verifyManifest,
   verifyModule,
+  type FileKind,
   type ItemVerification,
   type TrustStore,
 } from "../../sign/index.js";
