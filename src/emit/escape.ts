@@ -15,7 +15,7 @@ export function json(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
 }
 
-/** Text for a `/** … *\/` comment: cannot close the comment early or start a new line of code. @example doc("a */ b") === "a *\\/ b" */
+/** Text for a doc comment: it cannot close the comment early or start a new line of code. */
 export function doc(s: string): string {
   return s.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
 }

@@ -57,7 +57,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   } catch (e) {
     if (!(e instanceof XmlSyntaxError)) throw e;
     const at = new LineIndex(masked.masked).position(e.offset);
-    const fileOffset = content.loc.start.offset + masked.unmask(e.offset);
+    const fileOffset = content.loc.start.offset + masked.unmask(e.at);
     diagnostics.push(d.invalidXml(lines.location(source, fileOffset, fileOffset), e.message));
     const error = `Invalid XML: ${e.message}: line ${at.line}, column ${at.column - 1}`;
     return { ...base, result: { ...head, preamble: file.preamble.text, body: file.body.text, raw: text, error } };

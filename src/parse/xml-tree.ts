@@ -21,6 +21,8 @@ export class XmlSyntaxError extends Error {
   constructor(
     message: string,
     readonly offset: number,
+    /** Where to point a user: the offending character (may differ from expat's `offset`). */
+    readonly at: number = offset,
   ) {
     super(message);
   }
@@ -41,8 +43,8 @@ export function buildXmlTree(src: XmlSource): XmlElement {
   try {
     raw = parseXml(src.xml) as RawElement;
   } catch (e) {
-    const err = e as { xmlOffset?: number; message: string; location?: { start: { offset: number } } };
-    if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset);
+    const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
+    if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
     // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
     throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
   }

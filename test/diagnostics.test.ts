@@ -1,0 +1,31 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { analyzeDirective } from "../src/analyze/index.js";
+import { CODES } from "../src/diagnostics/codes.js";
+import { parseDirective } from "../src/parse/parse-directive.js";
+
+// One fixture per diagnostic code: `<case>.md` and `<case>.expected.json` listing every
+// diagnostic (code, line, column) the case must produce — no more, no fewer.
+const dir = fileURLToPath(new URL("./fixtures/diagnostics/", import.meta.url));
+const cases = readdirSync(dir).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
+
+/** Codes checked end to end by the CLI tests instead (they need a file on disk). */
+const CLI_ONLY = new Set(["RYE1003"]);
+
+describe("diagnostic fixtures", () => {
+  test.each(cases)("%s", (name) => {
+    const text = readFileSync(`${dir}${name}.md`, "utf8");
+    const expected = JSON.parse(readFileSync(`${dir}${name}.expected.json`, "utf8"));
+    const { diagnostics } = analyzeDirective({ id: `fixtures/${name}`, parsed: parseDirective(text, `${name}.md`) });
+    const actual = diagnostics.map((d) => ({ code: d.code, line: d.loc?.start.line, column: d.loc?.start.column }));
+    expect(actual).toEqual(expected);
+    for (const d of diagnostics) expect(d.severity).toBe(CODES[d.code as keyof typeof CODES][0]);
+  });
+
+  test("every code has a fixture", () => {
+    const covered = new Set(cases.flatMap((c) => JSON.parse(readFileSync(`${dir}${c}.expected.json`, "utf8")).map((e: { code: string }) => e.code)));
+    const missing = Object.keys(CODES).filter((c) => !covered.has(c) && !CLI_ONLY.has(c));
+    expect(missing).toEqual([]);
+  });
+});
