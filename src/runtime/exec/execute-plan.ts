@@ -1,0 +1,149 @@
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
+import { buildExecutionConfig } from "./execution-config.js";
+import { executePrimitive } from "./execute-primitive.js";
+import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
+import { resolveChainEnv, resolveChainEnvOriginal, type Env } from "./resolve-env.js";
+import { templateConfig, templateString } from "./substitute-params.js";
+import { chainValidationErrorResponse, dryRunResponse, interpretProcessResult, toolErrorResponse, toolSuccessResponse, type ExecutionOutcome } from "./tool-response.js";
+
+/** Run-time settings of `executePlan`. */
+export interface ExecuteOptions {
+  projectPath: string;
+  userSpace: string;
+  systemSpace: string;
+  /** Inherited environment (default `process.env`). */
+  osEnv?: Readonly<Record<string, string | undefined>>;
+  /** `.env` content; default: `<projectPath>/.env` if it exists. */
+  dotenv?: string | null;
+  includeDotenv?: boolean;
+  /** `ours` (default, decisions.md #11: tool over runtime over primitive over OS) or the original's order. */
+  envPrecedence?: "ours" | "original";
+  /** `auto` (default): shell-quote `${VAR}` values only when the command is a shell run with `-c` (decisions.md #10). */
+  shellQuote?: boolean | "auto";
+  /** Overrides of the plan's path context (e.g. where the tool is installed now). */
+  context?: Partial<ChainPlan["context"]>;
+  dryRun?: boolean;
+  /** Checks the anchor's dependency files before the spawn (signature verification); throw to refuse. */
+  verifyDeps?: (settings: Readonly<Record<string, unknown>>, anchorPath: string) => void;
+  /** Resolves a `config_resolve` spec from `.ai/config/`; without it those steps are skipped. */
+  resolveConfig?: (spec: unknown) => Record<string, unknown> | undefined;
+  extraEnv?: Readonly<Record<string, string>>;
+  maxOutputBytes?: number;
+}
+
+const SHELL = /^(?:ba|da|z|k|mk|a|tc|c|fi)?sh$/;
+const SHELL_COMMAND_FLAG = /^-[a-zA-Z]*c[a-zA-Z]*$/;
+
+/**
+ * Runs a planned tool chain in the original's order: anchor, chain env, anchor env paths and cwd,
+ * config_resolve, execution config (pass 1 and 2), primitive stages 1 and 2, spawn. Returns the
+ * `rye_execute` response (success, error, or dry-run validation).
+ */
+export async function executePlan(plan: ChainPlan, params: Readonly<Record<string, unknown>>, options: ExecuteOptions) {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  if (options.dryRun) {
+    return plan.validation.valid
+      ? dryRunResponse(plan.item_id, plan.chain, plan.validation.validated_pairs)
+      : chainValidationErrorResponse(plan.item_id, plan.validation.issues);
+  }
+  if (!plan.validation.valid) {
+    return toolErrorResponse(plan.item_id, `Chain validation failed: ${plan.validation.issues.join("; ")}`, plan.chain, elapsed());
+  }
+  let prepared;
+  try {
+    prepared = prepare(plan, params, options);
+  } catch (e) {
+    return toolErrorResponse(plan.item_id, e instanceof Error ? e.message : String(e), [], elapsed());
+  }
+  const outcome = await runChain(plan, prepared, options);
+  const response = outcome.success
+    ? toolSuccessResponse(plan.item_id, outcome.data, plan.chain, elapsed())
+    : toolErrorResponse(plan.item_id, outcome.error, plan.chain, elapsed(), outcome.data);
+  // Extra metadata keys appear only when set, so ordinary responses keep the original's shape.
+  const metadata = response.metadata as Record<string, unknown>;
+  if (outcome.timed_out) metadata.timed_out = true;
+  if (outcome.truncated) metadata.output_truncated = true;
+  return response;
+}
+
+function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, options: ExecuteOptions) {
+  const osEnv = options.osEnv ?? process.env;
+  const ctx: Record<string, string> = {
+    ...(plan.context as unknown as Record<string, string>),
+    project_path: options.projectPath,
+    user_space: options.userSpace,
+    system_space: options.systemSpace,
+    ...(options.context as Record<string, string> | undefined),
+  };
+  const anchorActive = plan.anchor !== null && anchorApplies(plan.anchor, ctx.tool_dir!);
+  if (anchorActive) {
+    ctx.anchor_path = resolveAnchorPath(plan.anchor!, ctx);
+    if (plan.verify_deps && options.verifyDeps) options.verifyDeps(plan.verify_deps, ctx.anchor_path);
+  }
+  const sources = { osEnv, projectPath: options.projectPath, dotenv: options.dotenv ?? readDotenv(options.projectPath), includeDotenv: options.includeDotenv };
+  const resolveEnv = options.envPrecedence === "original" ? resolveChainEnvOriginal : resolveChainEnv;
+  const env: Env = resolveEnv(plan.env_configs, ctx, sources);
+  const parameters: Record<string, unknown> = { ...params };
+  if (anchorActive) {
+    applyAnchorEnv(plan.anchor!, env, ctx, osEnv);
+    if (plan.anchor!.cwd) parameters.cwd = templateString(String(plan.anchor!.cwd), ctx);
+  }
+  applyConfigResolve(plan.config_resolve, plan.item_id, parameters, options.resolveConfig);
+  return { env, parameters: { ...ctx, ...parameters }, ctx, osEnv };
+}
+
+function applyConfigResolve(steps: ConfigResolveStep[], toolId: string, parameters: Record<string, unknown>, resolve: ExecuteOptions["resolveConfig"]) {
+  if (!resolve) return;
+  for (const step of steps) {
+    const resolved = resolve(step.spec);
+    if (!resolved || Object.keys(resolved).length === 0) continue;
+    if (step.index === 0) {
+      parameters.resolved_config = resolved;
+      continue;
+    }
+    const tools = (resolved.tools ?? {}) as Record<string, Record<string, unknown>>;
+    const execConfig = { ...((resolved.defaults ?? {}) as Record<string, unknown>), ...(tools[toolId] ?? {}) };
+    const allowed = new Set(["timeout", ...step.execution_params]);
+    for (const [k, v] of Object.entries(execConfig)) if (allowed.has(k) && !Object.hasOwn(parameters, k)) parameters[k] = v;
+  }
+}
+
+async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, options: ExecuteOptions): Promise<ExecutionOutcome> {
+  if (plan.root.executor_id !== null && plan.root.executor_id !== undefined) {
+    return { success: false, error: `Chain root has executor_id: ${plan.root.item_id}` };
+  }
+  try {
+    const paths = { project_path: options.projectPath, user_space: options.userSpace, system_space: options.systemSpace, tool_path: prepared.ctx.tool_path! };
+    const quote = options.shellQuote ?? "auto";
+    const shellQuote = quote === "auto" ? runsThroughShell(plan.config, prepared.env) : quote;
+    const config = buildExecutionConfig(plan.config, prepared.env, prepared.parameters, paths, { shellQuote });
+    if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
+    Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
+    if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };
+    const result = await executePrimitive(config, { ...config, ...prepared.parameters }, { osEnv: prepared.osEnv, maxOutputBytes: options.maxOutputBytes });
+    const outcome = interpretProcessResult(result);
+    if (result.timed_out) outcome.timed_out = true;
+    if (result.truncated) outcome.truncated = true;
+    return outcome;
+  } catch (e) {
+    return { success: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** True when the planned command, once `${VAR}`s are expanded, is a shell given a `-c` script. */
+function runsThroughShell(config: Readonly<Record<string, unknown>>, env: Env): boolean {
+  const probe = templateConfig({ command: config.command, args: config.args }, env, { shellQuote: false });
+  const args = Array.isArray(probe.args) ? probe.args : [];
+  return typeof probe.command === "string" && SHELL.test(basename(probe.command)) && args.some((a) => typeof a === "string" && SHELL_COMMAND_FLAG.test(a));
+}
+
+function readDotenv(projectPath: string): string | undefined {
+  try {
+    return readFileSync(join(projectPath, ".env"), "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,55 @@
+import { PyFloat } from "../pystr.js";
+import { runProcess, type ProcessResult } from "./run-process.js";
+import { templateExecStages } from "./template-exec.js";
+
+/** Options of one primitive run. */
+export interface PrimitiveOptions {
+  osEnv: Readonly<Record<string, string | undefined>>;
+  maxOutputBytes?: number;
+}
+
+const failure = (stderr: string, started: number): ProcessResult => ({
+  success: false,
+  stdout: "",
+  stderr,
+  return_code: -1,
+  duration_ms: performance.now() - started,
+  timed_out: false,
+  truncated: false,
+});
+
+function seconds(value: unknown): number {
+  const n = value instanceof PyFloat ? value.valueOf() : Number(value);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * The execute primitive: templates command/args/cwd/input_data (stages 1 and 2), then spawns the
+ * command with the config's env over the OS env, `input_data` on stdin, and `timeout` (default 300 s).
+ * A templating error (such as a non-string argument) is a failed result, as in the original.
+ */
+export async function executePrimitive(
+  config: Readonly<Record<string, unknown>>,
+  params: Readonly<Record<string, unknown>>,
+  options: PrimitiveOptions,
+): Promise<ProcessResult> {
+  const started = performance.now();
+  let t;
+  try {
+    t = templateExecStages(config, params, options.osEnv);
+  } catch (e) {
+    return failure(e instanceof Error ? e.message : String(e), started);
+  }
+  if (!t.command) return failure("No command specified", started);
+  const nonString = [t.command, ...t.args, t.cwd ?? "", t.input_data ?? ""].find((v) => typeof v !== "string");
+  if (nonString !== undefined) return failure(`expected str for a process argument, got ${JSON.stringify(nonString)}`, started);
+  return runProcess({
+    command: t.command as string,
+    args: t.args as string[],
+    cwd: t.cwd as string | null,
+    env: t.env,
+    input: t.input_data as string | null,
+    timeoutSeconds: seconds(config.timeout ?? 300),
+    maxOutputBytes: options.maxOutputBytes,
+  });
+}

@@ -1,0 +1,95 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, sep } from "node:path";
+import { pyStr, pyStrip } from "../pystr.js";
+
+/** What interpreter resolution may consult besides its own config. */
+export interface InterpreterSources {
+  osEnv: Readonly<Record<string, string | undefined>>;
+  projectPath: string;
+}
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** Joins path segments as Python's pathlib does: an absolute segment restarts the path, `..` is kept. */
+export function pathJoin(...parts: string[]): string {
+  const joined = parts.reduce((acc, part) => (isAbsolute(part) || acc === "" ? part : `${acc}${sep}${part}`), "");
+  const root = joined.startsWith(sep) ? sep : "";
+  const segments = joined.split(sep).filter((s) => s !== "" && s !== ".");
+  return root + segments.join(sep) || ".";
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => pyStr(v)) : []);
+
+/**
+ * Sets `config.var` to an interpreter path: an inherited value that names an existing file is kept;
+ * otherwise `local_binary`, `system_binary` or `command` resolution runs, falling back to `fallback`.
+ */
+export function resolveInterpreter(env: Record<string, string>, config: Record<string, unknown>, sources: InterpreterSources): Record<string, string> {
+  const name = config.var;
+  if (typeof name !== "string" || !name) return env;
+  const existing = env[name] || sources.osEnv[name];
+  if (existing && isFile(existing)) {
+    env[name] = existing;
+    return env;
+  }
+  let path: string | undefined;
+  if (config.type === "local_binary") path = localBinary(config, sources.projectPath);
+  else if (config.type === "system_binary") path = systemBinary(config, sources.osEnv);
+  else if (config.type === "command") path = commandOutput(config, sources.osEnv);
+  else return env;
+  if (path) env[name] = path;
+  else if (Object.hasOwn(config, "fallback")) env[name] = pyStr(config.fallback);
+  return env;
+}
+
+function localBinary(config: Record<string, unknown>, projectPath: string): string | undefined {
+  const binary = config.binary;
+  const searchPaths = strings(config.search_paths);
+  if (typeof binary !== "string" || !binary || searchPaths.length === 0) return undefined;
+  let candidates = [binary];
+  for (const extra of strings(config.candidates)) if (!candidates.includes(extra)) candidates.push(extra);
+  if (process.platform === "win32") candidates = candidates.flatMap((c) => [c, `${c}.exe`, `${c}.cmd`]);
+  for (const root of [...strings(config.search_roots), projectPath]) {
+    for (const dir of searchPaths) {
+      for (const candidate of candidates) {
+        const path = pathJoin(root, dir, candidate);
+        if (existsSync(path)) return path;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `which`: the first executable file named `binary` on the inherited PATH. */
+function systemBinary(config: Record<string, unknown>, osEnv: InterpreterSources["osEnv"]): string | undefined {
+  const binary = config.binary;
+  if (typeof binary !== "string" || !binary) return undefined;
+  const dirs = binary.includes(sep) ? [""] : (osEnv.PATH ?? "").split(delimiter);
+  for (const dir of dirs) {
+    const path = dir ? pathJoin(dir, binary) : binary;
+    try {
+      accessSync(path, constants.X_OK);
+      if (isFile(path)) return path;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+/** Runs `resolve_cmd` (an argv list, no shell) and takes the first line of its output. */
+function commandOutput(config: Record<string, unknown>, osEnv: InterpreterSources["osEnv"]): string | undefined {
+  const cmd = config.resolve_cmd;
+  if (!Array.isArray(cmd) || cmd.length === 0) return undefined;
+  const argv = cmd.map((c) => pyStr(c));
+  const run = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8", timeout: 5000, env: osEnv as NodeJS.ProcessEnv });
+  if (run.error || run.status !== 0) return undefined;
+  return pyStrip(run.stdout).split("\n")[0] || undefined;
+}

@@ -1,0 +1,110 @@
+import { execa } from "execa";
+import type { Readable } from "node:stream";
+
+/** What to spawn: an argv list run without a shell. */
+export interface ProcessSpec {
+  command: string;
+  args: readonly string[];
+  cwd?: string | null;
+  /** The complete environment of the child (nothing else is inherited). */
+  env: Readonly<Record<string, string>>;
+  /** Written to stdin, which is then closed; stdin is empty when absent. */
+  input?: string | null;
+  /** Seconds before the child's whole process group is killed; 0 or absent means 300. */
+  timeoutSeconds?: number;
+  /** Bytes kept of each of stdout and stderr (default 10 MiB); the rest is read and dropped. */
+  maxOutputBytes?: number;
+}
+
+/** The execute primitive's result (`ExecuteResult`), plus what a bounded, timed run adds. */
+export interface ProcessResult {
+  success: boolean;
+  stdout: string;
+  stderr: string;
+  return_code: number;
+  duration_ms: number;
+  timed_out: boolean;
+  /** True when stdout or stderr passed `maxOutputBytes` and was cut. */
+  truncated: boolean;
+}
+
+/** Default output cap per stream. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
+/** The original's default timeout in seconds. */
+export const DEFAULT_TIMEOUT_SECONDS = 300;
+
+/**
+ * Runs a command directly (never through a shell) in its own process group; at the timeout the whole
+ * group is killed with SIGKILL, so children the tool started die with it.
+ */
+export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  const started = performance.now();
+  const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const timeoutSeconds = spec.timeoutSeconds && spec.timeoutSeconds > 0 ? spec.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+  const child = execa(spec.command, [...spec.args], {
+    cwd: spec.cwd ?? undefined,
+    env: { ...spec.env },
+    extendEnv: false,
+    shell: false,
+    detached: process.platform !== "win32",
+    cleanup: true,
+    reject: false,
+    buffer: false,
+    stripFinalNewline: false,
+    ...(spec.input != null ? { input: spec.input } : { stdin: "ignore" as const }),
+  });
+  const stdout = collect(child.stdout, cap);
+  const stderr = collect(child.stderr, cap);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid, () => child.kill("SIGKILL"));
+  }, timeoutSeconds * 1000);
+  try {
+    const [result, out, err] = await Promise.all([child, stdout, stderr]);
+    const startFailed = result.exitCode === undefined && !result.signal && !timedOut;
+    const stderrText = startFailed ? `Failed to start '${spec.command}': ${result.shortMessage}` : err.text;
+    return {
+      success: !timedOut && result.exitCode === 0,
+      stdout: out.text,
+      stderr: timedOut ? `${stderrText}${stderrText && !stderrText.endsWith("\n") ? "\n" : ""}Process timed out after ${timeoutSeconds} seconds` : stderrText,
+      return_code: result.exitCode ?? -1,
+      duration_ms: performance.now() - started,
+      timed_out: timedOut,
+      truncated: out.truncated || err.truncated,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function killGroup(pid: number | undefined, fallback: () => void): void {
+  if (pid === undefined || process.platform === "win32") return fallback();
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    fallback();
+  }
+}
+
+async function collect(stream: Readable | null, cap: number): Promise<{ text: string; truncated: boolean }> {
+  if (!stream) return { text: "", truncated: false };
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+      const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      const room = cap - kept;
+      if (buf.length > room) truncated = true;
+      if (room > 0) {
+        const part = buf.length > room ? buf.subarray(0, room) : buf;
+        chunks.push(part);
+        kept += part.length;
+      }
+    }
+  } catch {
+    // A stream destroyed because the command never started has nothing more to give.
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), truncated };
+}
