@@ -159,8 +159,9 @@ class JsLiteralParser {
     const text = m[0].replace(/_/g, "");
     const sign = text.startsWith("-") ? -1 : 1;
     const body = text.replace(/^[-+]/, "");
-    if (/^0[xob]/i.test(body)) return sign * Number(body);
-    if (/^(?:Infinity|NaN)$/.test(body)) return new PyFloat(sign * Number(body));
-    return /[.eE]/.test(body) ? new PyFloat(sign * Number(body)) : sign * Number(body);
+    const magnitude = Number(body);
+    if (/^(?:Infinity|NaN)$/.test(body) || (!/^0[xob]/i.test(body) && /[.eE]/.test(body))) return new PyFloat(sign * magnitude);
+    // `0 - n` rather than `-n`: an integer has no negative zero.
+    return sign < 0 ? 0 - magnitude : magnitude;
   }
 }

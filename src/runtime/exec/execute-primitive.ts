@@ -19,7 +19,7 @@ const failure = (stderr: string, started: number): ProcessResult => ({
 });
 
 function seconds(value: unknown): number {
-  const n = value instanceof PyFloat ? value.valueOf() : Number(value);
+  const n = value instanceof PyFloat ? value.value : Number(value);
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 

@@ -90,7 +90,7 @@ export function templateDeep(data: unknown, ctx: Readonly<Record<string, unknown
 
 /** Python truthiness of JSON-like data. */
 export function pyTruthy(value: unknown): boolean {
-  if (value instanceof PyFloat) return value.valueOf() !== 0;
+  if (value instanceof PyFloat) return value.value !== 0;
   if (Array.isArray(value)) return value.length > 0;
   if (isPlainObject(value)) return Object.keys(value).length > 0;
   return Boolean(value);
@@ -125,6 +125,6 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 function numeric(v: unknown): number | undefined {
   if (typeof v === "number") return v;
   if (typeof v === "boolean") return v ? 1 : 0;
-  if (v instanceof PyFloat) return v.valueOf();
+  if (v instanceof PyFloat) return v.value;
   return undefined;
 }
