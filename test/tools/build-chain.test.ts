@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { planFromJson, planToJson } from "../../src/runtime/exec/plan.js";
+import { PyFloat } from "../../src/runtime/pystr.js";
 import { buildChain, planChain, searchOrder, validateChain } from "../../src/tools/build-chain.js";
 import { memoryFinder } from "./finders.js";
 
@@ -163,5 +165,12 @@ describe("planChain", () => {
     expect(plan.root).toEqual({ item_id: "rye/core/primitives/execute", executor_id: null });
     expect(plan.chain[1]).toEqual({ item_id: "rt/python", space: "user", tool_type: "runtime", executor_id: "rye/core/primitives/execute", integrity: null });
     expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);
+  });
+
+  it("round-trips through JSON text keeping floats", () => {
+    const floaty = planChain(buildChain("f", memoryFinder({ project: { "f.yaml": "executor_id: null\nconfig: {timeout: 1.0, n: 1}\n" } })).chain);
+    const back = planFromJson(planToJson(floaty));
+    expect(back).toEqual(floaty);
+    expect(back.config.timeout).toBeInstanceOf(PyFloat);
   });
 });

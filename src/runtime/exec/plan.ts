@@ -1,3 +1,5 @@
+import { parsePyJson, pyJsonDumps } from "../py-json.js";
+
 /** The portable form of a chain element, as responses and lockfiles carry it (`_chain_element_to_dict`). */
 export interface ChainDict {
   item_id: string;
@@ -54,3 +56,13 @@ export interface ChainPlan {
 
 /** Primitive ids the executor can run: the current `execute` primitive and its earlier `subprocess` name. */
 export const PROCESS_PRIMITIVES: readonly string[] = ["rye/core/primitives/execute", "rye/core/primitives/subprocess"];
+
+/** Serialises a plan as JSON text that keeps Python floats (`1.0`) distinct from ints, for emitting. */
+export function planToJson(plan: ChainPlan): string {
+  return pyJsonDumps(plan);
+}
+
+/** Reads a plan written by `planToJson`, restoring floats as PyFloat. */
+export function planFromJson(text: string): ChainPlan {
+  return parsePyJson(text) as ChainPlan;
+}
