@@ -61,6 +61,27 @@ describe.skipIf(!hasPython)(`python tool via a runtime YAML${hasPython ? "" : " 
     expect(response).toMatchObject({ status: "error", error: "asked to fail", item_id: "demo/py_echo", data: { success: false, error: "asked to fail" } });
   });
 
+  it("resolves config_resolve steps and lets verifyDeps refuse a run", async () => {
+    const base = plan("demo/py_echo");
+    const withResolve = {
+      ...base,
+      config_resolve: [
+        { index: 0, item_id: "demo/py_echo", spec: "tool-config", execution_params: [] },
+        { index: 1, item_id: "rt/python", spec: "exec-config", execution_params: ["extra"] },
+      ],
+    };
+    const resolveConfig = (spec: unknown) =>
+      spec === "tool-config" ? { mode: "fast" } : { defaults: { extra: "default", ignored: 1 }, tools: { "demo/py_echo": { extra: "per-tool" } } };
+    const seen: string[] = [];
+    const response = (await executePlan(withResolve, { message: "m" }, { ...options, resolveConfig, verifyDeps: (_s, anchorPath) => void seen.push(anchorPath) })) as Record<string, any>;
+    expect(response.data.params).toEqual({ message: "m", resolved_config: { mode: "fast" }, extra: "per-tool" });
+    // The fixture runtime declares no verify_deps, so there is nothing to check.
+    expect(seen).toEqual([]);
+    const refusing = { ...base, verify_deps: { enabled: true, scope: "anchor" } };
+    const refused = await executePlan(refusing, {}, { ...options, verifyDeps: (_s, anchorPath) => { throw new Error(`unsigned file under ${anchorPath}`); } });
+    expect(refused).toMatchObject({ status: "error", error: `unsigned file under ${join(project.tools, "demo")}`, chain: [] });
+  });
+
   it("kills a hanging tool and the child it spawned at the timeout", async () => {
     const pidFile = join(project.root, "hang.pids");
     const started = Date.now();

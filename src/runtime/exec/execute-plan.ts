@@ -15,7 +15,7 @@ export interface ExecuteOptions {
   systemSpace: string;
   /** Inherited environment (default `process.env`). */
   osEnv?: Readonly<Record<string, string | undefined>>;
-  /** `.env` content; default: `<projectPath>/.env` if it exists. */
+  /** `.env` content, or null for none; default: `<projectPath>/.env` if it exists. */
   dotenv?: string | null;
   includeDotenv?: boolean;
   /** `ours` (default, decisions.md #11: tool over runtime over primitive over OS) or the original's order. */
@@ -83,7 +83,8 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
     ctx.anchor_path = resolveAnchorPath(plan.anchor!, ctx);
     if (plan.verify_deps && options.verifyDeps) options.verifyDeps(plan.verify_deps, ctx.anchor_path);
   }
-  const sources = { osEnv, projectPath: options.projectPath, dotenv: options.dotenv ?? readDotenv(options.projectPath), includeDotenv: options.includeDotenv };
+  const dotenv = options.dotenv === undefined ? readDotenv(options.projectPath) : (options.dotenv ?? undefined);
+  const sources = { osEnv, projectPath: options.projectPath, dotenv, includeDotenv: options.includeDotenv };
   const resolveEnv = options.envPrecedence === "original" ? resolveChainEnvOriginal : resolveChainEnv;
   const env: Env = resolveEnv(plan.env_configs, ctx, sources);
   const parameters: Record<string, unknown> = { ...params };
