@@ -3,7 +3,7 @@ export function didYouMean(name: string, candidates: readonly string[]): string 
   let best: string | undefined;
   let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
   for (const c of candidates) {
-    const dist = c.toLowerCase() === name.toLowerCase() ? 0 : levenshtein(name, c);
+    const dist = c.toLowerCase() === name.toLowerCase() ? 0 : editDistance(name, c);
     if (dist < bestDistance) {
       best = c;
       bestDistance = dist;
@@ -12,14 +12,17 @@ export function didYouMean(name: string, candidates: readonly string[]): string 
   return best;
 }
 
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/** Optimal string alignment distance: a swap of two neighbours ("topci"/"topic") costs 1. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
     }
-    prev = cur;
   }
-  return prev[b.length]!;
+  return d[a.length]![b.length]!;
 }

@@ -90,16 +90,16 @@ ${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResu
 export const id = ${lit(a.id)};
 export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
-const REQUIRED = ${json(required)};
+const REQUIRED${T(": readonly string[]")} = ${json(required)};
 const PROMPT = ${json(parts)};
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */
 export function render(inputs${T(": Inputs")}${optional ? " = {}" : ""}, options${T("?: RenderOptions")})${T(": Rendered")} {
-  const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as Readonly<Record<string, unknown>>")};
+  const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as unknown as Readonly<Record<string, unknown>>")};
   requireInputs(id, p, REQUIRED);
 ${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}  const body = ${fieldExpr(a.body, a, defaults)};
   const content = ${fieldExpr(a.content, a, defaults)};
   const raw = ${fieldExpr(a.raw, a, defaults)};
-  const actions = ${actionsExpr(a, defaults)};
+  const actions${T(": Record<string, unknown>[]")} = ${actionsExpr(a, defaults)};
   return { body, content, raw, actions, prompt: buildPrompt(PROMPT, content, body) };
 }
 

@@ -1,0 +1,72 @@
+// Input validation as the original's `processors/inputs/validate.py` (rye-reference.md §3), plus
+// the type checks of decisions.md #7 kept separate so the original's payloads stay exact.
+import { PyFloat } from "./pystr.js";
+
+/** A declared directive input, as the parser produces it. */
+export interface DeclaredInput {
+  name: string;
+  type?: string;
+  required?: boolean;
+  default?: unknown;
+  description?: string;
+}
+
+export type InputValidation =
+  | { status: "success"; inputs: Record<string, unknown>; declared_inputs: DeclaredInput[] }
+  | { status: "error"; error: string; declared_inputs: DeclaredInput[] };
+
+/**
+ * Unknown parameters (only when inputs are declared), then defaults for absent keys, then
+ * missing required inputs. "Valid inputs" are listed in declaration order; the original listed
+ * a Python set, whose order varied between runs.
+ */
+export function validateInputs(declared: DeclaredInput[], params: Readonly<Record<string, unknown>>): InputValidation {
+  const names = [...new Set(declared.map((d) => d.name))];
+  const known = new Set(names);
+  const unknown = Object.keys(params).filter((k) => !known.has(k));
+  if (unknown.length > 0 && declared.length > 0) {
+    return { status: "error", error: `Unknown parameters: ${unknown.join(", ")}. Valid inputs: ${names.join(", ")}`, declared_inputs: declared };
+  }
+  const inputs: Record<string, unknown> = {};
+  for (const k of Object.keys(params)) Object.defineProperty(inputs, k, { value: params[k], enumerable: true, writable: true, configurable: true });
+  for (const d of declared) if (!Object.hasOwn(inputs, d.name) && "default" in d) inputs[d.name] = d.default;
+  const missing = declared.filter((d) => d.required && !Object.hasOwn(inputs, d.name)).map((d) => d.name);
+  if (missing.length > 0) return { status: "error", error: `Missing required inputs: ${missing.join(", ")}`, declared_inputs: declared };
+  return { status: "success", inputs, declared_inputs: declared };
+}
+
+const isInt = (v: unknown) => (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
+const isNumber = (v: unknown) => typeof v === "number" || typeof v === "bigint" || v instanceof PyFloat;
+const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
+
+const FITS: Record<string, (v: unknown) => boolean> = {
+  string: (v) => typeof v === "string",
+  integer: isInt,
+  number: isNumber,
+  float: isNumber,
+  boolean: (v) => typeof v === "boolean",
+  object: isObject,
+  dict: isObject,
+  array: Array.isArray,
+  list: Array.isArray,
+};
+
+/** Values given by the caller that do not fit their input's declared `type` (defaults are never checked: they are XML strings). */
+export function checkInputTypes(declared: DeclaredInput[], params: Readonly<Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const d of declared) {
+    if (!Object.hasOwn(params, d.name) || d.type === undefined) continue;
+    const fits = FITS[d.type];
+    const v = params[d.name];
+    if (fits && !fits(v)) problems.push(`'${d.name}' must be ${d.type === "integer" ? "an" : "a"} ${d.type}, got ${describe(v)}`);
+  }
+  return problems;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v))) return "a float";
+  if (typeof v === "number") return "an integer";
+  return `a ${typeof v}`;
+}

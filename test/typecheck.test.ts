@@ -1,0 +1,63 @@
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+import { compileToDir, source } from "./helpers/compile.js";
+
+// Compiles a consumer against the emitted modules under strict tsc: correct calls type-check,
+// and each `@ts-expect-error` line (a missing required input, an unknown input, a wrong type)
+// must really be an error, or tsc reports the directive as unused.
+const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
+const exampleDir = fileURLToPath(new URL("../.ai/directives/", import.meta.url));
+
+function exampleSources() {
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".md") ? [join(d, e.name)] : []));
+  return walk(exampleDir).map((f) => source(relative(exampleDir, f).replace(/\.md$/, ""), readFileSync(f, "utf8")));
+}
+
+const CONSUMER = `
+import { directives } from "./index.js";
+import greet, { render as renderGreet, validate, type Inputs } from "./directives/examples/greet.js";
+
+const a: string = renderGreet({ name: "Ada" }).prompt;
+const b: string = directives["examples/greet"].render({ name: "Ada", title: "Dr.", greeting: "Hi" }).body;
+const c = directives["examples/summarize_file"].render({ file_path: "a.ts", max_points: 3, include_code: true, focus: ["x"], style: { tone: "dry" } });
+const ok: Inputs = { name: "x" };
+const v = validate({ name: 1 });
+if (v.status === "success") renderGreet(v.inputs);
+greet.render({ name: "Grace" });
+
+// @ts-expect-error a required input is missing
+renderGreet({ title: "Dr." });
+// @ts-expect-error an unknown input
+renderGreet({ name: "Ada", nmae: "typo" });
+// @ts-expect-error a wrong type for an integer input
+directives["examples/summarize_file"].render({ file_path: "a", max_points: "3" });
+// @ts-expect-error an unknown directive id
+directives["examples/nope"];
+export { a, b, c, ok };
+`;
+
+test("emitted modules type-check under strict tsc, and misuse is a type error", () => {
+  const { dir, result } = compileToDir(exampleSources());
+  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  writeFileSync(join(dir, "consumer.ts"), CONSUMER);
+  const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "index.ts")], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    skipLibCheck: false,
+    types: [],
+  });
+  const problems = ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${relative(dir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+  });
+  expect(problems).toEqual([]);
+}, 60_000);
