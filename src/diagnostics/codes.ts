@@ -26,6 +26,7 @@ export const CODES = {
   RYE2011: ["warning", "text that looks like a placeholder but that no pass will ever match"],
   RYE2012: ["warning", "a placeholder of another templating system, which never runs in a directive body"],
   RYE2013: ["warning", "the directive's `name` differs from its file name"],
+  RYE2014: ["warning", "`${inputs.x}` names no declared input, so it always reaches the prompt literally"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -95,3 +96,10 @@ export const foreignPlaceholder = (loc: Location, raw: string, system: string, f
 
 export const nameMismatch = (loc: Location, name: string, stem: string) =>
   warning("RYE2013", `Directive name '${name}' differs from its file name '${stem}'.`, loc);
+
+export const undeclaredDollarInput = (loc: Location, raw: string) =>
+  warning(
+    "RYE2014",
+    `'${raw}' names no declared input, so it is never substituted and reaches the prompt literally. Declare the input if it should be.`,
+    loc,
+  );

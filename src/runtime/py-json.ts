@@ -2,6 +2,10 @@
 // uses Python's default separators and ASCII escaping, as `params_json` needs.
 import { PyFloat, floatRepr } from "./pystr.js";
 
+// Sticky patterns read at the cursor without copying the rest of the text.
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+
 /**
  * Parses JSON like `json.loads`: numbers written with `.`, `e` or `E` become PyFloat, others plain
  * numbers. Objects are plain objects in source key order, except that JavaScript lists
@@ -53,13 +57,15 @@ export function parsePyJson(text: string): unknown {
     for (const [word, v] of [["true", true], ["false", false], ["null", null], ["NaN", new PyFloat(NaN)], ["Infinity", new PyFloat(Infinity)], ["-Infinity", new PyFloat(-Infinity)]] as const) {
       if (text.startsWith(word, i)) return (i += word.length), v;
     }
-    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (!m) return fail("unexpected character");
     i += m[0].length;
     return m[1] || m[2] ? new PyFloat(Number(m[0])) : Number(m[0]);
   };
   const str = (): string => {
-    const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(text.slice(i));
+    STRING.lastIndex = i;
+    const m = STRING.exec(text);
     if (!m) return fail("bad string");
     i += m[0].length;
     return JSON.parse(m[0]) as string;

@@ -11,7 +11,11 @@ export function reportInputReferences({ data, parsed, refs, bag }: CheckContext)
   for (const ref of refs) {
     used.add(ref.name);
     const input = declared.get(ref.name);
-    if (ref.type === "dollar_input") bag.add(d.extensionPlaceholder(ref.loc, ref.raw));
+    if (ref.type === "dollar_input") {
+      // Unknown parameters are rejected when inputs are declared, so this can never be substituted.
+      bag.add(input ? d.extensionPlaceholder(ref.loc, ref.raw) : d.undeclaredDollarInput(ref.loc, ref.raw));
+      continue;
+    }
     if (!input) {
       bag.add(d.undeclaredInput(ref.loc, ref.name, didYouMean(ref.name, names)));
       continue;
