@@ -10,11 +10,16 @@ export type { Diagnostic, Location, Position, Severity } from "./diagnostics/dia
 export { parseDirective } from "./parse/parse-directive.js";
 export { VERSION } from "./version.js";
 
-/** One source item: `path` relative to the project root, `id` its item id (path under `.ai/directives/` without `.md`). */
+/** The kinds of item a project holds, each under its own `.ai/` folder. */
+export type ItemKind = "directive" | "knowledge" | "tool";
+
+/** One source item: `path` relative to the project root, `id` its item id (path under `.ai/<kind>/` without extension). */
 export interface SourceFile {
-  kind: "directive";
+  kind: ItemKind;
   id: string;
   path: string;
+  /** The file extension, e.g. ".md" or ".py" (defaults to ".md"). */
+  ext?: string;
   text: string;
 }
 
@@ -31,6 +36,7 @@ export function build(sources: readonly SourceFile[], version: string): BuildRes
   const diagnostics: Diagnostic[] = [];
   const analyses: DirectiveAnalysis[] = [];
   for (const src of sources) {
+    if (src.kind !== "directive") continue;
     const parsed = parseDirective(src.text, src.path);
     const { analysis, diagnostics: ds } = analyzeDirective({ id: src.id, parsed });
     diagnostics.push(...ds);

@@ -1,4 +1,5 @@
 import { DiagnosticBag, type Diagnostic, type LineIndex } from "../diagnostics/diagnostic.js";
+import { extensionPlaceholder } from "../diagnostics/codes.js";
 import type { Span } from "../parse/ast.js";
 import { mayContain, scanPlaceholders } from "../parse/placeholders.js";
 import type { AnalyzeInput, CompiledText, DirectiveAnalysis } from "./analysis.js";
@@ -35,8 +36,13 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
     }
   }
   refs.sort((a, b) => a.loc.start.offset - b.loc.start.offset);
+  if (mayContain(text, "EnvRefs")) {
+    for (const node of scanPlaceholders(text, "EnvRefs", where)) if (node.type === "env_ref") bag.add(extensionPlaceholder(node.loc, node.raw));
+  }
   const ctx: CheckContext = { id, parsed, data, refs, bag };
   for (const check of CHECKS) check(ctx);
+  // Reported in file order, as tsc does; the sort is stable for diagnostics at one position.
+  bag.items.sort((a, b) => (a.loc?.start.offset ?? 0) - (b.loc?.start.offset ?? 0));
   if (bag.hasErrors) return { analysis: null, diagnostics: bag.items };
   const span = (s: Span) => ({ text: s.text, base: s.loc.start.offset });
   const fence = parsed.file.fence!;

@@ -2,31 +2,43 @@ import { lstatSync, readFileSync, readdirSync, realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import type { SourceFile } from "../index.js";
+import type { ItemKind, SourceFile } from "../index.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** Finds `<project>/.ai/directives/**\/*.md`, sorted by item id so builds are deterministic. */
-export function readProject(projectDir: string): { sources: SourceFile[]; diagnostics: Diagnostic[] } {
-  const root = join(projectDir, ".ai", "directives");
+/** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
+export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
+  directive: { dir: "directives", exts: [".md"] },
+  knowledge: { dir: "knowledge", exts: [".md", ".yaml", ".yml"] },
+  tool: { dir: "tools", exts: [".py", ".yaml", ".yml", ".js", ".ts", ".mjs", ".cjs", ".sh"] },
+};
+
+/** Finds every item under `<project>/.ai/`, sorted by kind and item id so builds are deterministic. */
+export function readProject(projectDir: string, kinds: readonly ItemKind[] = ["directive", "knowledge", "tool"]): { sources: SourceFile[]; diagnostics: Diagnostic[] } {
   const sources: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const file of walk(root)) {
-    const path = relative(projectDir, file).split(sep).join("/");
-    const id = relative(root, file).split(sep).join("/").replace(/\.md$/, "");
-    try {
-      sources.push({ kind: "directive", id, path, text: decoder.decode(readFileSync(file)) });
-    } catch (e) {
-      const at = { offset: 0, line: 1, column: 1 };
-      const detail = e instanceof TypeError ? "not valid UTF-8" : (e as Error).message;
-      diagnostics.push(d.unreadableFile({ source: path, start: at, end: at }, detail));
+  for (const kind of kinds) {
+    const { dir, exts } = ITEM_DIRS[kind];
+    const root = join(projectDir, ".ai", dir);
+    for (const file of walk(root, exts)) {
+      const path = relative(projectDir, file).split(sep).join("/");
+      const rel = relative(root, file).split(sep).join("/");
+      const ext = exts.find((e) => rel.endsWith(e))!;
+      const id = rel.slice(0, -ext.length);
+      try {
+        sources.push({ kind, id, path, ext, text: decoder.decode(readFileSync(file)) });
+      } catch (e) {
+        const at = { offset: 0, line: 1, column: 1 };
+        const detail = e instanceof TypeError ? "not valid UTF-8" : (e as Error).message;
+        diagnostics.push(d.unreadableFile({ source: path, start: at, end: at }, detail));
+      }
     }
   }
-  sources.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  sources.sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : a.path < b.path ? -1 : 1));
   return { sources, diagnostics };
 }
 
-function* walk(dir: string): Generator<string> {
+function* walk(dir: string, exts: readonly string[]): Generator<string> {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -46,9 +58,9 @@ function* walk(dir: string): Generator<string> {
       }
       if (!target.startsWith(realpathSync(dir) + sep)) continue;
       const tst = lstatSync(target);
-      if (tst.isDirectory()) yield* walk(full);
-      else if (tst.isFile() && name.endsWith(".md")) yield full;
-    } else if (st.isDirectory()) yield* walk(full);
-    else if (st.isFile() && name.endsWith(".md")) yield full;
+      if (tst.isDirectory()) yield* walk(full, exts);
+      else if (tst.isFile() && exts.some((e) => name.endsWith(e))) yield full;
+    } else if (st.isDirectory()) yield* walk(full, exts);
+    else if (st.isFile() && exts.some((e) => name.endsWith(e))) yield full;
   }
 }

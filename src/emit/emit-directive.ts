@@ -86,6 +86,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const T = (annotation: string) => (ts ? annotation : "");
   const optional = requiredCount(a) === 0;
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, str, validateDirective } from ${lit(runtime)};
+import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
 ${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\n\n${inputsInterface(a)}\n` : ""}
 export const id = ${lit(a.id)};
 export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
@@ -94,6 +95,7 @@ const REQUIRED${T(": readonly string[]")} = ${json(required)};
 const PROMPT = ${json(parts)};
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */
 export function render(inputs${T(": Inputs")}${optional ? " = {}" : ""}, options${T("?: RenderOptions")})${T(": Rendered")} {
+  ensureIntegrity(import.meta.url, id);
   const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as unknown as Readonly<Record<string, unknown>>")};
   requireInputs(id, p, REQUIRED);
 ${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}  const body = ${fieldExpr(a.body, a, defaults)};

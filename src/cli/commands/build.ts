@@ -53,7 +53,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const summary = formatSummary(diagnostics);
     if (summary) io.stderr.write(`${summary}\n`);
     io.stdout.write(
-      `Compiled ${result.compiled.length} of ${sources.length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
+      `Compiled ${result.compiled.length} of ${sources.filter((s) => s.kind === "directive").length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
     );
   }
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
