@@ -15,5 +15,7 @@ export function emit(analyses: readonly DirectiveAnalysis[], version: string): M
   files.set("index.js", index.js);
   files.set("index.ts", index.ts);
   files.set("index.d.ts", index.dts);
+  // The output is ES modules whatever the enclosing project's package.json says.
+  files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
   return files;
 }
