@@ -1,10 +1,8 @@
 // The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
 // src/cli/ reads the project and writes `out/`.
-import { analyzeDirective } from "./analyze/index.js";
-import type { DirectiveAnalysis } from "./analyze/analysis.js";
+import { compileDirectives } from "./compile-directives.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/index.js";
-import { parseDirective } from "./parse/parse-directive.js";
 
 export type { Diagnostic, Location, Position, Severity } from "./diagnostics/diagnostic.js";
 export { parseDirective } from "./parse/parse-directive.js";
@@ -20,7 +18,14 @@ export interface SourceFile {
   path: string;
   /** The file extension, e.g. ".md" or ".py" (defaults to ".md"). */
   ext?: string;
+  /** The space the item was found in: "project" (default), "user" or "system:<name>". Only project items are emitted. */
+  space?: string;
   text: string;
+}
+
+export interface BuildOptions {
+  /** The first `.ai/config/agent/hook_conditions.yaml` found across the spaces, if any. */
+  hookConfig?: { path: string; text: string } | null;
 }
 
 export interface BuildResult {
@@ -31,16 +36,8 @@ export interface BuildResult {
   compiled: string[];
 }
 
-/** Compiles directives: parse → analyze → emit. A directive with errors is reported and not emitted. */
-export function build(sources: readonly SourceFile[], version: string): BuildResult {
-  const diagnostics: Diagnostic[] = [];
-  const analyses: DirectiveAnalysis[] = [];
-  for (const src of sources) {
-    if (src.kind !== "directive") continue;
-    const parsed = parseDirective(src.text, src.path);
-    const { analysis, diagnostics: ds } = analyzeDirective({ id: src.id, parsed });
-    diagnostics.push(...ds);
-    if (analysis) analyses.push(analysis);
-  }
-  return { files: emit(analyses, version), diagnostics, compiled: analyses.map((a) => a.id) };
+/** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
+export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
+  const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
+  return { files: emit(analyses, version, knowledge), diagnostics, compiled: analyses.map((a) => a.id) };
 }

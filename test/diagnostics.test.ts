@@ -1,12 +1,12 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { analyzeDirective } from "../src/analyze/index.js";
 import { CODES } from "../src/diagnostics/codes.js";
-import { parseDirective } from "../src/parse/parse-directive.js";
+import { build } from "../src/index.js";
 
 // One fixture per diagnostic code: `<case>.md` and `<case>.expected.json` listing every
-// diagnostic (code, line, column) the case must produce — no more, no fewer.
+// diagnostic (code, line, column) the case must produce — no more, no fewer. A case whose name
+// ends in `_knowledge` is compiled as a knowledge item, any other as a directive.
 const dir = fileURLToPath(new URL("./fixtures/diagnostics/", import.meta.url));
 const cases = readdirSync(dir).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
 
@@ -17,7 +17,8 @@ describe("diagnostic fixtures", () => {
   test.each(cases)("%s", (name) => {
     const text = readFileSync(`${dir}${name}.md`, "utf8");
     const expected = JSON.parse(readFileSync(`${dir}${name}.expected.json`, "utf8"));
-    const { diagnostics } = analyzeDirective({ id: `fixtures/${name}`, parsed: parseDirective(text, `${name}.md`) });
+    const kind = name.endsWith("_knowledge") ? "knowledge" : "directive";
+    const { diagnostics } = build([{ kind, id: `fixtures/${name}`, path: `${name}.md`, text }], "test");
     const actual = diagnostics.map((d) => ({ code: d.code, line: d.loc?.start.line, column: d.loc?.start.column }));
     expect(actual).toEqual(expected);
     for (const d of diagnostics) expect(d.severity).toBe(CODES[d.code as keyof typeof CODES][0]);

@@ -1,21 +1,14 @@
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
-import { compileToDir, source } from "./helpers/compile.js";
+import { compileToDir, exampleSources } from "./helpers/compile.js";
 
 // Compiles a consumer against the emitted modules under strict tsc: correct calls type-check,
 // and each `@ts-expect-error` line (a missing required input, an unknown input, a wrong type)
 // must really be an error, or tsc reports the directive as unused.
 const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
-const exampleDir = fileURLToPath(new URL("../.ai/directives/", import.meta.url));
 
-function exampleSources() {
-  const walk = (d: string): string[] =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith(".md") ? [join(d, e.name)] : []));
-  return walk(exampleDir).map((f) => source(relative(exampleDir, f).replace(/\.md$/, ""), readFileSync(f, "utf8")));
-}
 
 const CONSUMER = `
 import { directives } from "./index.js";

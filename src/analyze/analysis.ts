@@ -2,6 +2,8 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { TemplateNode } from "../parse/ast.js";
 import type { DeclaredInput, DirectiveData } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
+import type { ThreadPlan } from "../runtime/thread.js";
+import type { ContextPlan } from "./resolve-context.js";
 
 /** TypeScript spelling of each known input `type` (anything else becomes `unknown`). */
 export const TS_TYPES: Record<string, string> = {
@@ -37,6 +39,11 @@ export interface DirectiveAnalysis {
   raw: CompiledText;
   actions: { key: string[]; text: CompiledText }[];
   diagnostics: Diagnostic[];
+  /** Set once extends and context are resolved across spaces. */
+  context?: ContextPlan;
+  thread?: ThreadPlan;
+  /** Effective permissions: the directive's own, or inherited from its chain. */
+  permissions?: NonNullable<DirectiveData["permissions"]>;
 }
 
 /** Inputs to analysis: a parsed directive and the item id it was found under. */

@@ -5,6 +5,7 @@ import { mayContain, scanPlaceholders } from "../parse/placeholders.js";
 import type { AnalyzeInput, CompiledText, DirectiveAnalysis } from "./analysis.js";
 import type { CheckContext } from "./checks/context.js";
 import { reportForeignPlaceholders } from "./checks/report-foreign-placeholders.js";
+import { reportHookTemplates } from "./checks/report-hook-templates.js";
 import { reportInputDeclarations } from "./checks/report-input-declarations.js";
 import { reportInputReferences } from "./checks/report-input-references.js";
 import { reportNameMismatch } from "./checks/report-name-mismatch.js";
@@ -18,6 +19,7 @@ const CHECKS = [
   reportUnmatchablePlaceholders,
   reportForeignPlaceholders,
   reportNameMismatch,
+  reportHookTemplates,
 ];
 
 /** Runs every directive check; returns the analysis for emit, or null when there are errors. */

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -11,8 +12,10 @@ export function runtimeFiles(): Map<string, string> {
   const dir = candidates.map((u) => fileURLToPath(u)).find((p) => existsSync(`${p}directive.js`));
   if (!dir) throw new Error("compiled runtime not found: run `npm run build` first");
   const files = new Map<string, string>();
-  for (const name of readdirSync(dir).sort()) {
-    if (name.endsWith(".js") || name.endsWith(".d.ts")) files.set(`runtime/${name}`, readFileSync(dir + name, "utf8"));
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
+    if (!entry.isFile() || !(entry.name.endsWith(".js") || entry.name.endsWith(".d.ts"))) continue;
+    const full = join(entry.parentPath, entry.name);
+    files.set(`runtime/${full.slice(dir.length).split("\\").join("/")}`, readFileSync(full, "utf8"));
   }
   return files;
 }

@@ -27,6 +27,13 @@ export const CODES = {
   RYE2012: ["warning", "a placeholder of another templating system, which never runs in a directive body"],
   RYE2013: ["warning", "the directive's `name` differs from its file name"],
   RYE2014: ["warning", "`${inputs.x}` names no declared input, so it always reaches the prompt literally"],
+  RYE3001: ["error", "a knowledge item uses `---` frontmatter, which the original rejects"],
+  RYE3002: ["error", "the metadata fence holds YAML that does not parse"],
+  RYE3003: ["error", "a directive's extends chain is circular"],
+  RYE3004: ["error", "a directive extends a directive that does not exist in any space"],
+  RYE3005: ["error", "a `<context>` entry or context hook names a knowledge item that does not exist in any space"],
+  RYE3006: ["warning", "a `<suppress>` entry matches nothing in the extends chain or the context hooks"],
+  RYE3007: ["error", "a hook template uses a namespace the hook context does not have, or `{input:x}` where there are no inputs"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -103,3 +110,22 @@ export const undeclaredDollarInput = (loc: Location, raw: string) =>
     `'${raw}' names no declared input, so it is never substituted and reaches the prompt literally. Declare the input if it should be.`,
     loc,
   );
+
+export const dashesFrontmatter = (loc: Location) =>
+  error("RYE3001", "Found --- YAML frontmatter (unsupported). Use a ```yaml fenced code block for metadata instead.", loc);
+
+export const invalidYaml = (loc: Location, detail: string) => error("RYE3002", `Invalid YAML in the metadata fence: ${detail}`, loc);
+
+export const circularExtends = (loc: Location, id: string, chain: readonly string[]) =>
+  error("RYE3003", `Circular extends chain: ${id} (chain: ${chain.join(" → ")})`, loc);
+
+export const missingParent = (loc: Location, parent: string) =>
+  error("RYE3004", `Directive '${parent}' (extends) was not found in the project, user or system space.`, loc);
+
+export const missingKnowledge = (loc: Location, id: string, position: string) =>
+  error("RYE3005", `Knowledge item '${id}' (${position}) was not found in the project, user or system space.`, loc);
+
+export const unusedSuppress = (loc: Location, id: string) =>
+  warning("RYE3006", `<suppress>${id}</suppress> matches no context item or hook of this directive's chain (suppression matches exact ids only).`, loc);
+
+export const badHookTemplate = (loc: Location, raw: string, fix: string) => error("RYE3007", `'${raw}' cannot resolve in a hook: ${fix}`, loc);

@@ -87,7 +87,8 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const optional = requiredCount(a) === 0;
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, str, validateDirective } from ${lit(runtime)};
 import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
-${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\n\n${inputsInterface(a)}\n` : ""}
+import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
+${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}
 export const id = ${lit(a.id)};
 export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
@@ -110,8 +111,33 @@ export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>
   return validateDirective${T("<Inputs>")}(id, metadata.inputs ?? [], params);
 }
 
-export default { id, metadata, render, validate };
+/** Which knowledge lands where in a thread of this directive (extends chain resolved, suppressions applied). */
+export const contextPlan = ${json(contextPlanOf(a), 2)};
+const THREAD${T(": ThreadPlan")} = ${json(a.thread ?? { system: [], before: [], after: [], hooks: [] })};
+const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
+
+/** The system message and first user message a thread of this directive starts with (seed 004 order). */
+export function renderThread(inputs${T(": Inputs")}${optional ? " = {}" : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
+  const rendered = render(inputs, options);
+  const ctx = threadContext(id, metadata, PERMISSIONS, rendered.body, inputs${T(" as unknown as Record<string, unknown>")}, DEFAULTS, options);
+  return buildThread(THREAD, rendered.prompt, ctx);
+}
+
+export default { id, metadata, render, validate, renderThread, contextPlan };
 `;
+}
+
+function contextPlanOf(a: DirectiveAnalysis) {
+  const c = a.context;
+  return {
+    chain: c?.chain ?? [a.id],
+    system: c?.system ?? [],
+    before: c?.before ?? [],
+    after: c?.after ?? [],
+    suppress: c?.suppress ?? [],
+    permissionsFrom: c?.permissionsFrom ?? null,
+    hooks: (c?.hooks ?? []).map((h) => ({ id: h.id, event: h.event, position: h.position, wrap: h.wrap, items: h.actions.map((x) => x.item_id ?? "") })),
+  };
 }
 
 function requiredCount(a: DirectiveAnalysis): number {
@@ -136,6 +162,7 @@ function inputsInterface(a: DirectiveAnalysis): string {
 function declarations(a: DirectiveAnalysis, runtime: string): string {
   const optionalArg = requiredCount(a) === 0 ? "?" : "";
   return `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
+import type { Thread, ThreadOptions } from ${lit(runtime.replace("directive.js", "thread.js"))};
 
 ${inputsInterface(a)}
 export declare const id: ${lit(a.id)};
@@ -144,7 +171,11 @@ export declare const metadata: DirectiveMetadata;
 export declare function render(inputs${optionalArg}: Inputs, options?: RenderOptions): Rendered;
 /** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
 export declare function validate(params: unknown): ValidationResult<Inputs>;
-declare const directive: { id: typeof id; metadata: typeof metadata; render: typeof render; validate: typeof validate };
+/** Which knowledge lands where in a thread of this directive. */
+export declare const contextPlan: ${json(contextPlanOf(a))};
+/** The system message and first user message a thread of this directive starts with (seed 004 order). */
+export declare function renderThread(inputs${optionalArg}: Inputs, options?: RenderOptions & ThreadOptions): Thread;
+declare const directive: { id: typeof id; metadata: typeof metadata; render: typeof render; validate: typeof validate; renderThread: typeof renderThread; contextPlan: typeof contextPlan };
 export default directive;
 `;
 }

@@ -1,10 +1,18 @@
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import type { KnowledgeItem } from "../compile-directives.js";
+import { emitKnowledge } from "./emit-knowledge.js";
 import { emitDirective } from "./emit-directive.js";
 import { emitIndex } from "./emit-index.js";
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
-export function emit(analyses: readonly DirectiveAnalysis[], version: string): Map<string, string> {
+export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = []): Map<string, string> {
   const files = new Map<string, string>();
+  for (const k of knowledge) {
+    const m = emitKnowledge(k, version);
+    files.set(`${m.path}.js`, m.js);
+    files.set(`${m.path}.ts`, m.ts);
+    files.set(`${m.path}.d.ts`, m.dts);
+  }
   for (const a of analyses) {
     const m = emitDirective(a, version);
     files.set(`${m.path}.js`, m.js);

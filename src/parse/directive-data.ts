@@ -68,4 +68,7 @@ export interface DirectiveLocations {
   unknownPermissionTags: { tag: string; loc: Location }[];
   permissions?: Location;
   extends?: Location;
+  /** Each `<context>` entry: position, knowledge id and where it was written. */
+  context: { position: string; id: string; loc: Location }[];
+  hooks: Location[];
 }

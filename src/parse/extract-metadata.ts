@@ -53,9 +53,14 @@ function readMetadataChild(child: XmlElement, result: DirectiveData, locs: Direc
       return;
     case "hooks":
       result.hooks = child.children.map(readHook);
+      locs.hooks = child.children.map((h) => h.loc);
       return;
     case "context":
       result.context = readContext(child);
+      for (const c of child.children) {
+        const value = strip(c.text);
+        if (value && CONTEXT_POSITIONS.some((p) => p === c.tag)) locs.context.push({ position: c.tag, id: value, loc: c.textLoc ?? c.loc });
+      }
       return;
     case "category":
       result.category = strip(child.text);

@@ -30,7 +30,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   const lines = new LineIndex(text);
   const file = splitMarkdown(text, source, "xml", lines);
   const diagnostics: Diagnostic[] = [];
-  const locs: DirectiveLocations = { root: lines.location(source, 0, 0), inputs: [], uninterpolated: [], unknownPermissionTags: [] };
+  const locs: DirectiveLocations = { root: lines.location(source, 0, 0), inputs: [], uninterpolated: [], unknownPermissionTags: [], context: [], hooks: [] };
   const base = { source, file, lines, root: null, data: null, locs, diagnostics };
   if (!file.fence) {
     diagnostics.push(d.noMetadataFence(lines.location(source, 0, 0), "xml"));
@@ -63,6 +63,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
     return { ...base, result: { ...head, preamble: file.preamble.text, body: file.body.text, raw: text, error } };
   }
   locs.root = root.loc;
+  locs.extends = root.attribLocs.extends;
   const data = { ...head } as DirectiveData;
   extractMetadata(root, data, locs);
   if (locs.unknownPermissionTags.length > 0) {

@@ -1,7 +1,7 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type BuildResult, type SourceFile } from "../../src/index.js";
 import { runtimeFiles } from "../../src/cli/runtime-files.js";
 
@@ -24,4 +24,17 @@ export async function importDirective(dir: string, id: string): Promise<any> {
 /** A directive source from markdown text, as the CLI would read it. */
 export function source(id: string, text: string): SourceFile {
   return { kind: "directive", id, path: `.ai/directives/${id}.md`, text };
+}
+
+/** Every directive and knowledge item of the repository's example project `.ai/`. */
+export function exampleSources(): SourceFile[] {
+  const ai = fileURLToPath(new URL("../../.ai/", import.meta.url));
+  const out: SourceFile[] = [];
+  for (const [kind, dir] of [["directive", "directives"], ["knowledge", "knowledge"]] as const) {
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+    for (const f of walk(join(ai, dir)).filter((f) => f.endsWith(".md"))) {
+      out.push({ kind, id: relative(join(ai, dir), f).replace(/\.md$/, ""), path: relative(join(ai, ".."), f), text: readFileSync(f, "utf8") });
+    }
+  }
+  return out;
 }

@@ -1,0 +1,58 @@
+import { parse as parseYaml } from "yaml";
+import type { DirectiveData } from "../parse/directive-data.js";
+
+/** A context hook: on `event`, load knowledge items and inject them before or after the prompt. */
+export interface HookDef {
+  id: string;
+  event: string;
+  layer: number;
+  position: "before" | "after";
+  wrap: boolean;
+  condition: Record<string, unknown> | null;
+  actions: { primary?: string; item_type?: string; item_id?: string; params?: Record<string, unknown> }[];
+  /** Where the hook was defined: a directive id or a config file path. */
+  from: string;
+}
+
+/**
+ * Seed 004's `ctx_directive_instruction`, used when no `hook_conditions.yaml` is found in any
+ * space (decisions.md #2: DirectiveInstruction is context injected before the prompt, unwrapped).
+ */
+export const DEFAULT_CONTEXT_HOOKS: HookDef[] = [
+  {
+    id: "ctx_directive_instruction",
+    event: "thread_started",
+    layer: 2,
+    position: "before",
+    wrap: false,
+    condition: null,
+    actions: [{ primary: "execute", item_type: "knowledge", item_id: "rye/agent/core/DirectiveInstruction" }],
+    from: "built-in (seed 004)",
+  },
+];
+
+/** Context hooks of a `hook_conditions.yaml` (its `context_hooks` list). */
+export function hooksFromConfig(text: string, from: string): HookDef[] {
+  const doc = parseYaml(text, { version: "1.1" }) as { context_hooks?: Record<string, unknown>[] } | null;
+  return (doc?.context_hooks ?? []).map((h, i) => toHook(h, from, `${from}#${i}`, 2));
+}
+
+/** Hooks declared in a directive's `<hooks>` (layer 1 unless given). */
+export function hooksFromDirective(data: DirectiveData, id: string): HookDef[] {
+  return (data.hooks ?? []).map((h, i) => toHook(h, id, `${id}#hook${i}`, 1));
+}
+
+function toHook(h: Record<string, unknown>, from: string, fallbackId: string, layer: number): HookDef {
+  const actions = Array.isArray(h.actions) ? (h.actions as HookDef["actions"]) : h.action ? [h.action as HookDef["actions"][number]] : [];
+  const wrap = h.wrap === undefined ? true : !(h.wrap === false || h.wrap === "false");
+  return {
+    id: typeof h.id === "string" ? h.id : fallbackId,
+    event: String(h.event ?? ""),
+    layer: Number(h.layer ?? layer),
+    position: h.position === "after" ? "after" : "before",
+    wrap,
+    condition: (h.condition as Record<string, unknown>) ?? null,
+    actions,
+    from,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
+import type { DirectiveData } from "../parse/directive-data.js";
+import type { ParsedDirective } from "../parse/parse-directive.js";
+import { hooksFromDirective, type HookDef } from "./hooks.js";
+
+/** A directive found in some space, parsed. */
+export interface DirectiveEntry {
+  id: string;
+  space: string;
+  parsed: ParsedDirective;
+  data: DirectiveData;
+}
+
+/** What a thread of this directive will be told, resolved at build time (seed 004). */
+export interface ContextPlan {
+  /** Item ids root first, the directive itself last. */
+  chain: string[];
+  system: string[];
+  before: string[];
+  after: string[];
+  suppress: string[];
+  /** The directive whose permissions apply: itself, or the root-most ancestor that has some. */
+  permissionsFrom: string | null;
+  /** Context hooks that may fire, after suppression (conditions are checked at run time). */
+  hooks: HookDef[];
+}
+
+const POSITIONS = ["system", "before", "after"] as const;
+
+/**
+ * Walks `extends` leaf to root, then composes context root first, de-duplicated by first
+ * occurrence, as the original's `_resolve_directive_chain`. Missing parents, cycles and missing
+ * knowledge items are diagnostics located where they were written.
+ */
+export function resolveContext(
+  leaf: DirectiveEntry,
+  findDirective: (id: string) => DirectiveEntry | undefined,
+  hasKnowledge: (id: string) => boolean,
+  configHooks: readonly HookDef[],
+): { plan: ContextPlan; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const chain: DirectiveEntry[] = [leaf];
+  const seen = new Set([leaf.id]);
+  let current = leaf;
+  while (current.data.extends) {
+    const parentId = current.data.extends;
+    const at = current.parsed.locs.extends ?? current.parsed.locs.root;
+    if (seen.has(parentId)) {
+      diagnostics.push(d.circularExtends(at, parentId, chain.map((c) => c.id)));
+      break;
+    }
+    seen.add(parentId);
+    const parent = findDirective(parentId);
+    if (!parent) {
+      diagnostics.push(d.missingParent(at, parentId));
+      break;
+    }
+    chain.push(parent);
+    current = parent;
+  }
+  chain.reverse();
+
+  const plan: ContextPlan = { chain: chain.map((c) => c.id), system: [], before: [], after: [], suppress: [], permissionsFrom: null, hooks: [] };
+  for (const entry of chain) {
+    const ctx = entry.data.context;
+    if (!ctx) continue;
+    for (const p of POSITIONS) for (const id of ctx[p]) if (!plan[p].includes(id)) plan[p].push(id);
+    for (const s of ctx.suppress) if (!plan.suppress.includes(s)) plan.suppress.push(s);
+  }
+  // The original's comment says "nearest parent", but its loop takes the root-most one; we follow the code.
+  plan.permissionsFrom = leaf.data.permissions?.length ? leaf.id : (chain.slice(0, -1).find((c) => c.data.permissions?.length)?.id ?? null);
+
+  const suppressed = new Set(plan.suppress);
+  for (const p of POSITIONS) plan[p] = plan[p].filter((id) => !suppressed.has(id));
+  const hooks = [...hooksFromDirective(leaf.data, leaf.id), ...configHooks].sort((a, b) => a.layer - b.layer);
+  plan.hooks = hooks.filter((h) => !suppressed.has(h.id) && !h.actions.some((a) => a.item_id !== undefined && suppressed.has(a.item_id)));
+
+  // Report missing knowledge where each entry was written (in whichever file of the chain).
+  for (const entry of chain) {
+    for (const c of entry.parsed.locs.context) {
+      if (c.position !== "suppress" && !suppressed.has(c.id) && !hasKnowledge(c.id)) diagnostics.push(d.missingKnowledge(c.loc, c.id, c.position));
+    }
+  }
+  const known = new Set([...POSITIONS.flatMap((p) => chain.flatMap((c) => c.data.context?.[p] ?? [])), ...hooks.flatMap((h) => [h.id, ...h.actions.map((a) => a.item_id ?? "")])]);
+  for (const c of leaf.parsed.locs.context) {
+    if (c.position === "suppress" && !known.has(c.id)) diagnostics.push(d.unusedSuppress(c.loc, c.id));
+  }
+  return { plan, diagnostics };
+}

@@ -1,0 +1,79 @@
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
+import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
+
+/** A knowledge item as the original's `markdown/frontmatter` parser returns it: YAML keys plus body and raw. */
+export interface KnowledgeData {
+  body: string;
+  raw: string;
+  name?: string;
+  version?: string;
+  [key: string]: unknown;
+}
+
+export interface ParsedKnowledge {
+  source: string;
+  data: KnowledgeData | null;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Parses a knowledge `.md` (metadata in a ```yaml fence) or a pure `.yaml`/`.yml` file. YAML is read
+ * with the 1.1 schema, as PyYAML's `safe_load` does (`yes`/`no` booleans, timestamps).
+ */
+export function parseKnowledge(input: string, source: string, ext = ".md"): ParsedKnowledge {
+  const text = normaliseNewlines(input);
+  const lines = new LineIndex(text);
+  const diagnostics: Diagnostic[] = [];
+  const result: KnowledgeData = { body: "", raw: text };
+  const file = ext === ".md" ? splitMarkdown(text, source, "yaml", lines) : null;
+  if (file?.fence) {
+    const data = readYaml(file.fence.content.text, file.fence.content.loc.start.offset, source, lines, diagnostics);
+    if (data === undefined) return { source, data: null, diagnostics };
+    if (data && typeof data === "object" && !Array.isArray(data)) Object.assign(result, data);
+    result.body = file.body.text;
+    return { source, data: result, diagnostics };
+  }
+  if (dashesFrontmatter(text)) {
+    const at = text.indexOf("---");
+    diagnostics.push(d.dashesFrontmatter(lines.location(source, at, at + 3)));
+    return { source, data: null, diagnostics };
+  }
+  if (ext === ".md") {
+    diagnostics.push(d.noMetadataFence(lines.location(source, 0, 0), "yaml"));
+    return { source, data: null, diagnostics };
+  }
+  let body = text;
+  let base = 0;
+  if (body.startsWith("<!--") && body.includes("-->")) {
+    const end = body.indexOf("-->") + 3;
+    const rest = body.slice(end).replace(/^\n+/, "");
+    base = text.length - rest.length;
+    body = rest;
+  }
+  const data = readYaml(body, base, source, lines, diagnostics);
+  if (data && typeof data === "object" && !Array.isArray(data)) Object.assign(result, data);
+  return { source, data: result, diagnostics };
+}
+
+/** The original rejects `---` frontmatter (after an optional leading comment) with a clear error. */
+function dashesFrontmatter(text: string): boolean {
+  let s = text.trimStart();
+  if (s.startsWith("<!--")) {
+    const end = s.indexOf("-->");
+    if (end !== -1) s = s.slice(end + 3).trimStart();
+  }
+  return s.startsWith("---");
+}
+
+function readYaml(text: string, base: number, source: string, lines: LineIndex, out: Diagnostic[]): unknown {
+  try {
+    return parseYaml(text, { version: "1.1" });
+  } catch (e) {
+    const offset = e instanceof YAMLParseError ? base + (e.pos[0] ?? 0) : base;
+    const message = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+    out.push(d.invalidYaml(lines.location(source, offset, offset), message));
+    return undefined;
+  }
+}
