@@ -5,14 +5,15 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
 import type { Io } from "../io.js";
 import { useColor } from "../io.js";
-import { readProject } from "../read-project.js";
+import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
 import { writeOutput } from "../write-output.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json]
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--user-space DIR] [--system DIR]…
 
-Compiles every directive under DIR/.ai/directives (default: the current directory) into typed
-ES modules under --out (default: DIR/out). Exit code 1 when any error is reported.`;
+Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
+typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
+user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -20,7 +21,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   try {
     ({ values } = parseArgs({
       args,
-      options: { project: { type: "string" }, out: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        project: { type: "string" },
+        out: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        "user-space": { type: "string" },
+        system: { type: "string", multiple: true },
+      },
       strict: true,
     }));
   } catch (e) {
@@ -34,8 +42,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const project = resolve(io.cwd, values.project ?? ".");
   const outDir = resolve(project, values.out ?? "out");
   const started = performance.now();
-  const { sources, diagnostics: readProblems } = readProject(project);
-  const result = build(sources, VERSION);
+  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(spacesFrom(project, values, io.cwd, io.env));
+  const result = build(sources, VERSION, { hookConfig });
   const diagnostics = [...readProblems, ...result.diagnostics];
   const files = new Map([...result.files, ...runtimeFiles()]);
   const { written } = writeOutput(outDir, files);
@@ -53,7 +61,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const summary = formatSummary(diagnostics);
     if (summary) io.stderr.write(`${summary}\n`);
     io.stdout.write(
-      `Compiled ${result.compiled.length} of ${sources.filter((s) => s.kind === "directive").length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
+      `Compiled ${result.compiled.length} of ${sources.filter((s) => s.kind === "directive" && s.space === "project").length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
     );
   }
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
