@@ -3,6 +3,7 @@
 import { analyzeDirective } from "./analyze/index.js";
 import type { DirectiveAnalysis } from "./analyze/analysis.js";
 import { DEFAULT_CONTEXT_HOOKS, hooksFromConfig, type HookDef } from "./analyze/hooks.js";
+import { resolveCalls } from "./analyze/resolve-calls.js";
 import { resolveContext, type DirectiveEntry } from "./analyze/resolve-context.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
 import { parseDirective } from "./parse/parse-directive.js";
@@ -48,6 +49,12 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
       if (!parsed.data) diagnostics.push(...parsed.diagnostics);
     }
   }
+  const tools = new Map<string, string>();
+  for (const src of ordered) if (src.kind === "tool" && !tools.has(src.id)) tools.set(src.id, spaceOf(src));
+  const index = {
+    directive: (x: string) => directives.get(x),
+    has: (kind: "tool" | "knowledge", x: string) => (kind === "tool" ? tools.get(x) : knowledge.get(x)?.space),
+  };
   let configHooks: HookDef[] = DEFAULT_CONTEXT_HOOKS;
   if (hookConfig) configHooks = hooksFromConfig(hookConfig.text, hookConfig.path);
 
@@ -57,11 +64,14 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     if (!entry) continue;
     const { analysis, diagnostics: ds } = analyzeDirective({ id, parsed: entry.parsed });
     const ctx = resolveContext(entry, (x) => directives.get(x), (x) => knowledge.has(x), configHooks);
-    diagnostics.push(...ds, ...ctx.diagnostics);
-    if (!analysis || ctx.diagnostics.some((x) => x.severity === "error")) continue;
+    const permissions = ctx.plan.permissionsFrom ? (directives.get(ctx.plan.permissionsFrom)?.data.permissions ?? []) : [];
+    const calls = resolveCalls(entry, index, permissions.map((p) => p.content));
+    diagnostics.push(...ds, ...ctx.diagnostics, ...calls.diagnostics);
+    if (!analysis || [...ctx.diagnostics, ...calls.diagnostics].some((x) => x.severity === "error")) continue;
     analysis.context = ctx.plan;
     analysis.thread = threadPlan(ctx.plan, knowledge);
-    analysis.permissions = ctx.plan.permissionsFrom ? (directives.get(ctx.plan.permissionsFrom)?.data.permissions ?? []) : [];
+    analysis.permissions = permissions;
+    analysis.calls = calls.calls;
     analyses.push(analysis);
   }
   return { analyses, knowledge: [...knowledge.values()].filter((k) => k.space === "project"), diagnostics };

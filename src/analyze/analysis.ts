@@ -4,6 +4,7 @@ import type { DeclaredInput, DirectiveData } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
 import type { ThreadPlan } from "../runtime/thread.js";
 import type { ContextPlan } from "./resolve-context.js";
+import type { CallPlan } from "./resolve-calls.js";
 
 /** TypeScript spelling of each known input `type` (anything else becomes `unknown`). */
 export const TS_TYPES: Record<string, string> = {
@@ -44,6 +45,8 @@ export interface DirectiveAnalysis {
   thread?: ThreadPlan;
   /** Effective permissions: the directive's own, or inherited from its chain. */
   permissions?: NonNullable<DirectiveData["permissions"]>;
+  /** The backtick calls of the body with their resolved targets. */
+  calls?: CallPlan[];
 }
 
 /** Inputs to analysis: a parsed directive and the item id it was found under. */

@@ -34,6 +34,11 @@ export const CODES = {
   RYE3005: ["error", "a `<context>` entry or context hook names a knowledge item that does not exist in any space"],
   RYE3006: ["warning", "a `<suppress>` entry matches nothing in the extends chain or the context hooks"],
   RYE3007: ["error", "a hook template uses a namespace the hook context does not have, or `{input:x}` where there are no inputs"],
+  RYE6001: ["warning", "a backtick call such as `rye_execute(…)` that does not parse"],
+  RYE6002: ["warning", "a call names an item that is not found in any space"],
+  RYE6003: ["error", "a call to a directive omits one of its required inputs"],
+  RYE6004: ["error", "a call passes a parameter the called directive does not declare"],
+  RYE6005: ["warning", "a call needs a capability the calling directive's permissions do not grant"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -129,3 +134,18 @@ export const unusedSuppress = (loc: Location, id: string) =>
   warning("RYE3006", `<suppress>${id}</suppress> matches no context item or hook of this directive's chain (suppression matches exact ids only).`, loc);
 
 export const badHookTemplate = (loc: Location, raw: string, fix: string) => error("RYE3007", `'${raw}' cannot resolve in a hook: ${fix}`, loc);
+
+export const unparsedCall = (loc: Location, name: string) =>
+  warning("RYE6001", `This ${name}(…) call does not parse as Python literal arguments, so it cannot be checked.`, loc);
+
+export const callTargetNotFound = (loc: Location, kind: string, id: string) =>
+  warning("RYE6002", `${kind} '${id}' is not found in the project, user or system space.`, loc);
+
+export const callMissingInput = (loc: Location, id: string, names: readonly string[]) =>
+  error("RYE6003", `Call to directive '${id}' is missing required inputs: ${names.join(", ")}.`, loc);
+
+export const callUnknownInput = (loc: Location, id: string, names: readonly string[], valid: readonly string[]) =>
+  error("RYE6004", `Call to directive '${id}' passes unknown parameters: ${names.join(", ")}. Valid inputs: ${valid.join(", ")}.`, loc);
+
+export const callNotPermitted = (loc: Location, capability: string) =>
+  warning("RYE6005", `This call needs '${capability}', which the directive's <permissions> do not grant.`, loc);

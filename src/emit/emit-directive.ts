@@ -113,6 +113,8 @@ export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>
 
 /** Which knowledge lands where in a thread of this directive (extends chain resolved, suppressions applied). */
 export const contextPlan = ${json(contextPlanOf(a), 2)};
+/** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */
+export const calls = ${json(a.calls ?? [], 2)};
 const THREAD${T(": ThreadPlan")} = ${json(a.thread ?? { system: [], before: [], after: [], hooks: [] })};
 const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
 
@@ -123,7 +125,7 @@ export function renderThread(inputs${T(": Inputs")}${optional ? " = {}" : ""}, o
   return buildThread(THREAD, rendered.prompt, ctx);
 }
 
-export default { id, metadata, render, validate, renderThread, contextPlan };
+export default { id, metadata, render, validate, renderThread, contextPlan, calls };
 `;
 }
 
@@ -175,6 +177,8 @@ export declare function validate(params: unknown): ValidationResult<Inputs>;
 export declare const contextPlan: ${json(contextPlanOf(a))};
 /** The system message and first user message a thread of this directive starts with (seed 004 order). */
 export declare function renderThread(inputs${optionalArg}: Inputs, options?: RenderOptions & ThreadOptions): Thread;
+/** The calls the body instructs, with their targets resolved at build time. */
+export declare const calls: ${json(a.calls ?? [])};
 declare const directive: { id: typeof id; metadata: typeof metadata; render: typeof render; validate: typeof validate; renderThread: typeof renderThread; contextPlan: typeof contextPlan };
 export default directive;
 `;
