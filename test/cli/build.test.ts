@@ -58,7 +58,7 @@ describe("rye build", () => {
     const dir = mkdtempSync(join(tmpdir(), "rye-example-"));
     cpSync(repoAi, join(dir, ".ai"), { recursive: true });
     const first = await rye(["build", "--project", dir]);
-    expect(first.stderr).not.toContain("error");
+    expect(first.stderr).not.toMatch(/ - error RYE/);
     expect(first.code).toBe(0);
     const files = snapshot(join(dir, "out"));
     expect(Object.keys(files)).toContain("directives/examples/greet.js");
