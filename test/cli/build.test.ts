@@ -111,3 +111,22 @@ describe("rye build", () => {
     expect((await rye(["nope"])).code).toBe(2);
   });
 });
+
+describe("rye build --check", () => {
+  test("fresh output passes; stale, missing and extra files fail, and nothing is touched", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-check-"));
+    cpSync(repoAi, join(dir, ".ai"), { recursive: true });
+    expect((await rye(["build", "--project", dir, "--check"])).code).toBe(1);
+    expect((await rye(["build", "--project", dir])).code).toBe(0);
+    expect((await rye(["build", "--project", dir, "--check"])).code).toBe(0);
+    const greet = join(dir, "out/directives/examples/greet.js");
+    writeFileSync(greet, readFileSync(greet, "utf8") + "\n");
+    writeFileSync(join(dir, "out/extra.js"), "");
+    const before = snapshot(join(dir, "out"));
+    const { code, stderr } = await rye(["build", "--project", dir, "--check"]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/stale\s+\S*out\/directives\/examples\/greet\.js/);
+    expect(stderr).toMatch(/extra\s+\S*out\/extra\.js/);
+    expect(snapshot(join(dir, "out"))).toEqual(before);
+  });
+});

@@ -8,12 +8,14 @@ import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
 import { writeOutput } from "../write-output.js";
+import { checkOutput, type OutputDrift } from "../check-output.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
 typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
-user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.`;
+user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.
+--check writes nothing and exits 1 when out/ differs from what a build would write.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -28,6 +30,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         help: { type: "boolean", short: "h" },
         "user-space": { type: "string" },
         system: { type: "string", multiple: true },
+        check: { type: "boolean" },
       },
       strict: true,
     }));
@@ -46,6 +49,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const result = build(sources, VERSION, { hookConfig });
   const diagnostics = [...readProblems, ...result.diagnostics];
   const files = new Map([...result.files, ...runtimeFiles()]);
+  if (values.check) return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
   const { written } = writeOutput(outDir, files);
   const ms = Math.round(performance.now() - started);
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
@@ -65,6 +69,21 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
   }
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+}
+
+/** `--check`: list what a build would change in out/, and fail if anything would. */
+function reportDrift(drift: OutputDrift, outName: string, io: Io): number {
+  const lines = [
+    ...drift.missing.map((f) => `missing  ${outName}/${f}`),
+    ...drift.stale.map((f) => `stale    ${outName}/${f}`),
+    ...drift.extra.map((f) => `extra    ${outName}/${f}`),
+  ];
+  if (lines.length === 0) {
+    io.stdout.write(`${outName} is up to date.\n`);
+    return 0;
+  }
+  io.stderr.write(`${lines.join("\n")}\n${outName} is out of date (${lines.length} files): run rye build.\n`);
+  return 1;
 }
 
 function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {

@@ -1,0 +1,32 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+/** How `out/` differs from what a build would write. */
+export interface OutputDrift {
+  missing: string[];
+  stale: string[];
+  extra: string[];
+}
+
+/** Compares `files` with the contents of `outDir` without touching anything. */
+export function checkOutput(outDir: string, files: ReadonlyMap<string, string>): OutputDrift {
+  const drift: OutputDrift = { missing: [], stale: [], extra: [] };
+  for (const [rel, text] of files) {
+    const path = join(outDir, rel);
+    if (!existsSync(path)) drift.missing.push(rel);
+    else if (readFileSync(path, "utf8") !== text) drift.stale.push(rel);
+  }
+  for (const path of listFiles(outDir)) {
+    const rel = relative(outDir, path).split(sep).join("/");
+    if (!files.has(rel)) drift.extra.push(rel);
+  }
+  for (const list of Object.values(drift)) list.sort();
+  return drift;
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listFiles(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  );
+}
