@@ -1,4 +1,5 @@
 import type { Location } from "../diagnostics/diagnostic.js";
+import type { DirectiveMetadata } from "../runtime/directive.js";
 
 /** One `<input>` as the original parses it. `default` is present only when the attribute exists. */
 export interface DeclaredInput {
@@ -34,29 +35,16 @@ export interface ContextSpec {
  * absent exactly when the original leaves them out; other `<metadata>` children with text land
  * under their tag name, as in the original.
  */
-export interface DirectiveData {
-  name?: string;
-  version?: string;
-  extends?: string;
-  description?: string;
-  category?: string;
-  author?: string;
-  model?: Record<string, string>;
-  limits?: Record<string, number | string>;
+export interface DirectiveData extends DirectiveMetadata {
   runtime?: Record<string, boolean | number | string>;
   permissions?: { tag: "cap"; content: string }[];
-  acknowledged_risks?: { risk: string; reason: string }[];
-  hooks?: Record<string, unknown>[];
   context?: ContextSpec;
   inputs?: DeclaredInput[];
   outputs?: DeclaredOutput[];
   actions?: Action[];
-  templates: Record<string, string>;
-  preamble: string;
   body: string;
   raw: string;
   content: string;
-  [metadataTag: string]: unknown;
 }
 
 /** Where the parts the checker reports on were found in the `.md`. */
