@@ -10,8 +10,14 @@ import { build } from "../src/index.js";
 const dir = fileURLToPath(new URL("./fixtures/diagnostics/", import.meta.url));
 const cases = readdirSync(dir).filter((f) => f.endsWith(".md")).map((f) => f.slice(0, -3)).sort();
 
-/** Codes checked end to end by the CLI tests instead (they need a file on disk). */
-const CLI_ONLY = new Set(["RYE1003"]);
+/** Codes whose fixtures are not single `.md` files, with the test that asserts their code, line and column. */
+const CLI_ONLY = new Set([
+  "RYE1003", // test/cli/build.test.ts: a file on disk that is not UTF-8
+  "RYE7001", // test/agents/launch.test.ts: agent configuration TOML
+  "RYE7002",
+  "RYE7003",
+  "RYE7004",
+]);
 
 describe("diagnostic fixtures", () => {
   test.each(cases)("%s", (name) => {

@@ -35,6 +35,10 @@ export const CODES = {
   RYE3006: ["warning", "a `<suppress>` entry matches nothing in the extends chain or the context hooks"],
   RYE3007: ["error", "a hook template uses a namespace the hook context does not have, or `{input:x}` where there are no inputs"],
   RYE6001: ["warning", "a backtick call such as `rye_execute(…)` that does not parse"],
+  RYE7001: ["error", "a DR-007 placeholder used outside the scopes where it is defined (e.g. `{model}` in a role)"],
+  RYE7002: ["error", "an agent command template that cannot be split into arguments"],
+  RYE7003: ["warning", "an agent command that does not run `{bin}`"],
+  RYE7004: ["error", "an agent configuration file that is not valid TOML"],
   RYE6002: ["warning", "a call names an item that is not found in any space"],
   RYE6003: ["error", "a call to a directive omits one of its required inputs"],
   RYE6004: ["error", "a call passes a parameter the called directive does not declare"],
@@ -149,3 +153,11 @@ export const callUnknownInput = (loc: Location, id: string, names: readonly stri
 
 export const callNotPermitted = (loc: Location, capability: string) =>
   warning("RYE6005", `This call needs '${capability}', which the directive's <permissions> do not grant.`, loc);
+
+export const placeholderOutOfScope = (loc: Location, message: string) => error("RYE7001", message, loc);
+
+export const badCommandTemplate = (loc: Location, message: string) => error("RYE7002", `Agent command: ${message}.`, loc);
+
+export const commandWithoutBin = (loc: Location, message: string) => warning("RYE7003", `Agent command: ${message}.`, loc);
+
+export const invalidToml = (loc: Location, detail: string) => error("RYE7004", `Invalid TOML: ${detail}`, loc);
