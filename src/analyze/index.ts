@@ -1,6 +1,6 @@
 import { DiagnosticBag, type Diagnostic, type LineIndex } from "../diagnostics/diagnostic.js";
 import { extensionPlaceholder } from "../diagnostics/codes.js";
-import type { Span } from "../parse/ast.js";
+import type { Span, TemplateNode } from "../parse/ast.js";
 import { mayContain, scanPlaceholders } from "../parse/placeholders.js";
 import type { AnalyzeInput, CompiledText, DirectiveAnalysis } from "./analysis.js";
 import type { CheckContext } from "./checks/context.js";
@@ -31,11 +31,11 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
   const { text } = parsed.file;
   const where = { source: parsed.source, lines: parsed.lines, base: 0 };
   const refs: CheckContext["refs"] = [];
-  for (const system of ["InputRefs", "DollarInputs"] as const) {
-    if (!mayContain(text, system)) continue;
-    for (const node of scanPlaceholders(text, system, where)) {
-      if (node.type === "input_ref" || node.type === "dollar_input") refs.push(node);
-    }
+  // The input-ref scan of the whole file serves both the checks and the `raw` field's segments.
+  const rawSegments = mayContain(text, "InputRefs") ? scanPlaceholders(text, "InputRefs", where) : null;
+  for (const node of rawSegments ?? []) if (node.type === "input_ref") refs.push(node);
+  if (mayContain(text, "DollarInputs")) {
+    for (const node of scanPlaceholders(text, "DollarInputs", where)) if (node.type === "dollar_input") refs.push(node);
   }
   refs.sort((a, b) => a.loc.start.offset - b.loc.start.offset);
   if (mayContain(text, "EnvRefs")) {
@@ -55,7 +55,7 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
     inputs: data.inputs ?? [],
     body: compileText(span(parsed.file.body), true, parsed.source, parsed.lines),
     content: compileText(span(fence.content), true, parsed.source, parsed.lines),
-    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines),
+    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines, rawSegments),
     actions: compileActions(data.actions ?? [], parsed.source, parsed.lines),
     diagnostics: bag.items,
   };
@@ -63,14 +63,14 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
 }
 
 /** Splits a field into literal text and input refs, or marks it for the run-time interpreter. */
-function compileText(s: { text: string; base: number }, envPass: boolean, source: string, lines: LineIndex): CompiledText {
+function compileText(s: { text: string; base: number }, envPass: boolean, source: string, lines: LineIndex, scanned: TemplateNode[] | null = null): CompiledText {
   const where = { source, lines, base: s.base };
   // `{env:…}` runs first and its values may form or break input refs, so such fields are interpreted.
   if (envPass && mayContain(s.text, "EnvRefs") && scanPlaceholders(s.text, "EnvRefs", where).some((n) => n.type !== "text")) {
     return { text: s.text, segments: null, env: true };
   }
   const segments = mayContain(s.text, "InputRefs")
-    ? scanPlaceholders(s.text, "InputRefs", where)
+    ? (scanned ?? scanPlaceholders(s.text, "InputRefs", where))
     : [{ type: "text" as const, value: s.text, loc: lines.location(source, s.base, s.base + s.text.length) }];
   return { text: s.text, segments, env: false };
 }

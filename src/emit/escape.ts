@@ -7,12 +7,19 @@
  * @example lit('a"b`${c}') === '"a\\"b`${c}"'
  */
 export function lit(s: string): string {
-  return JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return escapeLineSeparators(JSON.stringify(s));
+}
+
+const SEPARATORS = /[\u2028\u2029]/;
+
+/** JSON text may hold U+2028/2029 raw; escape them (rarely present, so test before replacing). */
+function escapeLineSeparators(s: string): string {
+  return SEPARATORS.test(s) ? s.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")) : s;
 }
 
 /** A JSON value as a JS expression (same escaping as `lit`). @example json({a: 1}) === '{"a":1}' */
 export function json(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return escapeLineSeparators(JSON.stringify(value, null, indent));
 }
 
 /** Text for a doc comment: it cannot close the comment early or start a new line of code. */
