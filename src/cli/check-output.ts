@@ -9,6 +9,9 @@ export interface OutputDrift {
 }
 
 /** Compares `files` with the contents of `outDir` without touching anything. */
+/** Files `rye bundle` adds to out/: not build output, so never stale. */
+export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs"]);
+
 export function checkOutput(outDir: string, files: ReadonlyMap<string, string>): OutputDrift {
   const drift: OutputDrift = { missing: [], stale: [], extra: [] };
   for (const [rel, text] of files) {
@@ -18,7 +21,7 @@ export function checkOutput(outDir: string, files: ReadonlyMap<string, string>):
   }
   for (const path of listFiles(outDir)) {
     const rel = relative(outDir, path).split(sep).join("/");
-    if (!files.has(rel)) drift.extra.push(rel);
+    if (!files.has(rel) && !NOT_BUILD_OUTPUT.has(rel)) drift.extra.push(rel);
   }
   for (const list of Object.values(drift)) list.sort();
   return drift;

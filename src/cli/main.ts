@@ -7,6 +7,7 @@ Usage:
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
   rye verify [paths…]                              check Rye signatures
   rye keys generate|show|trust                     manage signing keys
+  rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
   rye --version`;
 
 type Command = (args: string[], io: Io) => Promise<number>;
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   build: () => import("./commands/build.js"),
   verify: () => import("./commands/verify.js"),
   keys: () => import("./commands/keys.js"),
+  bundle: () => import("./commands/bundle.js"),
 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { NOT_BUILD_OUTPUT } from "./check-output.js";
 
 /** Writes `files` under `outDir`, touching only files whose content changed, and removes stale generated files. */
 export function writeOutput(outDir: string, files: ReadonlyMap<string, string>): { written: number; removed: number } {
@@ -14,7 +15,7 @@ export function writeOutput(outDir: string, files: ReadonlyMap<string, string>):
   }
   for (const path of listFiles(outDir)) {
     const rel = relative(outDir, path).split(sep).join("/");
-    if (!files.has(rel)) {
+    if (!files.has(rel) && !NOT_BUILD_OUTPUT.has(rel)) {
       rmSync(path);
       removed++;
     }

@@ -1,0 +1,49 @@
+import { createRequire } from "node:module";
+import { rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { bundleEntrySource } from "../../bundle/bundle-entry.js";
+import { VERSION } from "../../version.js";
+import type { Io } from "../io.js";
+import { run as runBuild } from "./build.js";
+
+const USAGE = `Usage: rye bundle [--project DIR] [--out DIR] [build options…]
+
+Builds the project, then writes DIR/out/bundle.mjs: every compiled item and the runtime in one
+ES module that plain node runs without sources, TypeScript or network:
+  node out/bundle.mjs directive <id> --inputs '{"name": "x"}' [--thread] [--model M]
+  node out/bundle.mjs list`;
+
+/** `rye bundle`: build, then bundle `out/` into one self-contained module with esbuild. */
+export async function run(args: string[], io: Io): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { project: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: false }));
+  } catch (e) {
+    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const built = await runBuild(args, io);
+  if (built !== 0) return built;
+  const project = resolve(io.cwd, typeof values.project === "string" ? values.project : ".");
+  const outDir = resolve(project, typeof values.out === "string" ? values.out : "out");
+  const entry = join(outDir, ".bundle-entry.mjs");
+  const outfile = join(outDir, "bundle.mjs");
+  writeFileSync(entry, bundleEntrySource(VERSION));
+  // esbuild is loaded only here: no other command pays for it.
+  const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+  try {
+    esbuild.buildSync({ entryPoints: [entry], bundle: true, format: "esm", platform: "node", target: "node20", outfile, legalComments: "none", logLevel: "silent" });
+  } catch (e) {
+    io.stderr.write(`Bundling failed: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    rmSync(entry, { force: true });
+  }
+  io.stdout.write(`Bundled ${relative(io.cwd, outfile) || outfile}: run it with node ${relative(io.cwd, outfile) || outfile} directive <id> --inputs '{…}'\n`);
+  return 0;
+}
