@@ -6,6 +6,7 @@ import { DEFAULT_CONTEXT_HOOKS, hooksFromConfig, type HookDef } from "./analyze/
 import { resolveCalls } from "./analyze/resolve-calls.js";
 import { resolveContext, type DirectiveEntry } from "./analyze/resolve-context.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
+import * as d from "./diagnostics/codes.js";
 import { parseDirective } from "./parse/parse-directive.js";
 import { parseKnowledge, type KnowledgeData } from "./parse/parse-knowledge.js";
 import type { KnowledgeBlock, ThreadPlan } from "./runtime/thread.js";
@@ -31,6 +32,17 @@ const rank = (space: string) => (space === "project" ? 0 : space === "user" ? 1 
 export function compileDirectives(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null): CompiledDirectives {
   const diagnostics: Diagnostic[] = [];
   const ordered = [...sources].sort((a, b) => rank(spaceOf(a)) - rank(spaceOf(b)));
+  // decisions.md #18: one id per kind and space; the first file in probing order wins, the others are errors.
+  const firstById = new Map<string, SourceFile>();
+  for (const src of ordered) {
+    const key = `${src.kind}\u0000${spaceOf(src)}\u0000${src.id}`;
+    const first = firstById.get(key);
+    if (!first) firstById.set(key, src);
+    else if (spaceOf(src) === "project") {
+      const at = { offset: 0, line: 1, column: 1 };
+      diagnostics.push(d.duplicateItemId({ source: src.path, start: at, end: at }, src.id, src.kind, first.path));
+    }
+  }
   const knowledge = new Map<string, KnowledgeItem>();
   for (const src of ordered) {
     if (src.kind !== "knowledge" || knowledge.has(src.id)) continue;

@@ -13,6 +13,7 @@ const cases = readdirSync(dir).filter((f) => f.endsWith(".md")).map((f) => f.sli
 /** Codes whose fixtures are not single `.md` files, with the test that asserts their code, line and column. */
 const CLI_ONLY = new Set([
   "RYE1003", // test/cli/build.test.ts: a file on disk that is not UTF-8
+  "RYE1004", // test/cli/build.test.ts: two files for one item id
   "RYE7001", // test/agents/launch.test.ts: agent configuration TOML
   "RYE7002",
   "RYE7003",

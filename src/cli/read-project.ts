@@ -34,7 +34,9 @@ export function readProject(projectDir: string, kinds: readonly ItemKind[] = ["d
       }
     }
   }
-  sources.sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : a.path < b.path ? -1 : 1));
+  // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).
+  const extRank = (x: SourceFile) => ITEM_DIRS[x.kind].exts.indexOf(x.ext ?? "");
+  sources.sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : extRank(a) - extRank(b)));
   return { sources, diagnostics };
 }
 

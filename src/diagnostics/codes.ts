@@ -13,6 +13,7 @@ export const CODES = {
   RYE1001: ["error", "no ```xml metadata fence (or ```yaml for knowledge) where the original requires one"],
   RYE1002: ["error", "the metadata fence holds XML that is not well-formed"],
   RYE1003: ["error", "the file cannot be read as UTF-8 text"],
+  RYE1004: ["error", "two files give one item id (same path, different extensions)"],
   RYE2001: ["error", "`{input:x}` names an input the directive does not declare"],
   RYE2002: ["warning", "a declared input is never used by any placeholder"],
   RYE2003: ["warning", "`{input:x?}` or `{input:x:default}` on a required input: the fallback can never apply"],
@@ -161,3 +162,6 @@ export const badCommandTemplate = (loc: Location, message: string) => error("RYE
 export const commandWithoutBin = (loc: Location, message: string) => warning("RYE7003", `Agent command: ${message}.`, loc);
 
 export const invalidToml = (loc: Location, detail: string) => error("RYE7004", `Invalid TOML: ${detail}`, loc);
+
+export const duplicateItemId = (loc: Location, id: string, kind: string, chosen: string) =>
+  error("RYE1004", `This file and '${chosen}' are both ${kind} '${id}'; extensions are probed in one fixed order, so '${chosen}' wins. Rename or remove one.`, loc);

@@ -106,6 +106,13 @@ describe("rye build", () => {
     expect(stderr).toMatch(/bin\.md:1:1 - error RYE1003: Cannot read file: not valid UTF-8/);
   });
 
+  test("two files for one item id: RYE1004 on the one that loses, by the fixed probing order", async () => {
+    const dir = project({ ".ai/knowledge/k.md": "```yaml\nname: k\n```\nA", ".ai/knowledge/k.yaml": "name: k\n" });
+    const { code, stderr } = await rye(["build", "--project", dir]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/k\.yaml:1:1 - error RYE1004: This file and '\.ai\/knowledge\/k\.md' are both knowledge 'k'/);
+  });
+
   test("usage errors exit 2", async () => {
     expect((await rye(["build", "--bogus"])).code).toBe(2);
     expect((await rye(["nope"])).code).toBe(2);
