@@ -1,8 +1,8 @@
 import { relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { build, VERSION } from "../../index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
+import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
@@ -19,29 +19,20 @@ user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        project: { type: "string" },
-        out: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        "user-space": { type: "string" },
-        system: { type: "string", multiple: true },
-        check: { type: "boolean" },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const values = parseCommandArgs(
+    args,
+    {
+      project: { type: "string" },
+      out: { type: "string" },
+      json: { type: "boolean" },
+      "user-space": { type: "string" },
+      system: { type: "string", multiple: true },
+      check: { type: "boolean" },
+    },
+    USAGE,
+    io,
+  );
+  if (typeof values === "number") return values;
   const project = resolve(io.cwd, values.project ?? ".");
   const outDir = resolve(project, values.out ?? "out");
   const started = performance.now();

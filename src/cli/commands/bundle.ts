@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import { rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { bundleEntrySource } from "../../bundle/bundle-entry.js";
 import { VERSION } from "../../version.js";
+import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { run as runBuild } from "./build.js";
 
@@ -16,17 +16,9 @@ ES module that plain node runs without sources, TypeScript or network:
 
 /** `rye bundle`: build, then bundle `out/` into one self-contained module with esbuild. */
 export async function run(args: string[], io: Io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: { project: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: false }));
-  } catch (e) {
-    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  // Build flags pass through to `rye build`, which checks them.
+  const values = parseCommandArgs(args, { project: { type: "string" }, out: { type: "string" } }, USAGE, io, false);
+  if (typeof values === "number") return values;
   const built = await runBuild(args, io);
   if (built !== 0) return built;
   const project = resolve(io.cwd, typeof values.project === "string" ? values.project : ".");
