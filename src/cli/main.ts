@@ -8,6 +8,7 @@ Usage:
   rye verify [paths…]                              check Rye signatures
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
+  rye run <bundle> directive <id> [--inputs JSON] [--thread] [--agent NAME]   run a bundled directive
   rye --version`;
 
 type Command = (args: string[], io: Io) => Promise<number>;
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   verify: () => import("./commands/verify.js"),
   keys: () => import("./commands/keys.js"),
   bundle: () => import("./commands/bundle.js"),
+  run: () => import("./commands/run.js"),
 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

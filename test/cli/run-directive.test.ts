@@ -1,0 +1,52 @@
+import { chmodSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+
+const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
+
+function capture() {
+  let text = "";
+  return { stream: { write: (s: string) => ((text += s), true) } as unknown as Io["stdout"], text: () => text };
+}
+
+test("rye run <bundle> directive: render, validate, thread and an agent launched without a shell", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "rye-run-"));
+  cpSync(repoAi, join(dir, ".ai"), { recursive: true });
+  const env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH };
+  const quiet = capture();
+  expect(await main(["bundle"], { stdout: quiet.stream, stderr: quiet.stream, cwd: dir, env })).toBe(0);
+  const rye = async (...args: string[]) => {
+    const out = capture();
+    const err = capture();
+    const code = await main(["run", "out/bundle.mjs", ...args], { stdout: out.stream, stderr: err.stream, cwd: dir, env });
+    return { code, out: out.text(), err: err.text() };
+  };
+  const ok = await rye("directive", "examples/greet", "--inputs", '{"name": "Ada"}');
+  expect(ok.code).toBe(0);
+  expect(JSON.parse(ok.out).data.body).toContain("Hello  Ada!");
+  const bad = await rye("directive", "examples/greet", "--inputs", '{"nmae": "Ada"}');
+  expect(bad.code).toBe(1);
+  expect(JSON.parse(bad.out)).toMatchObject({ status: "error", error: "Unknown parameters: nmae. Valid inputs: name, title, greeting, punctuation" });
+  expect((await rye("tool", "x")).code).toBe(2);
+
+  // A stub agent records its argv; the prompt holds shell syntax that must arrive verbatim.
+  const stub = join(dir, "stub-agent");
+  const record = join(dir, "argv.json");
+  writeFileSync(stub, `#!/usr/bin/env node\nrequire("fs").writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\n`);
+  chmodSync(stub, 0o755);
+  writeFileSync(join(dir, ".ai", "agents.toml"), `[agents.stub]\nbin = ${JSON.stringify(stub)}\ncommand = "{bin} --model {model} --system '{role}' {prompt}"\ndefault_model = "fast"\n\n[agents.stub.models]\nfast = "model-fast-1"\n`);
+  const diff = "'; rm -rf /; ' $(echo INJECTED) `id`";
+  const launched = await rye("directive", "examples/review_change", "--inputs", JSON.stringify({ diff }), "--agent", "stub", "--agents", ".ai/agents.toml", "--model", "fast");
+  expect(launched.err).toBe("");
+  expect(launched.code).toBe(0);
+  const argv = JSON.parse(readFileSync(record, "utf8")) as string[];
+  expect(argv).toHaveLength(5);
+  expect(argv.slice(0, 2)).toEqual(["--model", "model-fast-1"]);
+  expect(argv[2]).toBe("--system");
+  expect(argv[3]).toContain("# Review Style Guide");
+  expect(argv[4]).toContain(diff);
+}, 60_000);
