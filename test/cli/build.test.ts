@@ -7,6 +7,8 @@ import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 
 const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
+/** A user space of the tests' own, so the signing key generated on first use never lands in a real home. */
+const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
 
 function capture(isTTY = false) {
   let text = "";
@@ -16,7 +18,7 @@ function capture(isTTY = false) {
 async function rye(args: string[], opts: { env?: NodeJS.ProcessEnv; tty?: boolean } = {}) {
   const out = capture();
   const err = capture(opts.tty);
-  const code = await main(args, { stdout: out.stream, stderr: err.stream, cwd: tmpdir(), env: opts.env ?? {} });
+  const code = await main(args, { stdout: out.stream, stderr: err.stream, cwd: tmpdir(), env: { USER_SPACE: TEST_USER, ...opts.env } });
   return { code, stdout: out.text(), stderr: err.text() };
 }
 

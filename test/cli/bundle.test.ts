@@ -1,4 +1,4 @@
-import { cpSync, copyFileSync, mkdtempSync } from "node:fs";
+import { cpSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,17 +15,27 @@ test("rye bundle: one module that plain node runs from an empty directory, rende
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
   const io = { stdout: sink, stderr: sink, cwd: dir, env: { USER_SPACE: join(dir, "nouser") } };
   expect(await main(["bundle"], io)).toBe(0);
+  // The bundle is signed with the key generated in that user space; trust it as CI would.
+  const trusted = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
+  process.env.RYE_TRUSTED_KEYS = trusted;
+  const childEnv = { ...process.env, RYE_ALLOW_UNSIGNED: "", RYE_TRUSTED_KEYS: trusted };
   const elsewhere = mkdtempSync(join(tmpdir(), "rye-bundle-run-"));
   copyFileSync(join(dir, "out", "bundle.mjs"), join(elsewhere, "bundle.mjs"));
-  const out = execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", '{"name": "Ada", "title": "Dr."}'], { cwd: elsewhere, encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", '{"name": "Ada", "title": "Dr."}'], { cwd: elsewhere, encoding: "utf8", env: childEnv });
   const inTree = await import(join(dir, "out", "directives", "examples", "greet.js"));
   expect(JSON.parse(out)).toEqual({ status: "success", type: "directive", item_id: "examples/greet", data: inTree.render({ name: "Ada", title: "Dr." }) });
-  const thread = JSON.parse(execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/review_change", "--inputs", '{"diff": "d"}', "--thread"], { cwd: elsewhere, encoding: "utf8" }));
+  const thread = JSON.parse(execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/review_change", "--inputs", '{"diff": "d"}', "--thread"], { cwd: elsewhere, encoding: "utf8", env: childEnv }));
   expect(thread.data.messages[0].content).toContain("Review this diff");
-  const bad = spawnSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", "{}"], { cwd: elsewhere, encoding: "utf8" });
+  const bad = spawnSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", "{}"], { cwd: elsewhere, encoding: "utf8", env: childEnv });
   expect(bad.status).toBe(1);
   expect(JSON.parse(bad.stdout)).toMatchObject({ status: "error", error: "Missing required inputs: name", item_id: "examples/greet" });
-  expect(spawnSync(process.execPath, ["bundle.mjs", "nonsense"], { cwd: elsewhere }).status).toBe(2);
+  expect(spawnSync(process.execPath, ["bundle.mjs", "nonsense"], { cwd: elsewhere, env: childEnv }).status).toBe(2);
+  // One edited byte and the bundle refuses to render, naming the item.
+  const text = readFileSync(join(elsewhere, "bundle.mjs"), "utf8");
+  writeFileSync(join(elsewhere, "bundle.mjs"), text.replace("Missing required inputs", "Missing required inputz"));
+  const tampered = spawnSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", '{"name": "x"}'], { cwd: elsewhere, encoding: "utf8", env: childEnv });
+  expect(tampered.status).not.toBe(0);
+  expect(tampered.stderr).toMatch(/IntegrityError: Content modified since signing: examples\/greet/);
   // A later build leaves the bundle in place (it is not build output).
   expect(await main(["build"], io)).toBe(0);
   expect(await main(["build", "--check"], io)).toBe(0);

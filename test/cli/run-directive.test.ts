@@ -19,6 +19,7 @@ test("rye run <bundle> directive: render, validate, thread and an agent launched
   const env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH };
   const quiet = capture();
   expect(await main(["bundle"], { stdout: quiet.stream, stderr: quiet.stream, cwd: dir, env })).toBe(0);
+  process.env.RYE_TRUSTED_KEYS = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
   const rye = async (...args: string[]) => {
     const out = capture();
     const err = capture();

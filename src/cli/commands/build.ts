@@ -8,14 +8,16 @@ import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
 import { writeOutput } from "../write-output.js";
+import { UNSIGNED_WARNING, signBuild } from "../signing.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--allow-unsigned] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
 typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
 user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.
---check writes nothing and exits 1 when out/ differs from what a build would write.`;
+--check writes nothing and exits 1 when out/ differs from what a build would write. Output is
+signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -28,6 +30,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       "user-space": { type: "string" },
       system: { type: "string", multiple: true },
       check: { type: "boolean" },
+      "allow-unsigned": { type: "boolean" },
     },
     USAGE,
     io,
@@ -39,7 +42,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { sources, diagnostics: readProblems, hookConfig } = readSpaces(spacesFrom(project, values, io.cwd, io.env));
   const result = build(sources, VERSION, { hookConfig });
   const diagnostics = [...readProblems, ...result.diagnostics];
-  const files = new Map([...result.files, ...runtimeFiles()]);
+  const unsigned = new Map([...result.files, ...runtimeFiles()]);
+  if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
+  const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io);
   if (values.check) return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
   const { written } = writeOutput(outDir, files);
   const ms = Math.round(performance.now() - started);

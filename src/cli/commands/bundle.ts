@@ -1,11 +1,13 @@
 import { createRequire } from "node:module";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { bundleEntrySource } from "../../bundle/bundle-entry.js";
 import { VERSION } from "../../version.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { run as runBuild } from "./build.js";
+import { readSpaces, spacesFrom } from "../read-spaces.js";
+import { signText } from "../signing.js";
 
 const USAGE = `Usage: rye bundle [--project DIR] [--out DIR] [build options…]
 
@@ -17,7 +19,7 @@ ES module that plain node runs without sources, TypeScript or network:
 /** `rye bundle`: build, then bundle `out/` into one self-contained module with esbuild. */
 export async function run(args: string[], io: Io): Promise<number> {
   // Build flags pass through to `rye build`, which checks them.
-  const values = parseCommandArgs(args, { project: { type: "string" }, out: { type: "string" } }, USAGE, io, false);
+  const values = parseCommandArgs(args, { project: { type: "string" }, out: { type: "string" }, "allow-unsigned": { type: "boolean" } }, USAGE, io, false);
   if (typeof values === "number") return values;
   const built = await runBuild(args, io);
   if (built !== 0) return built;
@@ -35,6 +37,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   } finally {
     rmSync(entry, { force: true });
+  }
+  if (!values["allow-unsigned"]) {
+    // The bundle is signed as a whole: every module inside checks this one file on first use.
+    const { sources } = readSpaces(spacesFrom(project, values as never, io.cwd, io.env));
+    writeFileSync(outfile, signText(readFileSync(outfile, "utf8"), sources, io));
   }
   io.stdout.write(`Bundled ${relative(io.cwd, outfile) || outfile}: run it with node ${relative(io.cwd, outfile) || outfile} directive <id> --inputs '{…}'\n`);
   return 0;

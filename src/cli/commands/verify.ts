@@ -1,10 +1,14 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import {
+  createTrustStore,
+  fingerprint,
   kindFromPath,
+  signingKeyDir,
   sniffMarkdownKind,
   loadTrustStore,
+  trustStoreFromPems,
   userSpace,
   verifyItem,
   verifyManifest,
@@ -126,7 +130,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     { root: user, label: "user" },
     ...(values.system ?? []).map((s) => ({ root: resolve(io.cwd, s), label: `system:${s}` })),
   ];
-  const trust = loadTrustStore(spaces);
+  // This machine's own signing key is trusted here, as compiled modules trust it at run time.
+  const stores = loadTrustStore(spaces);
+  const localPem = join(signingKeyDir(io.env), "public_key.pem");
+  const local = existsSync(localPem) ? trustStoreFromPems({ [fingerprint(readFileSync(localPem, "utf8"))]: readFileSync(localPem, "utf8") }, "this machine", localPem).list() : [];
+  const trust = createTrustStore([...stores.list(), ...local], [...stores.warnings]);
   for (const w of trust.warnings) io.stderr.write(`warning: ${w}\n`);
 
   const files: string[] = [];

@@ -1,0 +1,49 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SourceFile } from "../index.js";
+import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, writeKeyPair, type SigningKey } from "../sign/keys.js";
+import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
+import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
+import { signModule } from "../sign/sign-module.js";
+import { VERSION } from "../version.js";
+import type { Io } from "./io.js";
+
+/** The signing key of this machine; generated on first use, saying how to trust it elsewhere. */
+export function signingKey(io: Io): SigningKey {
+  const dir = signingKeyDir(io.env);
+  if (!existsSync(join(dir, "private_key.pem"))) {
+    const pair = generateKeyPair();
+    writeKeyPair(dir, pair);
+    io.stderr.write(
+      `Generated a signing key in ${dir} (fingerprint ${fingerprint(pair.publicPem)}).\n` +
+        `Output signed with it is trusted on this machine. To trust it elsewhere (CI, other users):\n` +
+        `  rye keys trust --space <project> ${join(dir, "public_key.pem")}   or set RYE_TRUSTED_KEYS=${join(dir, "public_key.pem")}\n`,
+    );
+  }
+  return loadSigningKey(dir);
+}
+
+/** The build timestamp from SOURCE_DATE_EPOCH or the sources' own signatures, never the clock. */
+export function timestampFor(sources: readonly SourceFile[], io: Io): string {
+  return buildTimestamp(timestampFromEnv(io.env), sources.map((s) => sourceTimestamp(s.text)));
+}
+
+/** Signs a build's output with this machine's key and adds the signed manifest. */
+export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io): Map<string, string> {
+  const bySource = new Map<string, OutputSource>();
+  for (const s of sources) {
+    if ((s.space ?? "project") !== "project") continue;
+    const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
+    bySource.set(`${dir}/${s.id}.js`, { itemId: s.id, text: s.text });
+  }
+  return signOutput(files, signingKey(io), timestampFor(sources, io), bySource, VERSION);
+}
+
+/** Signs one file's text (the bundle) with this machine's key. */
+export function signText(text: string, sources: readonly SourceFile[], io: Io): string {
+  return signModule(text, signingKey(io), timestampFor(sources, io));
+}
+
+/** The warning `--allow-unsigned` prints: unsigned output only runs where checks are switched off. */
+export const UNSIGNED_WARNING =
+  "warning: --allow-unsigned: the output is NOT signed. Compiled modules refuse to run unless RYE_ALLOW_UNSIGNED=1 is set; never ship it.\n";

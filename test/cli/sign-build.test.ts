@@ -1,0 +1,77 @@
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { spawnSync } from "node:child_process";
+import { expect, test } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+
+const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
+
+function capture() {
+  let text = "";
+  return { stream: { write: (s: string) => ((text += s), true) } as unknown as Io["stdout"], text: () => text };
+}
+
+async function rye(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]) {
+  const out = capture();
+  const err = capture();
+  const code = await main(args, { stdout: out.stream, stderr: err.stream, cwd, env });
+  return { code, out: out.text(), err: err.text() };
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), "rye-signed-"));
+  cpSync(repoAi, join(dir, ".ai"), { recursive: true });
+  return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH } };
+}
+
+test("rye build signs every module and the manifest; rye verify out/ passes; keys never reach out/", async () => {
+  const { dir, env } = project();
+  const first = await rye(dir, env, "build");
+  expect(first.code).toBe(0);
+  expect(first.err).toMatch(/Generated a signing key in .* \(fingerprint [0-9a-f]{16}\)\./);
+  for (const f of allFiles(join(dir, "out")).filter((f) => /\.(js|ts)$/.test(f))) expect(readFileSync(f, "utf8")).toMatch(/^\/\/ rye:signed:1970-01-01T00:00:00Z:[0-9a-f]{64}:[A-Za-z0-9_-]{86}:[0-9a-f]{16}\n/);
+  expect(JSON.parse(readFileSync(join(dir, "out", "manifest.json"), "utf8")).modules.map((m: { item_id: string }) => m.item_id)).toContain("examples/greet");
+  const privateKey = readFileSync(join(dir, "user", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8");
+  for (const f of allFiles(join(dir, "out"))) expect(readFileSync(f, "utf8")).not.toContain(privateKey.split("\n")[1]);
+  const verified = await rye(dir, env, "verify", "out");
+  expect(verified.err).not.toMatch(/FAIL|fail/);
+  expect(verified.code).toBe(0);
+  // Same sources and key: byte-identical output, and SOURCE_DATE_EPOCH sets the timestamp.
+  expect((await rye(dir, env, "build", "--check")).code).toBe(0);
+  expect((await rye(dir, { ...env, SOURCE_DATE_EPOCH: "1700000000" }, "build", "--check")).code).toBe(1);
+});
+
+test("a one-byte edit of a built module: importing it throws IntegrityError naming the item, and rye verify fails", async () => {
+  const { dir, env } = project();
+  expect((await rye(dir, env, "build")).code).toBe(0);
+  const greet = join(dir, "out", "directives", "examples", "greet.js");
+  const text = readFileSync(greet, "utf8");
+  writeFileSync(greet, text.replace("Who to greet", "Who to greeT"));
+  const script = `import(${JSON.stringify(pathToFileURL(greet).href)}).then((m) => m.render({ name: "x" })).catch((e) => { console.error(e.name + ": " + e.message); process.exit(3); });`;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env, RYE_ALLOW_UNSIGNED: "" } });
+  expect(run.status).toBe(3);
+  expect(run.stderr).toMatch(/IntegrityError: Content modified since signing: examples\/greet/);
+  expect((await rye(dir, env, "verify", "out")).code).toBe(1);
+  // The untouched original runs.
+  writeFileSync(greet, text);
+  const ok = spawnSync(process.execPath, ["--input-type=module", "-e", script.replace("process.exit(3)", "process.exit(4)")], { encoding: "utf8", env: { ...process.env, ...env, RYE_ALLOW_UNSIGNED: "" } });
+  expect(ok.status).toBe(0);
+});
+
+test("--allow-unsigned is loud, and its modules run only with RYE_ALLOW_UNSIGNED=1", async () => {
+  const { dir, env } = project();
+  const built = await rye(dir, env, "build", "--allow-unsigned");
+  expect(built.code).toBe(0);
+  expect(built.err).toMatch(/--allow-unsigned: the output is NOT signed/);
+  const greet = pathToFileURL(join(dir, "out", "directives", "examples", "greet.js")).href;
+  const script = `import(${JSON.stringify(greet)}).then((m) => m.render({ name: "x" })).catch((e) => { console.error(e.message); process.exit(3); });`;
+  expect(spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env, RYE_ALLOW_UNSIGNED: "" } }).stderr).toMatch(/Unsigned module: examples\/greet/);
+  expect(spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env, RYE_ALLOW_UNSIGNED: "1" } }).status).toBe(0);
+});
