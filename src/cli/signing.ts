@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { machineAnchors } from "../runtime/integrity.js";
+import { createTrustStore, loadTrustStore, trustStoreFromPems, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
 import type { SourceFile } from "../index.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, writeKeyPair, type SigningKey } from "../sign/keys.js";
@@ -47,3 +49,10 @@ export function signText(text: string, sources: readonly SourceFile[], io: Io): 
 /** The warning `--allow-unsigned` prints: unsigned output only runs where checks are switched off. */
 export const UNSIGNED_WARNING =
   "warning: --allow-unsigned: the output is NOT signed. Compiled modules refuse to run unless RYE_ALLOW_UNSIGNED=1 is set; never ship it.\n";
+
+/** The spaces' trust stores plus the keys compiled modules trust on this machine (RYE_TRUSTED_KEYS, its own key). */
+export function trustForSpaces(spaces: SpaceRoot[], env: NodeJS.ProcessEnv): TrustStore {
+  const stores = loadTrustStore(spaces);
+  const machine = trustStoreFromPems(machineAnchors(env), "this machine", "RYE_TRUSTED_KEYS or the signing key").list();
+  return createTrustStore([...stores.list(), ...machine], [...stores.warnings]);
+}

@@ -35,6 +35,10 @@ export const CODES = {
   RYE3005: ["error", "a `<context>` entry or context hook names a knowledge item that does not exist in any space"],
   RYE3006: ["warning", "a `<suppress>` entry matches nothing in the extends chain or the context hooks"],
   RYE3007: ["error", "a hook template uses a namespace the hook context does not have, or `{input:x}` where there are no inputs"],
+  RYE5001: ["warning", "a signed source item changed since it was signed (an error with `--verify-sources`)"],
+  RYE5002: ["error", "`--verify-sources`: a source item carries no signature"],
+  RYE5003: ["error", "`--verify-sources`: a source item is signed by a key no space trusts"],
+  RYE5004: ["error", "`--verify-sources`: a source item's Ed25519 signature does not verify"],
   RYE6001: ["warning", "a backtick call such as `rye_execute(…)` that does not parse"],
   RYE7001: ["error", "a DR-007 placeholder used outside the scopes where it is defined (e.g. `{model}` in a role)"],
   RYE7002: ["error", "an agent command template that cannot be split into arguments"],
@@ -165,3 +169,12 @@ export const invalidToml = (loc: Location, detail: string) => error("RYE7004", `
 
 export const duplicateItemId = (loc: Location, id: string, kind: string, chosen: string) =>
   error("RYE1004", `This file and '${chosen}' are both ${kind} '${id}'; extensions are probed in one fixed order, so '${chosen}' wins. Rename or remove one.`, loc);
+
+export const staleSignature = (loc: Location, message: string, strict: boolean) =>
+  (strict ? error : warning)("RYE5001", message, loc);
+
+export const unsignedSource = (loc: Location, message: string) => error("RYE5002", message, loc);
+
+export const untrustedSource = (loc: Location, message: string) => error("RYE5003", message, loc);
+
+export const badSourceSignature = (loc: Location, message: string) => error("RYE5004", message, loc);

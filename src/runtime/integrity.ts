@@ -56,15 +56,22 @@ function projectOf(from: string): string | null {
   }
 }
 
+/** Keys trusted wherever this process runs: RYE_TRUSTED_KEYS, then this machine's signing key. */
+export function machineAnchors(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const p of (env.RYE_TRUSTED_KEYS ?? "").split(delimiter).filter(Boolean)) addFrom(p, keys);
+  const user = env.USER_SPACE || homedir();
+  addFrom(env.RYE_SIGNING_KEY_DIR ? join(env.RYE_SIGNING_KEY_DIR, "public_key.pem") : join(user, ".ai", "config", "keys", "signing", "public_key.pem"), keys);
+  return keys;
+}
+
 /** Trusted keys for a module file: fingerprint → PEM, from the anchors described above. */
 export function trustAnchors(modulePath: string, env: Record<string, string | undefined> = process.env): Record<string, string> {
   const project = projectOf(dirname(modulePath)) ?? "";
   const cached = anchorsByProject.get(project);
   if (cached) return cached;
-  const keys: Record<string, string> = {};
-  for (const p of (env.RYE_TRUSTED_KEYS ?? "").split(delimiter).filter(Boolean)) addFrom(p, keys);
+  const keys = machineAnchors(env);
   const user = env.USER_SPACE || homedir();
-  addFrom(env.RYE_SIGNING_KEY_DIR ? join(env.RYE_SIGNING_KEY_DIR, "public_key.pem") : join(user, ".ai", "config", "keys", "signing", "public_key.pem"), keys);
   for (const root of [user, project].filter(Boolean)) {
     addFrom(join(root, ".ai", "config", "keys", "trusted"), keys);
     addFrom(join(root, ".ai", "trusted_keys"), keys);

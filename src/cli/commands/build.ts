@@ -8,16 +8,19 @@ import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
 import { writeOutput } from "../write-output.js";
-import { UNSIGNED_WARNING, signBuild } from "../signing.js";
+import { UNSIGNED_WARNING, signBuild, trustForSpaces } from "../signing.js";
+import { checkSourceSignatures } from "../../sign/check-sources.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--allow-unsigned] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
 typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
 user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.
 --check writes nothing and exits 1 when out/ differs from what a build would write. Output is
-signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.`;
+signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.
+A signed source that changed since signing is a warning (RYE5001); --verify-sources requires every
+project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -31,6 +34,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       system: { type: "string", multiple: true },
       check: { type: "boolean" },
       "allow-unsigned": { type: "boolean" },
+      "verify-sources": { type: "boolean" },
     },
     USAGE,
     io,
@@ -39,12 +43,22 @@ export async function run(args: string[], io: Io): Promise<number> {
   const project = resolve(io.cwd, values.project ?? ".");
   const outDir = resolve(project, values.out ?? "out");
   const started = performance.now();
-  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(spacesFrom(project, values, io.cwd, io.env));
+  const spaces = spacesFrom(project, values, io.cwd, io.env);
+  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(spaces);
   const result = build(sources, VERSION, { hookConfig });
-  const diagnostics = [...readProblems, ...result.diagnostics];
+  const trust = values["verify-sources"] ? trustForSpaces([{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))], io.env) : null;
+  const diagnostics = [...readProblems, ...checkSourceSignatures(sources, trust), ...result.diagnostics];
   const unsigned = new Map([...result.files, ...runtimeFiles()]);
   if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
   const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io);
+  // Output signed with this machine's key must never vouch for sources that failed verification.
+  if (trust && diagnostics.some((d) => d.severity === "error" && d.code.startsWith("RYE500"))) {
+    const sourcesByPath = new Map(sources.map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
+    const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
+    for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color: useColor(io), sources: sourcesByPath, displayPath: display })}\n`);
+    io.stderr.write(`${formatSummary(diagnostics)}\n--verify-sources failed: nothing was written to ${relative(io.cwd, outDir) || "."}.\n`);
+    return 1;
+  }
   if (values.check) return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
   const { written } = writeOutput(outDir, files);
   const ms = Math.round(performance.now() - started);

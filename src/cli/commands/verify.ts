@@ -1,14 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  createTrustStore,
-  fingerprint,
   kindFromPath,
-  signingKeyDir,
   sniffMarkdownKind,
-  loadTrustStore,
-  trustStoreFromPems,
   userSpace,
   verifyItem,
   verifyManifest,
@@ -18,6 +13,7 @@ import {
   type TrustStore,
 } from "../../sign/index.js";
 import type { Io } from "../io.js";
+import { trustForSpaces } from "../signing.js";
 
 const USAGE = `Usage: rye verify [paths…] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--json]
 
@@ -130,11 +126,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     { root: user, label: "user" },
     ...(values.system ?? []).map((s) => ({ root: resolve(io.cwd, s), label: `system:${s}` })),
   ];
-  // This machine's own signing key is trusted here, as compiled modules trust it at run time.
-  const stores = loadTrustStore(spaces);
-  const localPem = join(signingKeyDir(io.env), "public_key.pem");
-  const local = existsSync(localPem) ? trustStoreFromPems({ [fingerprint(readFileSync(localPem, "utf8"))]: readFileSync(localPem, "utf8") }, "this machine", localPem).list() : [];
-  const trust = createTrustStore([...stores.list(), ...local], [...stores.warnings]);
+  // The keys compiled modules trust at run time (this machine's, RYE_TRUSTED_KEYS) are trusted here too.
+  const trust = trustForSpaces(spaces, io.env);
   for (const w of trust.warnings) io.stderr.write(`warning: ${w}\n`);
 
   const files: string[] = [];

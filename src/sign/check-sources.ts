@@ -1,0 +1,53 @@
+// Source signatures seen by `rye build`. Without a trust store only the cheap part runs: a signed
+// item whose hash no longer matches is a stale signature (a warning; no Ed25519 work). With one
+// (`--verify-sources`) every project item must verify as the original's loader would demand.
+import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
+import type { SourceFile } from "../index.js";
+import { createTrustStore, type TrustStore } from "./trust-store.js";
+import { verifyItem } from "./verify-item.js";
+
+const NO_KEYS = createTrustStore([]);
+
+/** Where the signature line sits (line 1, or 2 after a shebang), else the file start. */
+function signatureLoc(source: SourceFile): Location {
+  const lines = source.text.split("\n", 2);
+  for (let i = 0; i < lines.length; i++) {
+    const column = lines[i]!.indexOf("rye:signed:");
+    if (column >= 0) {
+      const start = { offset: (i === 0 ? 0 : lines[0]!.length + 1) + column, line: i + 1, column: column + 1 };
+      return { source: source.path, start, end: { ...start, offset: start.offset + 11, column: start.column + 11 } };
+    }
+  }
+  const at = { offset: 0, line: 1, column: 1 };
+  return { source: source.path, start: at, end: at };
+}
+
+/** Diagnostics for the project's source signatures; `trust` switches on full verification. */
+export function checkSourceSignatures(sources: readonly SourceFile[], trust: TrustStore | null): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const source of sources) {
+    if ((source.space ?? "project") !== "project") continue;
+    // Cheap pre-filter: an unsigned file is only of interest when every item must be signed.
+    if (!trust && !source.text.slice(0, 512).includes("rye:signed:")) continue;
+    const result = verifyItem(source.text, source.kind, trust ?? NO_KEYS, { path: source.path });
+    const loc = () => signatureLoc(source);
+    const first = result.message.split("\n")[0]!;
+    switch (result.outcome) {
+      case "hash_mismatch":
+        out.push(d.staleSignature(loc(), `Integrity failed: ${source.path} (expected ${result.expectedHash?.slice(0, 16)}…, got ${result.actualHash?.slice(0, 16)}…): it changed after signing; re-sign it, or remove the signature line`, trust !== null));
+        break;
+      case "unsigned":
+        if (trust) out.push(d.unsignedSource(loc(), `${first}: --verify-sources requires every item to be signed`));
+        break;
+      case "untrusted":
+        if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust`));
+        break;
+      case "bad_signature":
+        if (trust) out.push(d.badSourceSignature(loc(), `${first}: the file may have been tampered with after signing`));
+        break;
+      // "error" (e.g. a signed directive without XML) is reported by the parser with a better location.
+    }
+  }
+  return out;
+}
