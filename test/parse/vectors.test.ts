@@ -35,4 +35,4 @@ describe.skipIf(!hasShared)("parse vectors (era current)", () => {
   });
 });
 
-test.skipIf(hasShared)(`parse vectors: ${SHARED_SKIP_REASON}`, () => {});
+if (!hasShared) test.skip(`parse vectors: ${SHARED_SKIP_REASON}`, () => {});

@@ -62,4 +62,4 @@ describe.skipIf(!hasShared)("validate vectors (era current)", () => {
   });
 });
 
-test.skipIf(hasShared)(`input/validate vectors: ${SHARED_SKIP_REASON}`, () => {});
+if (!hasShared) test.skip(`input/validate vectors: ${SHARED_SKIP_REASON}`, () => {});

@@ -45,4 +45,4 @@ describe.skipIf(!hasShared)("prompt vectors (era current, closing block per seed
   });
 });
 
-test.skipIf(hasShared)(`prompt vectors: ${SHARED_SKIP_REASON}`, () => {});
+if (!hasShared) test.skip(`prompt vectors: ${SHARED_SKIP_REASON}`, () => {});
