@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -74,4 +74,19 @@ test("--allow-unsigned is loud, and its modules run only with RYE_ALLOW_UNSIGNED
   const script = `import(${JSON.stringify(greet)}).then((m) => m.render({ name: "x" })).catch((e) => { console.error(e.message); process.exit(3); });`;
   expect(spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env, RYE_ALLOW_UNSIGNED: "" } }).stderr).toMatch(/Unsigned module: examples\/greet/);
   expect(spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env, RYE_ALLOW_UNSIGNED: "1" } }).status).toBe(0);
+});
+
+test("rye verify out/ checks the signed manifest against every module it lists: a module swapped for another validly signed one fails", async () => {
+  const { dir, env } = project();
+  expect((await rye(dir, env, "build")).code).toBe(0);
+  const out = join(dir, "out");
+  const listed = await rye(dir, env, "verify", "out");
+  expect(listed.out).toMatch(/verified +manifest +out\/manifest\.json/);
+  expect(listed.out).toMatch(/verified +module +out\/index\.d\.ts/);
+  writeFileSync(join(out, "directives", "examples", "greet.js"), readFileSync(join(out, "directives", "examples", "count_words.js")));
+  const swapped = await rye(dir, env, "verify", "out");
+  expect(swapped.code).toBe(1);
+  expect(swapped.out).toMatch(/Modules do not match the signed manifest .*\n +Differs from the manifest: directives\/examples\/greet\.js \(examples\/greet\)/);
+  rmSync(join(out, "directives", "examples", "greet.js"));
+  expect((await rye(dir, env, "verify", "out")).out).toMatch(/Missing: directives\/examples\/greet\.js \(examples\/greet\)/);
 });
