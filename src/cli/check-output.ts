@@ -12,12 +12,12 @@ export interface OutputDrift {
 /** Files `rye bundle` adds to out/: not build output, so never stale. */
 export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs"]);
 
-export function checkOutput(outDir: string, files: ReadonlyMap<string, string>): OutputDrift {
+export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, view: (rel: string, text: string) => string = (_, t) => t): OutputDrift {
   const drift: OutputDrift = { missing: [], stale: [], extra: [] };
   for (const [rel, text] of files) {
     const path = join(outDir, rel);
     if (!existsSync(path)) drift.missing.push(rel);
-    else if (readFileSync(path, "utf8") !== text) drift.stale.push(rel);
+    else if (view(rel, readFileSync(path, "utf8")) !== view(rel, text)) drift.stale.push(rel);
   }
   for (const path of listFiles(outDir)) {
     const rel = relative(outDir, path).split(sep).join("/");

@@ -3,7 +3,7 @@ import { machineAnchors } from "../runtime/integrity.js";
 import { createTrustStore, loadTrustStore, trustStoreFromPems, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
 import type { SourceFile } from "../index.js";
-import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, writeKeyPair, type SigningKey } from "../sign/keys.js";
+import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
 import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
 import { signModule } from "../sign/sign-module.js";
@@ -31,14 +31,14 @@ export function timestampFor(sources: readonly SourceFile[], io: Io): string {
 }
 
 /** Signs a build's output with this machine's key and adds the signed manifest. */
-export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io): Map<string, string> {
+export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io, key?: SigningKey): Map<string, string> {
   const bySource = new Map<string, OutputSource>();
   for (const s of sources) {
     if ((s.space ?? "project") !== "project") continue;
     const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
     bySource.set(`${dir}/${s.id}.js`, { itemId: s.id, text: s.text });
   }
-  return signOutput(files, signingKey(io), timestampFor(sources, io), bySource, VERSION);
+  return signOutput(files, key ?? signingKey(io), timestampFor(sources, io), bySource, VERSION);
 }
 
 /** Signs one file's text (the bundle) with this machine's key. */
@@ -55,4 +55,27 @@ export function trustForSpaces(spaces: SpaceRoot[], env: NodeJS.ProcessEnv): Tru
   const stores = loadTrustStore(spaces);
   const machine = trustStoreFromPems(machineAnchors(env), "this machine", "RYE_TRUSTED_KEYS or the signing key").list();
   return createTrustStore([...stores.list(), ...machine], [...stores.warnings]);
+}
+
+/** A key that lives only in memory: `--check` signs with it so it never creates or needs a real key. */
+export function throwawayKey(): SigningKey {
+  return signingKeyFrom(generateKeyPair().privatePem);
+}
+
+const MODULE_SIGNATURE = /^\/\/ rye:signed:[^\n]*\n/;
+
+/**
+ * A file's content with its signature material removed, so `--check` compares what was built, not
+ * who signed it or when: a CI machine with another key (or none) sees the same output as up to date.
+ */
+export function unsignedView(rel: string, text: string): string {
+  if (rel === "manifest.json") {
+    try {
+      const { version, modules } = JSON.parse(text) as { version: unknown; modules: Array<Record<string, unknown>> };
+      return JSON.stringify({ version, modules: modules.map(({ path, item_id, source_sha256 }) => ({ path, item_id, source_sha256 })) });
+    } catch {
+      return text;
+    }
+  }
+  return text.replace(MODULE_SIGNATURE, "");
 }

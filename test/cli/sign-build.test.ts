@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -45,7 +45,18 @@ test("rye build signs every module and the manifest; rye verify out/ passes; key
   expect(verified.code).toBe(0);
   // Same sources and key: byte-identical output, and SOURCE_DATE_EPOCH sets the timestamp.
   expect((await rye(dir, env, "build", "--check")).code).toBe(0);
-  expect((await rye(dir, { ...env, SOURCE_DATE_EPOCH: "1700000000" }, "build", "--check")).code).toBe(1);
+  // --check compares content, not signatures: another machine's key (or none) sees the output as
+  // up to date, and checking never creates a key.
+  const ci = { USER_SPACE: join(dir, "ci-user"), PATH: process.env.PATH };
+  expect((await rye(dir, ci, "build", "--check")).code).toBe(0);
+  expect(existsSync(join(dir, "ci-user"))).toBe(false);
+  writeFileSync(join(dir, ".ai", "directives", "examples", "greet.md"), readFileSync(join(dir, ".ai", "directives", "examples", "greet.md"), "utf8").replace("Who to greet", "Whom to greet"));
+  const stale = await rye(dir, ci, "build", "--check");
+  expect(stale.code).toBe(1);
+  expect(stale.err).toMatch(/stale +out\/directives\/examples\/greet\.js/);
+  expect(stale.err).toMatch(/stale +out\/manifest\.json/);
+  expect((await rye(dir, { ...env, SOURCE_DATE_EPOCH: "1700000000" }, "build")).code).toBe(0);
+  expect(readFileSync(join(dir, "out", "index.js"), "utf8")).toMatch(/^\/\/ rye:signed:2023-11-14T22:13:20Z:/);
 });
 
 test("a one-byte edit of a built module: importing it throws IntegrityError naming the item, and rye verify fails", async () => {

@@ -8,7 +8,7 @@ import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
 import { writeOutput } from "../write-output.js";
-import { UNSIGNED_WARNING, signBuild, trustForSpaces } from "../signing.js";
+import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView } from "../signing.js";
 import { checkSourceSignatures } from "../../sign/check-sources.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
@@ -50,7 +50,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const diagnostics = [...readProblems, ...checkSourceSignatures(sources, trust), ...result.diagnostics];
   const unsigned = new Map([...result.files, ...runtimeFiles()]);
   if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
-  const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io);
+  const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io, values.check ? throwawayKey() : undefined);
   // Output signed with this machine's key must never vouch for sources that failed verification.
   if (trust && diagnostics.some((d) => d.severity === "error" && d.code.startsWith("RYE500"))) {
     const sourcesByPath = new Map(sources.map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
@@ -59,7 +59,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`${formatSummary(diagnostics)}\n--verify-sources failed: nothing was written to ${relative(io.cwd, outDir) || "."}.\n`);
     return 1;
   }
-  if (values.check) return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
+  if (values.check) return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
   const { written } = writeOutput(outDir, files);
   const ms = Math.round(performance.now() - started);
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
