@@ -51,7 +51,8 @@ function sourceFinder(sources: readonly SourceFile[]): { finder: ToolFinder; byP
 
 /**
  * Resolves the chain of every project tool that declares metadata (helper modules without any are
- * chain material only), reporting each problem once at the file and field that cause it.
+ * chain material only), reporting each problem once at the file and field that cause it. Primitives
+ * get no module of their own: they run only at the end of a chain.
  */
 export function compileTools(sources: readonly SourceFile[]): { tools: CompiledTool[]; diagnostics: Diagnostic[] } {
   const { finder, byPath } = sourceFinder(sources);
@@ -111,6 +112,8 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
       else report(d.unknownRuntimeParam(l, p.raw, src.id, known));
       failed ||= p.kind !== "lower_case_env";
     }
+    // A primitive alone is nothing to run: it only ever executes at the end of a chain.
+    if (built.chain.length === 1) continue;
     const root = built.chain.at(-1)!;
     if (!PROCESS_PRIMITIVES.includes(root.item_id)) {
       const named = built.chain.at(-2);
