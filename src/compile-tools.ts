@@ -99,7 +99,8 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
         report(d.circularChain(at, [...ids.slice(ids.indexOf(issue.itemId)), issue.itemId]));
       } else if (issue.code === "chain_too_deep") report(d.chainTooDeep(at, src.id, MAX_CHAIN_DEPTH));
     }
-    if (failed) continue;
+    // A primitive alone is nothing to run: it only ever executes at the end of a chain.
+    if (failed || built.chain.length === 1) continue;
     const plan = planChain(built.chain);
     plan.files = built.chain.map((e) => fileOf(e, byPath.get(e.path)!.text));
     failed = checkSignatures(built.chain, byPath, report, loc) || failed;
@@ -112,8 +113,6 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
       else report(d.unknownRuntimeParam(l, p.raw, src.id, known));
       failed ||= p.kind !== "lower_case_env";
     }
-    // A primitive alone is nothing to run: it only ever executes at the end of a chain.
-    if (built.chain.length === 1) continue;
     const root = built.chain.at(-1)!;
     if (!PROCESS_PRIMITIVES.includes(root.item_id)) {
       const named = built.chain.at(-2);

@@ -17,6 +17,8 @@ export interface ScopeProblem {
 export const BUILTIN_PARAMS: readonly string[] = [
   "tool_path", "tool_dir", "tool_parent", "anchor_path", "runtime_lib", "project_path", "user_space", "system_space",
   "params_json", "env", "cwd", "timeout", "resolved_config",
+  // Executor parameters the original keeps out of params_json (MCP runtimes pass them).
+  "server", "tool_name", "server_config_path", "fixed_params", "params_key",
 ];
 
 const UPPER_ENV = /^[A-Z_][A-Z0-9_]*(?::-[^}]*)?$/;
