@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { execa } from "execa";
 import { compileAgentConfig } from "../../agents/agent-config.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
 import { launchAgent } from "../../runtime/agents/launch-agent.js";
@@ -168,6 +169,8 @@ async function runTool(args: string[], io: Io): Promise<number> {
       osEnv: io.env,
       dryRun: values["dry-run"] === true,
       verifyElement: signedElementVerifier(project, userSpace, io),
+      // The CLI's own execa, so out/ runs even where no execa is installed beside it.
+      execa,
     });
   } catch (e) {
     response = { status: "error", error: e instanceof Error ? e.message : String(e), item_id: id };
