@@ -1,6 +1,7 @@
 // The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
 // src/cli/ reads the project and writes `out/`.
 import { compileDirectives } from "./compile-directives.js";
+import { compileTools } from "./compile-tools.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
 import { emit } from "./emit/index.js";
 
@@ -34,10 +35,13 @@ export interface BuildResult {
   diagnostics: Diagnostic[];
   /** Ids compiled without errors. */
   compiled: string[];
+  /** Tool ids compiled without errors (modules under `tools/`). */
+  tools?: string[];
 }
 
 /** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
 export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
-  return { files: emit(analyses, version, knowledge), diagnostics, compiled: analyses.map((a) => a.id) };
+  const tools = compileTools(sources);
+  return { files: emit(analyses, version, knowledge, tools.tools), diagnostics: [...diagnostics, ...tools.diagnostics], compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
 }

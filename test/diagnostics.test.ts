@@ -22,6 +22,8 @@ const CLI_ONLY = new Set([
   "RYE7002",
   "RYE7003",
   "RYE7004",
+  // test/tools/diagnostics.test.ts: tool chains need several files, so each fixture is a small project in test/fixtures/tools/
+  ...Object.keys(CODES).filter((c) => c.startsWith("RYE40")),
 ]);
 
 describe("diagnostic fixtures", () => {

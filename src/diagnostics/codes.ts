@@ -48,6 +48,16 @@ export const CODES = {
   RYE6003: ["error", "a call to a directive omits one of its required inputs"],
   RYE6004: ["error", "a call passes a parameter the called directive does not declare"],
   RYE6005: ["warning", "a call needs a capability the calling directive's permissions do not grant"],
+  RYE4001: ["error", "a tool chain names an executor that is not found in any space it may use"],
+  RYE4002: ["error", "a tool chain is circular"],
+  RYE4003: ["error", "a tool chain is longer than 10 elements"],
+  RYE4004: ["error", "a tool file whose metadata cannot be read (Python syntax error, invalid YAML)"],
+  RYE4005: ["warning", "tool metadata the original ignores (a non-literal value, an extension with no metadata parser)"],
+  RYE4006: ["error", "`{input:x}` or `${state.x}` in a tool's config or env_config, where only `${VAR}` and `{param}` run"],
+  RYE4007: ["error", "`config.args` uses a `{param}` that is neither a declared tool parameter, a config key nor a path variable"],
+  RYE4008: ["warning", "a lower-case `${var}` in a tool's config or env_config, which System 1 never expands"],
+  RYE4009: ["error", "a signed chain element whose content changed after it was signed"],
+  RYE4010: ["warning", "a tool chain ends at a primitive the executor cannot run"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -178,3 +188,30 @@ export const unsignedSource = (loc: Location, message: string) => error("RYE5002
 export const untrustedSource = (loc: Location, message: string) => error("RYE5003", message, loc);
 
 export const badSourceSignature = (loc: Location, message: string) => error("RYE5004", message, loc);
+export const executorNotFound = (loc: Location, executor: string, tool: string) =>
+  error("RYE4001", `Executor not found: '${executor}' (in the chain of tool '${tool}') is in no space this element may use (project → user → system; user → system; system → system). Add it, or fix the executor id.`, loc);
+
+export const circularChain = (loc: Location, chain: readonly string[]) =>
+  error("RYE4002", `Circular tool chain: ${chain.join(" → ")}. A chain must end at a primitive (an element without an executor id).`, loc);
+
+export const chainTooDeep = (loc: Location, tool: string, max: number) =>
+  error("RYE4003", `Tool chain of '${tool}' is longer than ${max} elements; the original refuses it. Point an executor id nearer the primitive.`, loc);
+
+export const unreadableToolMetadata = (loc: Location, detail: string) => error("RYE4004", detail, loc);
+
+export const ignoredToolMetadata = (loc: Location, detail: string) => warning("RYE4005", detail, loc);
+
+export const foreignPlaceholderInTool = (loc: Location, raw: string, fix: string) =>
+  error("RYE4006", `'${raw}' never resolves in a tool's config: only \${VAR} (environment) and {param} (runtime parameters) run there, so it would reach the command literally. ${fix}`, loc);
+
+export const unknownRuntimeParam = (loc: Location, raw: string, tool: string, known: readonly string[]) =>
+  error("RYE4007", `'${raw}' in config.args is no parameter of tool '${tool}', config key or path variable, so it would reach the command literally. Declare it in the tool's CONFIG_SCHEMA properties or use one of: ${known.join(", ")}.`, loc);
+
+export const lowerCaseEnvVar = (loc: Location, raw: string, name: string) =>
+  warning("RYE4008", `'${raw}' is never expanded: \${VAR} matches upper-case names only. Write '\${${name.toUpperCase()}}' for an environment variable, or '{${name}}' for a runtime parameter.`, loc);
+
+export const modifiedSignedTool = (loc: Location, id: string) =>
+  error("RYE4009", `Chain element '${id}' is signed but its content changed after signing; the original refuses to run it. Re-sign it (rye sign tool:${id}) or restore it.`, loc);
+
+export const unrunnablePrimitive = (loc: Location, tool: string, primitive: string, runnable: readonly string[]) =>
+  warning("RYE4010", `The chain of '${tool}' ends at '${primitive}', which this executor cannot run (it runs ${runnable.join(", ")}); execute() will report an error.`, loc);

@@ -58,10 +58,11 @@ describe("source signatures in the build", () => {
     expect(ds[2]!.message).toMatch(/^Ed25519 signature verification failed/);
   });
 
-  it("finds a tool's signature line after its shebang", () => {
-    const tool = signItem("#!/usr/bin/env python3\n__version__ = '1.0.0'\n", "tool", TEST_KEY, TS, "t.py").replace("1.0.0", "1.0.1");
-    const [d] = checkSourceSignatures([{ kind: "tool", id: "t", path: ".ai/tools/t.py", ext: ".py", text: tool }], null);
-    expect(summary([d!])).toEqual([{ code: "RYE5001", severity: "warning", line: 2, column: 3 }]);
+  it("finds a tool's signature line after its shebang; a stale tool is left to its chain check (RYE4009)", () => {
+    const tool = (key = TEST_KEY) => signItem("#!/usr/bin/env python3\n__version__ = '1.0.0'\n", "tool", key, TS, "t.py");
+    const src = (text: string): SourceFile => ({ kind: "tool", id: "t", path: ".ai/tools/t.py", ext: ".py", text });
+    expect(summary(checkSourceSignatures([src(tool(freshKey()))], trusted))).toEqual([{ code: "RYE5003", severity: "error", line: 2, column: 3 }]);
+    expect(checkSourceSignatures([src(tool().replace("1.0.0", "1.0.1"))], null)).toEqual([]);
   });
 });
 

@@ -1,15 +1,27 @@
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { execa } from "execa";
 import { compileAgentConfig } from "../../agents/agent-config.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
 import { launchAgent } from "../../runtime/agents/launch-agent.js";
+import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/exec/run-tool.js";
 import { parsePyJson } from "../../runtime/py-json.js";
+import { PyFloat } from "../../runtime/pystr.js";
+import { fingerprint, signingKeyDir } from "../../sign/keys.js";
+import { createTrustStore, loadTrustStore, trustStoreFromPems } from "../../sign/trust-store.js";
+import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 
-const USAGE = `Usage: rye run <bundle.mjs> directive <id> [--inputs JSON] [--thread] [--model M]
+const USAGE = `Usage: rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR] [--user-space DIR]
+       rye run <bundle.mjs> directive <id> [--inputs JSON] [--thread] [--model M]
                  [--agent NAME [--agents FILE]]
+
+Runs a tool compiled by \`rye build\` (DIR/out/tools/<id>.js) through its build-time chain and prints
+the rye_execute response as JSON; --dry-run validates the chain and prints it without running.
 
 Runs a directive from a bundle built by \`rye bundle\`, with no sources: validates the inputs and
 prints the rendered prompt (or, with --thread, the system message and first user message) as JSON.
@@ -26,6 +38,7 @@ interface DirectiveModule {
 
 /** `rye run <bundle> directive <id> …`. */
 export async function run(args: string[], io: Io): Promise<number> {
+  if (args[0] === "tool") return runTool(args.slice(1), io);
   const values = parseCommandArgs(
     args,
     { inputs: { type: "string" }, thread: { type: "boolean" }, model: { type: "string" }, agent: { type: "string" }, agents: { type: "string" } },
@@ -92,4 +105,92 @@ async function launch(mod: DirectiveModule, inputs: unknown, name: string, agent
   const thread = mod.renderThread(inputs, { model });
   const result = await launchAgent(agent.command, { bin: agent.bin, model, prompt: thread.messages[0]!.content, role: thread.system }, { env: io.env, cwd: io.cwd });
   return result.exitCode === 0 ? 0 : 1;
+}
+
+const TOOL_OPTIONS = {
+  params: { type: "string" },
+  "dry-run": { type: "boolean" },
+  project: { type: "string" },
+  out: { type: "string" },
+  "user-space": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+interface ToolModule {
+  execute(params: Record<string, unknown>, options?: RunToolOptions): Promise<ToolResponse>;
+}
+
+/** `rye run tool <id> …`: loads the compiled module from out/ and runs it. */
+async function runTool(args: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: TOOL_OPTIONS, strict: true, allowPositionals: true });
+  } catch (e) {
+    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const [id, ...extra] = positionals;
+  if (!id || extra.length > 0 || id.split("/").some((p) => p === "" || p === "." || p === "..")) {
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  let params: unknown = {};
+  try {
+    if (values.params !== undefined) params = parsePyJson(values.params);
+  } catch (e) {
+    io.stderr.write(`--params is not valid JSON: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    io.stderr.write("--params must be a JSON object\n");
+    return 2;
+  }
+  const project = resolve(io.cwd, values.project ?? ".");
+  const outDir = resolve(project, values.out ?? "out");
+  const userSpace = resolve(io.cwd, values["user-space"] ?? io.env.USER_SPACE ?? homedir());
+  const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, (_k, x) => (x instanceof PyFloat ? x.value : x), 2)}\n`);
+  const modulePath = join(outDir, "tools", `${id}.js`);
+  if (!existsSync(modulePath)) {
+    print({ status: "error", error: `Tool not found: ${id}`, item_id: id });
+    io.stderr.write(`No compiled tool at ${modulePath}: run rye build (tools with build errors are not emitted).\n`);
+    return 1;
+  }
+  let response: ToolResponse;
+  try {
+    const mod = (await import(pathToFileURL(modulePath).href)) as ToolModule;
+    response = await mod.execute(params as Record<string, unknown>, {
+      projectPath: project,
+      userSpace,
+      osEnv: io.env,
+      dryRun: values["dry-run"] === true,
+      verifyElement: signedElementVerifier(project, userSpace, io),
+      // The CLI's own execa, so out/ runs even where no execa is installed beside it.
+      execa,
+    });
+  } catch (e) {
+    response = { status: "error", error: e instanceof Error ? e.message : String(e), item_id: id };
+  }
+  print(response);
+  return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
+}
+
+/** A signed chain element must verify against the trust store of the project, the user space and this machine's key. */
+function signedElementVerifier(project: string, userSpace: string, io: Io): (file: ElementFile) => void {
+  let trust: ReturnType<typeof createTrustStore> | undefined;
+  return (file) => {
+    if (!file.signed) return;
+    if (!trust) {
+      const stores = loadTrustStore([{ root: project, label: "project" }, { root: userSpace, label: "user" }]);
+      const localPem = join(signingKeyDir(io.env), "public_key.pem");
+      const local = existsSync(localPem) ? trustStoreFromPems({ [fingerprint(readFileSync(localPem, "utf8"))]: readFileSync(localPem, "utf8") }, "this machine", localPem).list() : [];
+      trust = createTrustStore([...stores.list(), ...local], [...stores.warnings]);
+    }
+    const result = verifyItem(file.text, "tool", trust, { path: file.absolutePath });
+    if (!result.ok) throw new Error(result.message);
+  };
 }

@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
 import { buildExecutionConfig } from "./execution-config.js";
 import { executePrimitive } from "./execute-primitive.js";
+import type { Execa } from "./run-process.js";
 import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
 import { resolveChainEnv, resolveChainEnvOriginal, type Env } from "./resolve-env.js";
 import { templateConfig, templateString } from "./substitute-params.js";
@@ -31,6 +32,8 @@ export interface ExecuteOptions {
   resolveConfig?: (spec: unknown) => Record<string, unknown> | undefined;
   extraEnv?: Readonly<Record<string, string>>;
   maxOutputBytes?: number;
+  /** The spawner, when the host brings its own execa (default: import execa beside the runtime). */
+  execa?: Execa;
 }
 
 const SHELL = /^(?:ba|da|z|k|mk|a|tc|c|fi)?sh$/;
@@ -124,7 +127,7 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
     if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
     Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
     if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };
-    const result = await executePrimitive(config, { ...config, ...prepared.parameters }, { osEnv: prepared.osEnv, maxOutputBytes: options.maxOutputBytes });
+    const result = await executePrimitive(config, { ...config, ...prepared.parameters }, { osEnv: prepared.osEnv, maxOutputBytes: options.maxOutputBytes, execa: options.execa });
     const outcome = interpretProcessResult(result);
     if (result.timed_out) outcome.timed_out = true;
     if (result.truncated) outcome.truncated = true;

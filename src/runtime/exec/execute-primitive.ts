@@ -1,11 +1,12 @@
 import { PyFloat } from "../pystr.js";
-import { runProcess, type ProcessResult } from "./run-process.js";
+import { runProcess, type Execa, type ProcessResult } from "./run-process.js";
 import { templateExecStages } from "./template-exec.js";
 
 /** Options of one primitive run. */
 export interface PrimitiveOptions {
   osEnv: Readonly<Record<string, string | undefined>>;
   maxOutputBytes?: number;
+  execa?: Execa;
 }
 
 const failure = (stderr: string, started: number): ProcessResult => ({
@@ -51,5 +52,6 @@ export async function executePrimitive(
     input: t.input_data as string | null,
     timeoutSeconds: seconds(config.timeout ?? 300),
     maxOutputBytes: options.maxOutputBytes,
+    execa: options.execa,
   });
 }

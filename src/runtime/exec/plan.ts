@@ -52,6 +52,17 @@ export interface ChainPlan {
   verify_deps: Record<string, unknown> | null;
   config_resolve: ConfigResolveStep[];
   context: PlanContext;
+  /** Each element's file with the SHA-256 of the text it was compiled from, re-checked before a run. */
+  files?: PlanFile[];
+}
+
+/** A chain element's file as compiled: relative paths are relative to the project root. */
+export interface PlanFile {
+  item_id: string;
+  path: string;
+  sha256: string;
+  /** True when the file carries a `rye:signed:` line (verified at build time). */
+  signed: boolean;
 }
 
 /** Primitive ids the executor can run: the current `execute` primitive and its earlier `subprocess` name. */

@@ -1,5 +1,18 @@
-import { execa } from "execa";
 import type { Readable } from "node:stream";
+
+// Loaded on first spawn, so compiled output that never runs a process (directives, dry runs) does
+// not need execa installed beside it.
+let execaModule: Promise<typeof import("execa")> | undefined;
+
+/** The `execa` function; a host that already has it (the rye CLI) may pass its own. */
+export type Execa = (typeof import("execa"))["execa"];
+function loadExeca(): Promise<typeof import("execa")> {
+  execaModule ??= import("execa").catch((e: unknown) => {
+    execaModule = undefined;
+    throw new Error(`Running a tool needs the execa package where the compiled output can import it (npm install execa): ${(e as Error).message}`);
+  });
+  return execaModule;
+}
 
 /** What to spawn: an argv list run without a shell. */
 export interface ProcessSpec {
@@ -14,6 +27,8 @@ export interface ProcessSpec {
   timeoutSeconds?: number;
   /** Bytes kept of each of stdout and stderr (default 10 MiB); the rest is read and dropped. */
   maxOutputBytes?: number;
+  /** The spawner to use instead of importing execa beside this file. */
+  execa?: Execa;
 }
 
 /** The execute primitive's result (`ExecuteResult`), plus what a bounded, timed run adds. */
@@ -41,6 +56,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const timeoutSeconds = spec.timeoutSeconds && spec.timeoutSeconds > 0 ? spec.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+  const execa = spec.execa ?? (await loadExeca()).execa;
   const child = execa(spec.command, [...spec.args], {
     cwd: spec.cwd ?? undefined,
     env: { ...spec.env },
