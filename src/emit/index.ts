@@ -4,6 +4,27 @@ import { emitKnowledge } from "./emit-knowledge.js";
 import { emitDirective } from "./emit-directive.js";
 import { emitIndex } from "./emit-index.js";
 
+/** One item's three module files, keyed by output path. */
+export function moduleFiles(m: { path: string; js: string; ts: string; dts: string }): Map<string, string> {
+  return new Map([
+    [`${m.path}.js`, m.js],
+    [`${m.path}.ts`, m.ts],
+    [`${m.path}.d.ts`, m.dts],
+  ]);
+}
+
+/** The files that depend on the whole build, not on one item: the registry and out/package.json. */
+export function emitShared(ids: readonly string[], version: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const index = emitIndex(ids, version);
+  files.set("index.js", index.js);
+  files.set("index.ts", index.ts);
+  files.set("index.d.ts", index.dts);
+  // The output is ES modules whatever the enclosing project's package.json says.
+  files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
+  return files;
+}
+
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = []): Map<string, string> {
   const files = new Map<string, string>();
@@ -19,11 +40,6 @@ export function emit(analyses: readonly DirectiveAnalysis[], version: string, kn
     files.set(`${m.path}.ts`, m.ts);
     files.set(`${m.path}.d.ts`, m.dts);
   }
-  const index = emitIndex(analyses.map((a) => a.id), version);
-  files.set("index.js", index.js);
-  files.set("index.ts", index.ts);
-  files.set("index.d.ts", index.dts);
-  // The output is ES modules whatever the enclosing project's package.json says.
-  files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
+  for (const [path, text] of emitShared(analyses.map((a) => a.id), version)) files.set(path, text);
   return files;
 }

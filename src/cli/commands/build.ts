@@ -7,17 +7,20 @@ import type { Io } from "../io.js";
 import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
-import { writeOutput } from "../write-output.js";
+import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
+import { Progress } from "../io.js";
+import { watchProject } from "../watch.js";
 import { UNSIGNED_WARNING, signBuild } from "../signing.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--allow-unsigned] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--allow-unsigned] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
 typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
 user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.
 --check writes nothing and exits 1 when out/ differs from what a build would write. Output is
-signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.`;
+signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.
+Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -31,6 +34,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       system: { type: "string", multiple: true },
       check: { type: "boolean" },
       "allow-unsigned": { type: "boolean" },
+      watch: { type: "boolean" },
     },
     USAGE,
     io,
@@ -38,30 +42,49 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (typeof values === "number") return values;
   const project = resolve(io.cwd, values.project ?? ".");
   const outDir = resolve(project, values.out ?? "out");
-  const started = performance.now();
-  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(spacesFrom(project, values, io.cwd, io.env));
-  const result = build(sources, VERSION, { hookConfig });
-  const diagnostics = [...readProblems, ...result.diagnostics];
-  const unsigned = new Map([...result.files, ...runtimeFiles()]);
+  const spaces = spacesFrom(project, values, io.cwd, io.env);
   if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
-  const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io);
-  if (values.check) return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
-  const { written } = writeOutput(outDir, files);
+  if (values.check) {
+    const { sources, hookConfig } = readSpaces(spaces);
+    const result = build(sources, VERSION, { hookConfig });
+    const unsigned = new Map([...result.files, ...runtimeFiles()]);
+    const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io);
+    return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
+  }
+  const options = { project, outDir, spaces, allowUnsigned: values["allow-unsigned"] };
+  if (values.watch) return watchProject(options, io, (o) => runOnce(o, io, Boolean(values.json)));
+  return runOnce(options, io, Boolean(values.json));
+}
+
+/** One build with its report; the exit code of `rye build`. */
+function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): number {
+  const started = performance.now();
+  const progress = json ? null : new Progress(io, started);
+  let built: ProjectBuildResult;
+  try {
+    built = buildProject({ ...options, onProgress: progress ? (done, total) => progress.update(done, total) : undefined }, io);
+  } finally {
+    progress?.clear();
+  }
+  const { sources, diagnostics, compiled } = built;
   const ms = Math.round(performance.now() - started);
+  const { project, outDir } = options;
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
 
-  if (values.json) {
-    const report = { outDir: relative(io.cwd, outDir) || ".", compiled: result.compiled, diagnostics: diagnostics.map((d) => withDisplay(d, display)) };
+  if (json) {
+    const report = { outDir: relative(io.cwd, outDir) || ".", compiled, diagnostics: diagnostics.map((d) => withDisplay(d, display)) };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    const sourcesByPath = new Map(sources.map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
+    // Only the files diagnostics point into are needed for code frames.
+    const cited = new Set(diagnostics.map((d) => d.loc?.source));
+    const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
     const color = useColor(io);
     for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
     if (io.env.GITHUB_ACTIONS === "true") for (const d of diagnostics) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
     const summary = formatSummary(diagnostics);
     if (summary) io.stderr.write(`${summary}\n`);
     io.stdout.write(
-      `Compiled ${result.compiled.length} of ${sources.filter((s) => s.kind === "directive" && s.space === "project").length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
+      `Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
     );
   }
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;

@@ -1,0 +1,137 @@
+// One incremental `rye build` of a project: read the spaces, reuse every item whose sources and
+// dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
+// item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
+import { build, VERSION, type SourceFile } from "../index.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { signManifest, type ManifestEntry } from "../sign/sign-manifest.js";
+import { signModule } from "../sign/sign-module.js";
+import type { ItemKind } from "../index.js";
+import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "./build-cache.js";
+import { OutputUpdate } from "./build-cache-write.js";
+import type { Io } from "./io.js";
+import { readSpaces, type Spaces } from "./read-spaces.js";
+import { runtimeFiles } from "./runtime-files.js";
+import { signingKey, timestampFor } from "./signing.js";
+
+/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
+const SIGNED = /\.(?:js|mjs|ts)$/;
+
+export interface ProjectBuildOptions {
+  project: string;
+  outDir: string;
+  spaces: Spaces;
+  allowUnsigned?: boolean;
+  /** Called after each item (built or reused) with how many are done out of how many. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ProjectBuildResult {
+  sources: SourceFile[];
+  diagnostics: Diagnostic[];
+  compiled: string[];
+  /** Project directives found. */
+  directives: number;
+  /** Items compiled by this build, and items reused from the cache. */
+  rebuilt: number;
+  reused: number;
+  written: number;
+  removed: number;
+}
+
+/** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
+export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
+  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(opts.spaces);
+  const fps = new Fingerprints(sources);
+  const key = opts.allowUnsigned ? null : signingKey(io);
+  const timestamp = timestampFor(sources, io);
+  const global = globalKey({
+    compiler: compilerFingerprint(),
+    version: VERSION,
+    hookConfig,
+    key: key ? key.fingerprint : "unsigned",
+    timestamp,
+    outDir: opts.outDir,
+  });
+  const path = cacheFile(opts.project);
+  const cache = loadCache(path, global);
+  const previous = new Map<string, FileRecord>();
+  for (const rec of Object.values(cache.items)) for (const f of rec.files) previous.set(f[0], f);
+  for (const f of cache.shared) previous.set(f[0], f);
+
+  const out = new OutputUpdate(opts.outDir, previous);
+  const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
+  const produced = new Set<string>();
+  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const total = sources.filter((s) => (s.space ?? "project") === "project" && s.kind !== "tool").length;
+  let rebuilt = 0;
+  let reused = 0;
+  const progress = () => opts.onProgress?.(rebuilt + reused, total);
+
+  const result = build(sources, VERSION, {
+    hookConfig,
+    items: {
+      reuse(src) {
+        const k = itemKey(src.kind, src.id);
+        const rec = cache.items[k];
+        if (!rec || rec.self !== fps.of(src.kind, src.id) || !rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)) return undefined;
+        const files: FileRecord[] = [];
+        for (const f of rec.files) {
+          const kept = out.intact(f);
+          if (!kept) return undefined;
+          files.push(kept);
+        }
+        next.items[k] = { ...rec, files };
+        for (const f of files) produced.add(f[0]);
+        reused++;
+        progress();
+        return rec;
+      },
+      onLookup(from, kind, id) {
+        let seen = lookups.get(from);
+        if (!seen) lookups.set(from, (seen = new Map()));
+        seen.set(itemKey(kind, id), [kind, id]);
+      },
+      onItem(src, outcome, files) {
+        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text))) : [];
+        for (const r of records) produced.add(r[0]);
+        const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+        lookups.delete(src);
+        next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+        rebuilt++;
+        progress();
+      },
+    },
+  });
+
+  // Whole-build files: cheap, so regenerated every time and written only when they changed.
+  const shared = new Map([...result.files, ...runtimeFiles()]);
+  for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text)));
+  if (key) {
+    const modules: ManifestEntry[] = [];
+    const bySource = new Map<string, SourceFile>();
+    for (const s of sources) {
+      if ((s.space ?? "project") !== "project") continue;
+      const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
+      bySource.set(`${dir}/${s.id}.js`, s);
+    }
+    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) {
+      const src = bySource.get(rec[0]);
+      if (src) modules.push({ path: rec[0], item_id: src.id, source_sha256: fps.hashOf(src), module_sha256: rec[1] });
+    }
+    next.shared.push(out.put("manifest.json", signManifest({ version: VERSION, generated_at: timestamp, modules }, key, timestamp)));
+  }
+  for (const f of next.shared) produced.add(f[0]);
+  out.finish(produced);
+  saveCache(path, next);
+  return {
+    sources,
+    diagnostics: [...readProblems, ...result.diagnostics],
+    compiled: result.compiled,
+    directives: sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length,
+    rebuilt,
+    reused,
+    written: out.written,
+    removed: out.removed,
+  };
+}
