@@ -123,7 +123,11 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   }
   for (const f of next.shared) produced.add(f[0]);
   out.finish(produced);
-  saveCache(path, next);
+  // A no-op build leaves the cache file alone too, unless a file's stat moved (then it is re-recorded).
+  const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
+  const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
+    Object.entries(next.items).every(([k, r]) => cache.items[k] !== undefined && same(r.files, cache.items[k]!.files));
+  if (!unchanged) saveCache(path, next);
   return {
     sources,
     diagnostics: [...readProblems, ...result.diagnostics],

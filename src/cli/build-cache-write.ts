@@ -49,12 +49,8 @@ export class OutputUpdate {
    */
   intact(prev: FileRecord): FileRecord | null {
     const [rel, hash, size, mtimeMs] = prev;
-    let st;
-    try {
-      st = statSync(join(this.outDir, rel));
-    } catch {
-      return null;
-    }
+    const st = statSync(join(this.outDir, rel), { throwIfNoEntry: false });
+    if (!st) return null;
     if (st.size === size && st.mtimeMs === mtimeMs) return prev;
     const text = this.read(rel);
     return text !== null && sha256(text) === hash ? [rel, hash, st.size, st.mtimeMs] : null;
@@ -70,8 +66,11 @@ export class OutputUpdate {
   }
 
   private read(rel: string): string | null {
+    const path = join(this.outDir, rel);
+    // A stat that cannot throw first: most files of a first build do not exist, and exceptions are slow.
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
     try {
-      return readFileSync(join(this.outDir, rel), "utf8");
+      return readFileSync(path, "utf8");
     } catch {
       return null;
     }
