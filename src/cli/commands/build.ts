@@ -57,7 +57,7 @@ export async function run(args: string[], io: Io): Promise<number> {
 }
 
 /** One build with its report; the exit code of `rye build`. */
-function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): number {
+export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): number {
   const started = performance.now();
   const progress = json ? null : new Progress(io, started);
   let built: ProjectBuildResult;
