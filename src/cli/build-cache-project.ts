@@ -23,6 +23,20 @@ export interface ProjectBuildOptions {
   allowUnsigned?: boolean;
   /** Called after each item (built or reused) with how many are done out of how many. */
   onProgress?: (done: number, total: number) => void;
+  /** State kept between builds of one process (--watch): see `BuildMemo`. */
+  memo?: BuildMemo;
+}
+
+/**
+ * What a long-lived process (--watch) keeps between builds: the cache as last saved (not re-read),
+ * source hashes by path and text (a file whose text is unchanged is not hashed again), and the
+ * compiler fingerprint. Output files this process wrote or checked are trusted without a stat;
+ * one edited by hand mid-watch is repaired when its item changes or by the next `rye build`.
+ */
+export interface BuildMemo {
+  cache?: CacheData;
+  hashes?: Map<string, [text: string, hash: string]>;
+  compiler?: string;
 }
 
 export interface ProjectBuildResult {
@@ -41,11 +55,12 @@ export interface ProjectBuildResult {
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
 export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
   const { sources, diagnostics: readProblems, hookConfig } = readSpaces(opts.spaces);
-  const fps = new Fingerprints(sources);
+  const memo = opts.memo;
+  const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined);
   const key = opts.allowUnsigned ? null : signingKey(io);
   const timestamp = timestampFor(sources, io);
   const global = globalKey({
-    compiler: compilerFingerprint(),
+    compiler: memo ? (memo.compiler ??= compilerFingerprint()) : compilerFingerprint(),
     version: VERSION,
     hookConfig,
     key: key ? key.fingerprint : "unsigned",
@@ -53,12 +68,12 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
     outDir: opts.outDir,
   });
   const path = cacheFile(opts.project);
-  const cache = loadCache(path, global);
+  const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
   const previous = new Map<string, FileRecord>();
   for (const rec of Object.values(cache.items)) for (const f of rec.files) previous.set(f[0], f);
   for (const f of cache.shared) previous.set(f[0], f);
 
-  const out = new OutputUpdate(opts.outDir, previous);
+  const out = new OutputUpdate(opts.outDir, previous, memo?.cache === cache);
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
   const produced = new Set<string>();
   const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
@@ -128,6 +143,7 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
     Object.entries(next.items).every(([k, r]) => cache.items[k] !== undefined && same(r.files, cache.items[k]!.files));
   if (!unchanged) saveCache(path, next);
+  if (memo) memo.cache = unchanged ? cache : next;
   return {
     sources,
     diagnostics: [...readProblems, ...result.diagnostics],

@@ -12,10 +12,14 @@ export class OutputUpdate {
   removed = 0;
   private readonly dirs = new Set<string>();
 
-  /** `previous`: what the last build recorded for each path, used to skip unchanged files without reading them. */
+  /**
+   * `previous`: what the last build recorded for each path, used to skip unchanged files without
+   * reading them; `trusted`: that record was made by this process (--watch), so skip the stat too.
+   */
   constructor(
     readonly outDir: string,
     private readonly previous: ReadonlyMap<string, FileRecord>,
+    private readonly trusted = false,
   ) {}
 
   /** Writes `text` at `rel` unless out/ already holds exactly it; returns what is now on disk. */
@@ -48,6 +52,7 @@ export class OutputUpdate {
    * those moved (a copy, a checkout, another writer), the same sha256. Null when it changed or vanished.
    */
   intact(prev: FileRecord): FileRecord | null {
+    if (this.trusted && this.previous.get(prev[0]) === prev) return prev;
     const [rel, hash, size, mtimeMs] = prev;
     const st = statSync(join(this.outDir, rel), { throwIfNoEntry: false });
     if (!st) return null;
@@ -58,9 +63,11 @@ export class OutputUpdate {
 
   /** Removes every file under out/ that this build did not produce (generated files of removed items). */
   finish(produced: ReadonlySet<string>): void {
-    for (const rel of listFiles(this.outDir, "")) {
+    // Within one process, out/ holds what the previous build left: only its records can be stale.
+    const candidates = this.trusted ? [...this.previous.keys()] : listFiles(this.outDir, "");
+    for (const rel of candidates) {
       if (produced.has(rel) || NOT_BUILD_OUTPUT.has(rel)) continue;
-      rmSync(join(this.outDir, rel));
+      rmSync(join(this.outDir, rel), { force: true });
       this.removed++;
     }
   }

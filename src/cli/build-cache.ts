@@ -75,7 +75,11 @@ export class Fingerprints {
   private readonly memo = new Map<string, string>();
   readonly textHash = new Map<SourceFile, string>();
 
-  constructor(sources: readonly SourceFile[]) {
+  /** `known`: path → [text, sha256] from an earlier build of this process, updated as texts are hashed. */
+  constructor(
+    sources: readonly SourceFile[],
+    private readonly known?: Map<string, [string, string]>,
+  ) {
     for (const s of sources) {
       const key = itemKey(s.kind, s.id);
       const list = this.byId.get(key);
@@ -86,7 +90,11 @@ export class Fingerprints {
 
   hashOf(src: SourceFile): string {
     let h = this.textHash.get(src);
-    if (h === undefined) this.textHash.set(src, (h = sha256(src.text)));
+    if (h !== undefined) return h;
+    const prior = this.known?.get(src.path);
+    h = prior && prior[0] === src.text ? prior[1] : sha256(src.text);
+    this.known?.set(src.path, [src.text, h]);
+    this.textHash.set(src, h);
     return h;
   }
 

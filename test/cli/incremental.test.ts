@@ -179,7 +179,8 @@ describe("rye build --watch", () => {
     const { io, out, err } = ioFor(dir);
     const ac = new AbortController();
     const options = { project: dir, outDir: join(dir, "out"), spaces: spacesFrom(dir, {}, dir, io.env) };
-    const watching = watchProject(options, io, (o) => runOnce(o, io, false), { signal: ac.signal, debounceMs: 30 });
+    const memo = {};
+    const watching = watchProject(options, io, (o) => runOnce({ ...o, memo }, io, false), { signal: ac.signal, debounceMs: 30 });
     const builds = () => out.text().split("\n").filter((l) => l.startsWith("Compiled ")).length;
     const next = async (n: number) => {
       for (let i = 0; i < 400 && builds() < n; i++) await new Promise((r) => setTimeout(r, 25));

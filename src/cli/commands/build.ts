@@ -7,7 +7,7 @@ import type { Io } from "../io.js";
 import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
-import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
+import { buildProject, type BuildMemo, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
 import { Progress } from "../io.js";
 import { watchProject } from "../watch.js";
 import { UNSIGNED_WARNING, signBuild } from "../signing.js";
@@ -52,7 +52,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
   }
   const options = { project, outDir, spaces, allowUnsigned: values["allow-unsigned"] };
-  if (values.watch) return watchProject(options, io, (o) => runOnce(o, io, Boolean(values.json)));
+  if (values.watch) {
+    const memo: BuildMemo = {};
+    return watchProject(options, io, (o) => runOnce({ ...o, memo }, io, Boolean(values.json)));
+  }
   return runOnce(options, io, Boolean(values.json));
 }
 
