@@ -10,14 +10,18 @@ const [project, flag, file] = process.argv.slice(2);
 const { main } = await import("../dist/cli/main.js");
 const { runOnce } = await import("../dist/cli/commands/build.js");
 const { spacesFrom } = await import("../dist/cli/read-spaces.js");
+const { WatchedSources } = await import("../dist/cli/watch-sources.js");
 let stdout = "";
 const sink = (keep) => Object.assign(new Writable({ write: (chunk, _enc, cb) => (keep && (stdout += chunk), cb()) }), { isTTY: false });
 const io = { stdout: sink(true), stderr: sink(false), cwd: project, env: process.env };
 
-const options = { project, outDir: `${project}/out`, spaces: spacesFrom(project, {}, project, process.env), memo: {} };
+const spaces = spacesFrom(project, {}, project, process.env);
+const watched = new WatchedSources(spaces);
+const options = { project, outDir: `${project}/out`, spaces, memo: {}, read: () => watched.read() };
 if (flag === "--touch") {
   runOnce(options, io, false);
   appendFileSync(file, "\nOne more line.\n");
+  watched.touch(file); // what the watcher reports
   stdout = "";
 }
 const started = performance.now();

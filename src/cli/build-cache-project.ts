@@ -11,6 +11,7 @@ import { OutputUpdate } from "./build-cache-write.js";
 import type { Io } from "./io.js";
 import { readSpaces, type Spaces } from "./read-spaces.js";
 import { runtimeFiles } from "./runtime-files.js";
+import type { SpacesRead } from "./watch-sources.js";
 import { signingKey, timestampFor } from "./signing.js";
 
 /** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
@@ -25,6 +26,8 @@ export interface ProjectBuildOptions {
   onProgress?: (done: number, total: number) => void;
   /** State kept between builds of one process (--watch): see `BuildMemo`. */
   memo?: BuildMemo;
+  /** Reads the spaces (default: readSpaces); --watch passes one that rereads only changed files. */
+  read?: () => SpacesRead;
 }
 
 /**
@@ -36,7 +39,12 @@ export interface ProjectBuildOptions {
 export interface BuildMemo {
   cache?: CacheData;
   hashes?: Map<string, [text: string, hash: string]>;
+  fingerprints?: Map<string, [SourceFile[], string]>;
   compiler?: string;
+  /** The signed manifest of the last build and what it lists. */
+  manifest?: { global: string; modules: ManifestEntry[]; text: string };
+  /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
+  save?: () => void;
 }
 
 export interface ProjectBuildResult {
@@ -54,9 +62,9 @@ export interface ProjectBuildResult {
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
 export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
-  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(opts.spaces);
+  const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces);
   const memo = opts.memo;
-  const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined);
+  const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
   const key = opts.allowUnsigned ? null : signingKey(io);
   const timestamp = timestampFor(sources, io);
   const global = globalKey({
@@ -134,7 +142,11 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
       const src = bySource.get(rec[0]);
       if (src) modules.push({ path: rec[0], item_id: src.id, source_sha256: fps.hashOf(src), module_sha256: rec[1] });
     }
-    next.shared.push(out.put("manifest.json", signManifest({ version: VERSION, generated_at: timestamp, modules }, key, timestamp)));
+    const same = memo?.manifest && memo.manifest.modules.length === modules.length &&
+      memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; });
+    const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules }, key, timestamp);
+    if (memo) memo.manifest = { global, modules, text };
+    next.shared.push(out.put("manifest.json", text));
   }
   for (const f of next.shared) produced.add(f[0]);
   out.finish(produced);
@@ -142,8 +154,10 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
   const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
     Object.entries(next.items).every(([k, r]) => cache.items[k] !== undefined && same(r.files, cache.items[k]!.files));
-  if (!unchanged) saveCache(path, next);
-  if (memo) memo.cache = unchanged ? cache : next;
+  if (memo) {
+    memo.cache = unchanged ? cache : next;
+    if (!unchanged) memo.save = () => saveCache(path, next);
+  } else if (!unchanged) saveCache(path, next);
   return {
     sources,
     diagnostics: [...readProblems, ...result.diagnostics],

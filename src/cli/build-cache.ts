@@ -75,10 +75,14 @@ export class Fingerprints {
   private readonly memo = new Map<string, string>();
   readonly textHash = new Map<SourceFile, string>();
 
-  /** `known`: path → [text, sha256] from an earlier build of this process, updated as texts are hashed. */
+  /**
+   * `known`: path → [text, sha256] from an earlier build of this process, updated as texts are hashed;
+   * `earlier`: fingerprints of that build with the files they covered, reused while those are the same objects.
+   */
   constructor(
     sources: readonly SourceFile[],
     private readonly known?: Map<string, [string, string]>,
+    private readonly earlier?: Map<string, [SourceFile[], string]>,
   ) {
     for (const s of sources) {
       const key = itemKey(s.kind, s.id);
@@ -103,10 +107,16 @@ export class Fingerprints {
     let fp = this.memo.get(key);
     if (fp !== undefined) return fp;
     const srcs = this.byId.get(key) ?? [];
+    const before = this.earlier?.get(key);
+    if (before && before[0].length === srcs.length && before[0].every((s, i) => s === srcs[i])) {
+      this.memo.set(key, before[1]);
+      return before[1];
+    }
     // Tools are only looked up by existence and space; their text does not reach directive output.
     const parts = srcs.map((s) => `${s.space ?? "project"}\0${s.path}\0${s.ext ?? ""}\0${kind === "tool" ? "" : this.hashOf(s)}`);
     fp = createHash("sha1").update(parts.join("\n")).digest("hex");
     this.memo.set(key, fp);
+    this.earlier?.set(key, [srcs, fp]);
     return fp;
   }
 }

@@ -4,13 +4,16 @@
 import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import type { Io } from "./io.js";
-import type { ProjectBuildOptions } from "./build-cache-project.js";
+import type { BuildMemo, ProjectBuildOptions } from "./build-cache-project.js";
+import { WatchedSources } from "./watch-sources.js";
 
 export interface WatchControl {
   /** Stops watching; the CLI aborts on SIGINT. */
   signal?: AbortSignal;
   /** Quiet period after the last event before rebuilding. */
   debounceMs?: number;
+  /** Told every changed path (absolute), or null when the watcher could not name it. */
+  onChange?: (path: string | null) => void;
 }
 
 /** Runs `rebuild` now and after every change until stopped; resolves with the last build's exit code. */
@@ -51,10 +54,14 @@ export async function watchProject(
     for (const root of roots) {
       if (watchers.has(root) || !existsSync(root)) continue;
       try {
-        const w = watch(root, { recursive: true }, schedule);
+        const w = watch(root, { recursive: true }, (_event, name) => {
+          control.onChange?.(name ? join(root, name.toString()) : null);
+          schedule();
+        });
         w.on("error", () => {
           w.close();
           watchers.delete(root);
+          control.onChange?.(null);
           schedule();
         });
         watchers.set(root, w);
@@ -66,7 +73,10 @@ export async function watchProject(
   attach();
   // A space whose .ai/ does not exist yet is polled for, cheaply, so creating it starts a rebuild.
   const poll = setInterval(() => {
-    if (roots.some((r) => !watchers.has(r) && existsSync(r))) schedule();
+    if (roots.some((r) => !watchers.has(r) && existsSync(r))) {
+      control.onChange?.(null);
+      schedule();
+    }
   }, 1000);
   io.stderr.write(`Watching ${roots.filter((r) => watchers.has(r)).join(", ")} for changes (Ctrl-C to stop).\n`);
   const stop = () => {
@@ -89,5 +99,38 @@ function safeBuild(options: ProjectBuildOptions, io: Io, rebuild: (o: ProjectBui
   } catch (e) {
     io.stderr.write(`rye build --watch: rebuild failed: ${(e as Error).message}\n`);
     return 1;
+  }
+}
+
+/**
+ * `rye build --watch`: `watchProject` with the state a long-lived build keeps (see BuildMemo and
+ * WatchedSources); the cache file is written after a second without changes and when watching stops.
+ */
+export async function watchBuild(options: ProjectBuildOptions, io: Io, runOnce: (options: ProjectBuildOptions) => number, control: WatchControl = {}): Promise<number> {
+  const memo: BuildMemo = {};
+  const watched = new WatchedSources(options.spaces);
+  const read = () => watched.read();
+  let idle: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(idle);
+    memo.save?.();
+    memo.save = undefined;
+  };
+  const rebuild = (o: ProjectBuildOptions) => {
+    const code = runOnce({ ...o, memo, read });
+    clearTimeout(idle);
+    idle = setTimeout(flush, 1000);
+    return code;
+  };
+  try {
+    return await watchProject(options, io, rebuild, {
+      ...control,
+      onChange: (p) => {
+        watched.touch(p);
+        control.onChange?.(p);
+      },
+    });
+  } finally {
+    flush();
   }
 }

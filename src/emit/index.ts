@@ -15,6 +15,9 @@ export function moduleFiles(m: { path: string; js: string; ts: string; dts: stri
 
 /** The files that depend on the whole build, not on one item: the registry and out/package.json. */
 export function emitShared(ids: readonly string[], version: string): Map<string, string> {
+  // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
+  const key = `${version}\0${ids.join("\0")}`;
+  if (lastShared?.key === key) return new Map(lastShared.files);
   const files = new Map<string, string>();
   const index = emitIndex(ids, version);
   files.set("index.js", index.js);
@@ -22,8 +25,10 @@ export function emitShared(ids: readonly string[], version: string): Map<string,
   files.set("index.d.ts", index.dts);
   // The output is ES modules whatever the enclosing project's package.json says.
   files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
+  lastShared = { key, files: new Map(files) };
   return files;
 }
+let lastShared: { key: string; files: ReadonlyMap<string, string> } | undefined;
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = []): Map<string, string> {

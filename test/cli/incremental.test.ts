@@ -6,7 +6,7 @@ import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 import { runOnce } from "../../src/cli/commands/build.js";
 import { spacesFrom } from "../../src/cli/read-spaces.js";
-import { watchProject } from "../../src/cli/watch.js";
+import { watchBuild } from "../../src/cli/watch.js";
 
 // Incremental builds must give exactly what a build from scratch gives: every check below compares
 // against `rye build --check`, which compiles everything anew without the cache.
@@ -179,8 +179,7 @@ describe("rye build --watch", () => {
     const { io, out, err } = ioFor(dir);
     const ac = new AbortController();
     const options = { project: dir, outDir: join(dir, "out"), spaces: spacesFrom(dir, {}, dir, io.env) };
-    const memo = {};
-    const watching = watchProject(options, io, (o) => runOnce({ ...o, memo }, io, false), { signal: ac.signal, debounceMs: 30 });
+    const watching = watchBuild(options, io, (o) => runOnce(o, io, false), { signal: ac.signal, debounceMs: 30 });
     const builds = () => out.text().split("\n").filter((l) => l.startsWith("Compiled ")).length;
     const next = async (n: number) => {
       for (let i = 0; i < 400 && builds() < n; i++) await new Promise((r) => setTimeout(r, 25));
@@ -211,5 +210,7 @@ describe("rye build --watch", () => {
     ac.abort();
     expect(await watching).toBe(0);
     await expectUpToDate(dir);
+    // The cache written when watching stopped makes the next build a no-op.
+    expect((await rye(dir)).stdout).toContain("(0 files written)");
   }, 30_000);
 });

@@ -7,9 +7,9 @@ import type { Io } from "../io.js";
 import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
-import { buildProject, type BuildMemo, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
+import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
 import { Progress } from "../io.js";
-import { watchProject } from "../watch.js";
+import { watchBuild } from "../watch.js";
 import { UNSIGNED_WARNING, signBuild } from "../signing.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
@@ -52,10 +52,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
   }
   const options = { project, outDir, spaces, allowUnsigned: values["allow-unsigned"] };
-  if (values.watch) {
-    const memo: BuildMemo = {};
-    return watchProject(options, io, (o) => runOnce({ ...o, memo }, io, Boolean(values.json)));
-  }
+  if (values.watch) return watchBuild(options, io, (o) => runOnce(o, io, Boolean(values.json)));
   return runOnce(options, io, Boolean(values.json));
 }
 
