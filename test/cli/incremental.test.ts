@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
-import type { Io } from "../../src/cli/io.js";
+import { Progress, type Io } from "../../src/cli/io.js";
 import { runOnce } from "../../src/cli/commands/build.js";
 import { spacesFrom } from "../../src/cli/read-spaces.js";
 import { watchBuild } from "../../src/cli/watch.js";
@@ -213,4 +213,34 @@ describe("rye build --watch", () => {
     // The cache written when watching stopped makes the next build a no-op.
     expect((await rye(dir)).stdout).toContain("(0 files written)");
   }, 30_000);
+});
+
+describe("build progress", () => {
+  const io = (isTTY: boolean) => {
+    const err = capture();
+    (err.stream as { isTTY?: boolean }).isTTY = isTTY;
+    return { io: { stdout: capture().stream, stderr: err.stream, cwd: "/", env: {} } as Io, err };
+  };
+
+  test("a counter on a terminal once a build has run for a second, cleared at the end", () => {
+    const { io: tty, err } = io(true);
+    const p = new Progress(tty, performance.now() - 2000);
+    p.update(3, 10);
+    expect(err.text()).toContain("building… 3/10");
+    p.clear();
+    expect(err.text().endsWith("\r\x1b[K")).toBe(true);
+  });
+
+  test("nothing for a short build, and nothing at all when stderr is not a terminal", () => {
+    const short = io(true);
+    const p = new Progress(short.io, performance.now());
+    p.update(1, 10);
+    p.clear();
+    expect(short.err.text()).toBe("");
+    const piped = io(false);
+    const q = new Progress(piped.io, performance.now() - 2000);
+    q.update(3, 10);
+    q.clear();
+    expect(piped.err.text()).toBe("");
+  });
 });
