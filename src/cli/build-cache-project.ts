@@ -77,11 +77,9 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   });
   const path = cacheFile(opts.project);
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
-  const previous = new Map<string, FileRecord>();
-  for (const rec of Object.values(cache.items)) for (const f of rec.files) previous.set(f[0], f);
-  for (const f of cache.shared) previous.set(f[0], f);
-
-  const out = new OutputUpdate(opts.outDir, previous, memo?.cache === cache);
+  const trusted = memo?.cache === cache;
+  const out = new OutputUpdate(opts.outDir, trusted);
+  const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
   const produced = new Set<string>();
   const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
@@ -98,13 +96,14 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
         const k = itemKey(src.kind, src.id);
         const rec = cache.items[k];
         if (!rec || rec.self !== fps.of(src.kind, src.id) || !rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)) return undefined;
-        const files: FileRecord[] = [];
-        for (const f of rec.files) {
-          const kept = out.intact(f);
+        // The record itself is carried over when nothing moved, so an unchanged build is cheap to detect.
+        let files = rec.files;
+        for (let i = 0; i < rec.files.length; i++) {
+          const kept = out.intact(rec.files[i]!);
           if (!kept) return undefined;
-          files.push(kept);
+          if (kept !== rec.files[i]) (files === rec.files ? (files = [...rec.files]) : files)[i] = kept;
         }
-        next.items[k] = { ...rec, files };
+        next.items[k] = files === rec.files ? rec : { ...rec, files };
         for (const f of files) produced.add(f[0]);
         reused++;
         progress();
@@ -116,7 +115,8 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
         seen.set(itemKey(kind, id), [kind, id]);
       },
       onItem(src, outcome, files) {
-        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text))) : [];
+        const before = cache.items[itemKey(src.kind, src.id)]?.files ?? [];
+        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
         for (const r of records) produced.add(r[0]);
         const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
         lookups.delete(src);
@@ -129,7 +129,7 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
 
   // Whole-build files: cheap, so regenerated every time and written only when they changed.
   const shared = new Map([...result.files, ...runtimeFiles()]);
-  for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text)));
+  for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
   if (key) {
     const modules: ManifestEntry[] = [];
     const bySource = new Map<string, SourceFile>();
@@ -146,14 +146,19 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
       memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; });
     const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules }, key, timestamp);
     if (memo) memo.manifest = { global, modules, text };
-    next.shared.push(out.put("manifest.json", text));
+    next.shared.push(out.put("manifest.json", text, sharedBefore.get("manifest.json")));
   }
   for (const f of next.shared) produced.add(f[0]);
-  out.finish(produced);
+  // Within one process only files the last build recorded, and no longer carried over, can be stale.
+  const recordedBefore = function* () {
+    for (const [k, rec] of Object.entries(cache.items)) if (next.items[k] !== rec) for (const f of rec.files) yield f[0];
+    yield* sharedBefore.keys();
+  };
+  out.finish(produced, trusted ? recordedBefore() : undefined);
   // A no-op build leaves the cache file alone too, unless a file's stat moved (then it is re-recorded).
   const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
   const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
-    Object.entries(next.items).every(([k, r]) => cache.items[k] !== undefined && same(r.files, cache.items[k]!.files));
+    Object.entries(next.items).every(([k, r]) => r === cache.items[k]);
   if (memo) {
     memo.cache = unchanged ? cache : next;
     if (!unchanged) memo.save = () => saveCache(path, next);

@@ -12,20 +12,18 @@ export class OutputUpdate {
   removed = 0;
   private readonly dirs = new Set<string>();
 
-  /**
-   * `previous`: what the last build recorded for each path, used to skip unchanged files without
-   * reading them; `trusted`: that record was made by this process (--watch), so skip the stat too.
-   */
+  /** `trusted`: the records given to `put` and `intact` were made by this process (--watch), so no stat is needed. */
   constructor(
     readonly outDir: string,
-    private readonly previous: ReadonlyMap<string, FileRecord>,
     private readonly trusted = false,
   ) {}
 
-  /** Writes `text` at `rel` unless out/ already holds exactly it; returns what is now on disk. */
-  put(rel: string, text: string): FileRecord {
+  /**
+   * Writes `text` at `rel` unless out/ already holds exactly it; returns what is now on disk.
+   * `prev`: what the last build recorded for `rel`, so an unchanged file is skipped without reading it.
+   */
+  put(rel: string, text: string, prev?: FileRecord): FileRecord {
     const hash = sha256(text);
-    const prev = this.previous.get(rel);
     if (prev && prev[1] === hash) {
       const kept = this.intact(prev);
       if (kept) return kept;
@@ -52,7 +50,7 @@ export class OutputUpdate {
    * those moved (a copy, a checkout, another writer), the same sha256. Null when it changed or vanished.
    */
   intact(prev: FileRecord): FileRecord | null {
-    if (this.trusted && this.previous.get(prev[0]) === prev) return prev;
+    if (this.trusted) return prev;
     const [rel, hash, size, mtimeMs] = prev;
     const st = statSync(join(this.outDir, rel), { throwIfNoEntry: false });
     if (!st) return null;
@@ -61,11 +59,12 @@ export class OutputUpdate {
     return text !== null && sha256(text) === hash ? [rel, hash, st.size, st.mtimeMs] : null;
   }
 
-  /** Removes every file under out/ that this build did not produce (generated files of removed items). */
-  finish(produced: ReadonlySet<string>): void {
-    // Within one process, out/ holds what the previous build left: only its records can be stale.
-    const candidates = this.trusted ? [...this.previous.keys()] : listFiles(this.outDir, "");
-    for (const rel of candidates) {
+  /**
+   * Removes files under out/ this build did not produce (generated files of removed items): every
+   * such file, or within one process (--watch), only `candidates`, the files the last build recorded.
+   */
+  finish(produced: ReadonlySet<string>, candidates?: Iterable<string>): void {
+    for (const rel of this.trusted && candidates ? candidates : listFiles(this.outDir, "")) {
       if (produced.has(rel) || NOT_BUILD_OUTPUT.has(rel)) continue;
       rmSync(join(this.outDir, rel), { force: true });
       this.removed++;
