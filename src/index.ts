@@ -1,13 +1,17 @@
 // The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
 // src/cli/ reads the project and writes `out/`.
-import { compileDirectives } from "./compile-directives.js";
+import { compileDirectives, type ItemOutcome } from "./compile-directives.js";
 import { compileTools } from "./compile-tools.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
-import { emit } from "./emit/index.js";
+import { emit, emitShared, moduleFiles } from "./emit/index.js";
+import { emitDirective } from "./emit/emit-directive.js";
+import { emitKnowledge } from "./emit/emit-knowledge.js";
+import { emitTool } from "./emit/emit-tool.js";
 
 export type { Diagnostic, Location, Position, Severity } from "./diagnostics/diagnostic.js";
 export { parseDirective } from "./parse/parse-directive.js";
 export { VERSION } from "./version.js";
+export type { ItemOutcome } from "./compile-directives.js";
 
 /** The kinds of item a project holds, each under its own `.ai/` folder. */
 export type ItemKind = "directive" | "knowledge" | "tool";
@@ -27,6 +31,19 @@ export interface SourceFile {
 export interface BuildOptions {
   /** The first `.ai/config/agent/hook_conditions.yaml` found across the spaces, if any. */
   hookConfig?: { path: string; text: string } | null;
+  /**
+   * Incremental and streaming builds: each project directive and knowledge item's files go to
+   * `onItem` as soon as they are emitted (null when the item produced none) instead of into the
+   * result, and items `reuse` answers for are skipped. `files` then holds only whole-build files.
+   */
+  items?: BuildItemHooks;
+}
+
+/** See `BuildOptions.items`. */
+export interface BuildItemHooks {
+  reuse?(src: SourceFile): ItemOutcome | undefined;
+  onLookup?(from: SourceFile, kind: ItemKind, id: string): void;
+  onItem(src: SourceFile, outcome: ItemOutcome, files: Map<string, string> | null): void;
 }
 
 export interface BuildResult {
@@ -41,6 +58,20 @@ export interface BuildResult {
 
 /** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
 export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
+  const items = options.items;
+  if (items) {
+    const { diagnostics, compiled } = compileDirectives(sources, options.hookConfig ?? null, {
+      reuse: items.reuse,
+      onLookup: items.onLookup,
+      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k ? moduleFiles(emitKnowledge(k, version)) : null),
+      onDirective: (src, outcome, a) => items.onItem(src, outcome, a ? moduleFiles(emitDirective(a, version)) : null),
+    });
+    // Tools are few and cheap: compiled every build, written only when their text changes.
+    const tools = compileTools(sources);
+    const files = emitShared(compiled, version, tools.tools.map((t) => t.id));
+    for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
+    return { files, diagnostics: [...diagnostics, ...tools.diagnostics], compiled, tools: tools.tools.map((t) => t.id) };
+  }
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
   const tools = compileTools(sources);
   return { files: emit(analyses, version, knowledge, tools.tools), diagnostics: [...diagnostics, ...tools.diagnostics], compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };

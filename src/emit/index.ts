@@ -6,6 +6,32 @@ import { emitIndex } from "./emit-index.js";
 import { emitTool } from "./emit-tool.js";
 import type { CompiledTool } from "../compile-tools.js";
 
+/** One item's three module files, keyed by output path. */
+export function moduleFiles(m: { path: string; js: string; ts: string; dts: string }): Map<string, string> {
+  return new Map([
+    [`${m.path}.js`, m.js],
+    [`${m.path}.ts`, m.ts],
+    [`${m.path}.d.ts`, m.dts],
+  ]);
+}
+
+/** The files that depend on the whole build, not on one item: the registry and out/package.json. */
+export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = []): Map<string, string> {
+  // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
+  const key = `${version}\0${ids.join("\0")}\u0001${toolIds.join("\0")}`;
+  if (lastShared?.key === key) return new Map(lastShared.files);
+  const files = new Map<string, string>();
+  const index = emitIndex(ids, version, toolIds);
+  files.set("index.js", index.js);
+  files.set("index.ts", index.ts);
+  files.set("index.d.ts", index.dts);
+  // The output is ES modules whatever the enclosing project's package.json says.
+  files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
+  lastShared = { key, files: new Map(files) };
+  return files;
+}
+let lastShared: { key: string; files: ReadonlyMap<string, string> } | undefined;
+
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = []): Map<string, string> {
   const files = new Map<string, string>();
@@ -21,17 +47,7 @@ export function emit(analyses: readonly DirectiveAnalysis[], version: string, kn
     files.set(`${m.path}.ts`, m.ts);
     files.set(`${m.path}.d.ts`, m.dts);
   }
-  for (const t of tools) {
-    const m = emitTool(t, version);
-    files.set(`${m.path}.js`, m.js);
-    files.set(`${m.path}.ts`, m.ts);
-    files.set(`${m.path}.d.ts`, m.dts);
-  }
-  const index = emitIndex(analyses.map((a) => a.id), version, tools.map((t) => t.id));
-  files.set("index.js", index.js);
-  files.set("index.ts", index.ts);
-  files.set("index.d.ts", index.dts);
-  // The output is ES modules whatever the enclosing project's package.json says.
-  files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
+  for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
+  for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id))) files.set(path, text);
   return files;
 }

@@ -34,9 +34,20 @@ export function toPrivateKey(key: PrivateKeyInput): KeyObject {
   return checkEd25519(key);
 }
 
+// Trust stores hand keys around as PEM text; parsing one costs as much as a verification, so each
+// PEM is parsed once per process (KeyObjects are immutable, sharing them is safe).
+const publicKeys = new Map<string, KeyObject>();
+
 /** An Ed25519 public KeyObject from any accepted input. */
 export function toPublicKey(key: PublicKeyInput): KeyObject {
-  if (typeof key === "string") return checkEd25519(createPublicKey(key));
+  if (typeof key === "string") {
+    let parsed = publicKeys.get(key);
+    if (!parsed) {
+      parsed = checkEd25519(createPublicKey(key));
+      if (publicKeys.size < 1024) publicKeys.set(key, parsed);
+    }
+    return parsed;
+  }
   if (key instanceof Uint8Array) {
     if (key.length !== 32) throw new Error(`An Ed25519 public key is 32 bytes, got ${key.length}`);
     return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, key]), format: "der", type: "spki" });

@@ -7,12 +7,13 @@ import type { Io } from "../io.js";
 import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
-import { writeOutput } from "../write-output.js";
+import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
+import { Progress } from "../io.js";
+import { watchBuild } from "../watch.js";
 import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView } from "../signing.js";
-import { checkSourceSignatures } from "../../sign/check-sources.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
 typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
@@ -20,7 +21,8 @@ user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit
 --check writes nothing and exits 1 when out/ differs from what a build would write. Output is
 signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.
 A signed source that changed since signing is a warning (RYE5001); --verify-sources requires every
-project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).`;
+project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).
+Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -35,6 +37,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       check: { type: "boolean" },
       "allow-unsigned": { type: "boolean" },
       "verify-sources": { type: "boolean" },
+      watch: { type: "boolean" },
     },
     USAGE,
     io,
@@ -42,40 +45,53 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (typeof values === "number") return values;
   const project = resolve(io.cwd, values.project ?? ".");
   const outDir = resolve(project, values.out ?? "out");
-  const started = performance.now();
   const spaces = spacesFrom(project, values, io.cwd, io.env);
-  const { sources, diagnostics: readProblems, hookConfig } = readSpaces(spaces);
-  const result = build(sources, VERSION, { hookConfig });
-  const trust = values["verify-sources"] ? trustForSpaces([{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))], io.env) : null;
-  const diagnostics = [...readProblems, ...checkSourceSignatures(sources, trust), ...result.diagnostics];
-  const unsigned = new Map([...result.files, ...runtimeFiles()]);
   if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
-  const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io, values.check ? throwawayKey() : undefined);
-  // Output signed with this machine's key must never vouch for sources that failed verification.
-  if (trust && diagnostics.some((d) => d.severity === "error" && d.code.startsWith("RYE500"))) {
-    const sourcesByPath = new Map(sources.map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
-    const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
-    for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color: useColor(io), sources: sourcesByPath, displayPath: display })}\n`);
-    io.stderr.write(`${formatSummary(diagnostics)}\n--verify-sources failed: nothing was written to ${relative(io.cwd, outDir) || "."}.\n`);
-    return 1;
+  if (values.check) {
+    // From scratch, without the cache, signed with a key that lives only in memory: --check touches nothing.
+    const { sources, hookConfig } = readSpaces(spaces);
+    const result = build(sources, VERSION, { hookConfig });
+    const unsigned = new Map([...result.files, ...runtimeFiles()]);
+    const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
+    return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
   }
-  if (values.check) return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
-  const { written } = writeOutput(outDir, files);
+  const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
+  const sourceTrust = values["verify-sources"] ? trustForSpaces(roots, io.env) : null;
+  const options = { project, outDir, spaces, allowUnsigned: values["allow-unsigned"], sourceTrust };
+  if (values.watch) return watchBuild(options, io, (o) => runOnce(o, io, Boolean(values.json)));
+  return runOnce(options, io, Boolean(values.json));
+}
+
+/** One build with its report; the exit code of `rye build`. */
+export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): number {
+  const started = performance.now();
+  const progress = json ? null : new Progress(io, started);
+  let built: ProjectBuildResult;
+  try {
+    built = buildProject({ ...options, onProgress: progress ? (done, total) => progress.update(done, total) : undefined }, io);
+  } finally {
+    progress?.clear();
+  }
+  const { sources, diagnostics, compiled } = built;
   const ms = Math.round(performance.now() - started);
+  const { project, outDir } = options;
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
 
-  if (values.json) {
-    const report = { outDir: relative(io.cwd, outDir) || ".", compiled: result.compiled, diagnostics: diagnostics.map((d) => withDisplay(d, display)) };
+  if (json) {
+    const report = { outDir: relative(io.cwd, outDir) || ".", compiled, diagnostics: diagnostics.map((d) => withDisplay(d, display)) };
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    const sourcesByPath = new Map(sources.map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
+    // Only the files diagnostics point into are needed for code frames.
+    const cited = new Set(diagnostics.map((d) => d.loc?.source));
+    const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
     const color = useColor(io);
     for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
     if (io.env.GITHUB_ACTIONS === "true") for (const d of diagnostics) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
     const summary = formatSummary(diagnostics);
     if (summary) io.stderr.write(`${summary}\n`);
-    io.stdout.write(
-      `Compiled ${result.compiled.length} of ${sources.filter((s) => s.kind === "directive" && s.space === "project").length} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${written} files written).\n`,
+    if (built.refused) io.stderr.write(`--verify-sources failed: nothing was written to ${relative(io.cwd, outDir) || "."}.\n`);
+    else io.stdout.write(
+      `Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
     );
   }
   return diagnostics.some((d) => d.severity === "error") ? 1 : 0;

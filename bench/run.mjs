@@ -1,0 +1,219 @@
+// `npm run bench`: every figure of the performance targets, measured side by side in one run, printed
+// as a table with PASS/MISS per target and written to bench/results/<time>.json and latest.{json,md}.
+// Needs `npm run build` first (dist/). The real corpus comes from ../shared when present.
+// Usage: node bench/run.mjs [--quick]   (--quick: 2k instead of 10k, for a smoke run)
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateCorpus } from "../scripts/gen-corpus.mjs";
+import { benchRender } from "./render.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = join(ROOT, "dist");
+const RYE = join(ROOT, "bin", "rye.js");
+const SHARED = join(ROOT, "..", "shared");
+const BIG = process.argv.includes("--quick") ? 2000 : 10000;
+if (!existsSync(join(DIST, "cli", "main.js"))) {
+  console.error("dist/ not found: run `npm run build` first");
+  process.exit(2);
+}
+const work = mkdtempSync(join(tmpdir(), "rye-bench-"));
+// A user space of the benchmark's own: the signing key generated on first use lands here.
+const env = { ...process.env, USER_SPACE: join(work, "user"), NO_COLOR: "1" };
+mkdirSync(env.USER_SPACE);
+const results = { machine: machine(), started: new Date().toISOString(), figures: {}, targets: [] };
+const log = (s) => process.stderr.write(`${s}\n`);
+
+function machine() {
+  const model = (() => {
+    try {
+      return /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
+    } catch {
+      return cpus()[0]?.model;
+    }
+  })();
+  return { nproc: availableParallelism(), cpu: model, node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((x) => x.toFixed(2)).join(" ") };
+}
+
+function target(name, value, unit, ok, limit) {
+  results.targets.push({ name, value: Number(value.toFixed(3)), unit, limit, status: ok ? "PASS" : "MISS" });
+}
+
+/** A whole `node bin/rye.js …` process: wall time in ms and its stdout. */
+function wholeProcess(args, cwd = ROOT) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [RYE, ...args], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A build in a child process: in-process ms (no start-up), peak RSS and files written. */
+function childBuild(project, touch) {
+  const args = [join(ROOT, "bench", "build-child.mjs"), project, ...(touch ? ["--touch", touch] : [])];
+  const out = execFileSync(process.execPath, args, { env, encoding: "utf8", maxBuffer: 1 << 26 });
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
+
+function projectCopy(from, name) {
+  const dir = join(work, name);
+  cpSync(join(from, ".ai"), join(dir, ".ai"), { recursive: true });
+  return dir;
+}
+
+async function sourcesOf(project) {
+  const { readProject } = await import(join(DIST, "cli", "read-project.js"));
+  return readProject(project, ["directive", "knowledge"]).sources;
+}
+
+// ── render ───────────────────────────────────────────────────────────────────────────────────
+log("render: compiled vs literal, Eta, Handlebars, interpreter…");
+process.env.RYE_ALLOW_UNSIGNED = "1";
+const renderSources = [...(await sourcesOf(ROOT))];
+const corpusRoots = ["rye-2026-02/system", "rye-2026-04/core", "rye-2026-04/standard", "rye-2026-04/code", "rye-2026-04/email", "rye-2026-04/web"]
+  .map((b) => join(SHARED, "corpus", b))
+  .filter(existsSync);
+const render = { example: await benchRender(DIST, renderSources) };
+for (const root of corpusRoots) render[root.slice(SHARED.length + 8)] = await benchRender(DIST, await sourcesOf(root));
+results.figures.render = render;
+{
+  const all = Object.values(render);
+  const w = (e, f) => all.reduce((a, r) => a + r.engines[e][f] * r.engines[e].directives, 0) / all.reduce((a, r) => a + r.engines[e].directives, 0);
+  const us = (e) => w(e, "usPerRender");
+  const ratio = (e) => Math.exp(all.reduce((a, r) => a + Math.log(r.engines[e].compiledOverThis) * r.engines[e].directives, 0) / all.reduce((a, r) => a + r.engines[e].directives, 0));
+  results.figures.renderSummary = Object.fromEntries(["compiled", "literal", "eta", "handlebars", "interpreter"].map((e) => [e, { usPerRender: us(e), compiledOverThis: ratio(e) }]));
+  target("render: compiled / hand-written literal", ratio("literal"), "×", ratio("literal") <= 1.3, "≤ 1.3×");
+  target("render: compiled / Eta compiled", ratio("eta"), "×", ratio("eta") < 1, "< 1×");
+  target("render: compiled / Handlebars precompiled", ratio("handlebars"), "×", ratio("handlebars") < 1, "< 1×");
+  results.figures.renderDirectives = all.reduce((a, r) => a + r.directives, 0);
+}
+
+// ── build: real corpus ───────────────────────────────────────────────────────────────────────
+const corpusProject = corpusRoots[0] ? projectCopy(corpusRoots[0], "corpus") : projectCopy(ROOT, "corpus");
+results.figures.corpusName = corpusRoots[0] ? "rye-2026-02/system" : "example .ai/ (../shared absent)";
+log(`build: ${results.figures.corpusName}…`);
+{
+  const cold = wholeProcess(["build", "--project", corpusProject]);
+  rmSync(join(corpusProject, "out"), { recursive: true });
+  rmSync(join(corpusProject, ".rye-cache"), { recursive: true });
+  const inproc = childBuild(corpusProject);
+  const n = (await sourcesOf(corpusProject)).filter((s) => s.kind === "directive").length;
+  results.figures.corpus = { directives: n, wholeProcessMs: cold.ms, inProcessMs: inproc.ms, perSecond: n / (inproc.ms / 1000), maxRssMb: inproc.maxRssMb };
+  target("whole-process rye build of the real corpus", cold.ms, "ms", cold.ms <= 1000, "≤ 1000 ms");
+}
+
+// ── build: generated 1k with phase split, and 10k ────────────────────────────────────────────
+for (const count of [1000, BIG]) {
+  const dir = join(work, `gen${count}`);
+  let t = performance.now();
+  generateCorpus(dir, count, 1);
+  log(`build: generated ${count} (${(performance.now() - t).toFixed(0)} ms to generate)…`);
+  const cold = childBuild(dir);
+  results.figures[`cold${count}`] = { directives: count, inProcessMs: cold.ms, perSecond: count / (cold.ms / 1000), maxRssMb: cold.maxRssMb, written: cold.written };
+  if (count === BIG) {
+    target(`cold build ${count}: directives/s (no process start)`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000, "≥ 2000/s");
+    target(`cold build ${count}: peak RSS`, cold.maxRssMb, "MB", cold.maxRssMb <= 300, "≤ 300 MB");
+    const noop = wholeProcess(["build", "--project", dir]);
+    const noopIn = childBuild(dir);
+    results.figures[`noop${count}`] = { wholeProcessMs: noop.ms, inProcessMs: noopIn.ms, written: noopIn.written };
+    target(`no-op rebuild ${count} (in-process; ${noopIn.written} files written)`, noopIn.ms, "ms", noopIn.ms <= 300 && noopIn.written === 0, "≤ 300 ms, 0 written");
+    const touched = join(dir, ".ai", "directives", "bench", "g0", "task_7.md");
+    const one = childBuild(dir, touched);
+    results.figures[`touch${count}`] = { inProcessMs: one.ms, written: one.written };
+    target(`single-file rebuild ${count}, warm process as --watch`, one.ms, "ms", one.ms <= 50, "≤ 50 ms");
+    t = performance.now();
+    const verify = wholeProcess(["verify", join(dir, "out"), "--project", dir]);
+    const modules = Number(/(\d+)/.exec(verify.stdout.split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? NaN);
+    results.figures[`verify${count}`] = { wholeProcessMs: verify.ms, code: verify.code, summary: verify.stdout.split("\n").filter(Boolean).at(-1), modules };
+    target(`verify all modules at ${count}`, verify.ms, "ms", verify.ms <= 1000 && verify.code === 0, "≤ 1000 ms");
+  } else {
+    results.figures.phases1000 = await phases(dir);
+    results.figures.tsc = tscOverhead(dir);
+    target("tsc --noEmit overhead of 1k emitted modules", results.figures.tsc.overheadMs, "ms", results.figures.tsc.overheadMs <= 1000, "≤ 1000 ms");
+  }
+}
+
+/** Where a non-incremental build's time goes, phase by phase, in this process. */
+async function phases(dir) {
+  const { readProject } = await import(join(DIST, "cli", "read-project.js"));
+  const { parseDirective } = await import(join(DIST, "parse", "parse-directive.js"));
+  const { compileDirectives } = await import(join(DIST, "compile-directives.js"));
+  const { emit } = await import(join(DIST, "emit", "index.js"));
+  const { signOutput } = await import(join(DIST, "sign", "sign-output.js"));
+  const { generateKeyPair, loadSigningKey, writeKeyPair } = await import(join(DIST, "sign", "keys.js"));
+  const { writeOutput } = await import(join(DIST, "cli", "write-output.js"));
+  const lap = (f) => {
+    const t = performance.now();
+    const v = f();
+    return [performance.now() - t, v];
+  };
+  const [read, { sources }] = lap(() => readProject(dir));
+  const [parse] = lap(() => sources.filter((s) => s.kind === "directive").forEach((s) => parseDirective(s.text, s.path)));
+  const [compile, compiled] = lap(() => compileDirectives(sources, null));
+  const [emitMs, files] = lap(() => emit(compiled.analyses, "bench", compiled.knowledge));
+  const keyDir = join(work, "phase-key");
+  writeKeyPair(keyDir, generateKeyPair());
+  const key = loadSigningKey(keyDir);
+  const [sign, signed] = lap(() => signOutput(files, key, "2026-01-01T00:00:00Z", new Map(), "bench"));
+  const [write] = lap(() => writeOutput(join(work, "phase-out"), signed));
+  return { read, parse, check: compile - parse, emit: emitMs, sign, write };
+}
+
+/** tsc --noEmit of a consumer importing the 1k registry vs the same consumer without it. */
+function tscOverhead(dir) {
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const consumer = join(work, "consumer");
+  mkdirSync(consumer, { recursive: true });
+  const config = { compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", skipLibCheck: true, types: [], allowJs: false } };
+  writeFileSync(join(consumer, "package.json"), '{ "type": "module" }\n');
+  const run = (name, code) => {
+    writeFileSync(join(consumer, `${name}.ts`), code);
+    writeFileSync(join(consumer, `tsconfig.${name}.json`), JSON.stringify({ ...config, files: [`${name}.ts`] }));
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [tsc, "-p", join(consumer, `tsconfig.${name}.json`)], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`tsc failed for ${name}:\n${r.stdout}${r.stderr}`);
+    return performance.now() - t;
+  };
+  const plain = `const greeting: string = "hello";\nexport const shout = (s: string): string => s.toUpperCase() + greeting;\n`;
+  const without = run("without", plain);
+  const withModules = run("with", `${plain}import { directives } from ${JSON.stringify(join(dir, "out", "index.js"))};\nexport const ids: string[] = Object.keys(directives);\n`);
+  return { withoutMs: without, withMs: withModules, overheadMs: withModules - without };
+}
+
+// ── report ───────────────────────────────────────────────────────────────────────────────────
+results.finished = new Date().toISOString();
+const f = results.figures;
+const fmt = (x, d = 0) => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(d) : String(x));
+const rs = f.renderSummary;
+const md = [
+  `Machine: ${results.machine.nproc} cores, ${results.machine.cpu}, node ${results.machine.node}, load average at start ${results.machine.loadavg}. ${results.started}.`,
+  "",
+  "| target | measured | limit | |",
+  "|---|---|---|---|",
+  ...results.targets.map((t) => `| ${t.name} | ${fmt(t.value, t.unit === "×" ? 2 : 0)} ${t.unit} | ${t.limit} | ${t.status} |`),
+  "",
+  `Render, ${f.renderDirectives} directives (example project and corpus), mean µs per render and compiled/engine ratio (geometric mean):`,
+  "",
+  "| engine | µs/render | compiled ÷ engine |",
+  "|---|---|---|",
+  ...Object.entries(rs).map(([e, v]) => `| ${e} | ${fmt(v.usPerRender, 2)} | ${fmt(v.compiledOverThis, 3)} |`),
+  "",
+  "| build | directives | ms | directives/s | peak RSS MB |",
+  "|---|---|---|---|---|",
+  `| cold, ${f.corpusName} (in-process; whole process ${fmt(f.corpus.wholeProcessMs)} ms) | ${f.corpus.directives} | ${fmt(f.corpus.inProcessMs)} | ${fmt(f.corpus.perSecond)} | ${fmt(f.corpus.maxRssMb)} |`,
+  `| cold, generated 1k | 1000 | ${fmt(f.cold1000.inProcessMs)} | ${fmt(f.cold1000.perSecond)} | ${fmt(f.cold1000.maxRssMb)} |`,
+  `| cold, generated ${BIG} | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
+  `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | |`,
+  `| one directive changed, ${BIG}, warm process (${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | |`,
+  "",
+  `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
+  `tsc --noEmit: ${fmt(f.tsc.withoutMs)} ms without the modules, ${fmt(f.tsc.withMs)} ms importing the 1k registry. verify ${BIG}: ${fmt(f[`verify${BIG}`].wholeProcessMs)} ms (${f[`verify${BIG}`].summary ?? ""}).`,
+].join("\n");
+const dir = join(ROOT, "bench", "results");
+mkdirSync(dir, { recursive: true });
+const json = `${JSON.stringify(results, null, 2)}\n`;
+writeFileSync(join(dir, `${results.started.replace(/[:.]/g, "-")}.json`), json);
+writeFileSync(join(dir, "latest.json"), json);
+writeFileSync(join(dir, "latest.md"), `${md}\n`);
+console.log(md);
+rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,188 @@
+// One incremental `rye build` of a project: read the spaces, reuse every item whose sources and
+// dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
+// item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
+import { build, VERSION, type SourceFile } from "../index.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { signManifest, type ManifestEntry } from "../sign/sign-manifest.js";
+import { signModule } from "../sign/sign-module.js";
+import type { ItemKind } from "../index.js";
+import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "./build-cache.js";
+import { OutputUpdate } from "./build-cache-write.js";
+import type { Io } from "./io.js";
+import { checkSourceSignatures } from "../sign/check-sources.js";
+import type { TrustStore } from "../sign/trust-store.js";
+import { readSpaces, type Spaces } from "./read-spaces.js";
+import { runtimeFiles } from "./runtime-files.js";
+import type { SpacesRead } from "./watch-sources.js";
+import { signingKey, timestampFor } from "./signing.js";
+
+/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
+const SIGNED = /\.(?:js|mjs|ts)$/;
+
+export interface ProjectBuildOptions {
+  project: string;
+  outDir: string;
+  spaces: Spaces;
+  allowUnsigned?: boolean;
+  /** Called after each item (built or reused) with how many are done out of how many. */
+  onProgress?: (done: number, total: number) => void;
+  /** State kept between builds of one process (--watch): see `BuildMemo`. */
+  memo?: BuildMemo;
+  /** Reads the spaces (default: readSpaces); --watch passes one that rereads only changed files. */
+  read?: () => SpacesRead;
+  /** `--verify-sources`: every project item must verify against this store, or nothing is written. */
+  sourceTrust?: TrustStore | null;
+}
+
+/**
+ * What a long-lived process (--watch) keeps between builds: the cache as last saved (not re-read),
+ * source hashes by path and text (a file whose text is unchanged is not hashed again), and the
+ * compiler fingerprint. Output files this process wrote or checked are trusted without a stat;
+ * one edited by hand mid-watch is repaired when its item changes or by the next `rye build`.
+ */
+export interface BuildMemo {
+  cache?: CacheData;
+  hashes?: Map<string, [text: string, hash: string]>;
+  fingerprints?: Map<string, [SourceFile[], string]>;
+  compiler?: string;
+  /** The signed manifest of the last build and what it lists. */
+  manifest?: { global: string; modules: ManifestEntry[]; text: string };
+  /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
+  save?: () => void;
+}
+
+export interface ProjectBuildResult {
+  sources: SourceFile[];
+  diagnostics: Diagnostic[];
+  compiled: string[];
+  /** Project directives found. */
+  directives: number;
+  /** Items compiled by this build, and items reused from the cache. */
+  rebuilt: number;
+  reused: number;
+  written: number;
+  removed: number;
+  /** True when `--verify-sources` failed and nothing was written. */
+  refused?: boolean;
+}
+
+/** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
+export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
+  const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces);
+  const directives = sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;
+  const signatures = checkSourceSignatures(sources, opts.sourceTrust ?? null);
+  // Output signed with this machine's key must never vouch for sources that failed verification.
+  if (opts.sourceTrust && signatures.some((d) => d.severity === "error")) {
+    return { sources, diagnostics: [...readProblems, ...signatures], compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0, refused: true };
+  }
+  const memo = opts.memo;
+  const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
+  const key = opts.allowUnsigned ? null : signingKey(io);
+  const timestamp = timestampFor(sources, io);
+  const global = globalKey({
+    compiler: memo ? (memo.compiler ??= compilerFingerprint()) : compilerFingerprint(),
+    version: VERSION,
+    hookConfig,
+    key: key ? key.fingerprint : "unsigned",
+    timestamp,
+    outDir: opts.outDir,
+  });
+  const path = cacheFile(opts.project);
+  const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
+  const trusted = memo?.cache === cache;
+  const out = new OutputUpdate(opts.outDir, trusted);
+  const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
+  const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
+  const produced = new Set<string>();
+  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const total = sources.filter((s) => (s.space ?? "project") === "project" && s.kind !== "tool").length;
+  let rebuilt = 0;
+  let reused = 0;
+  const progress = () => opts.onProgress?.(rebuilt + reused, total);
+
+  const result = build(sources, VERSION, {
+    hookConfig,
+    items: {
+      reuse(src) {
+        const k = itemKey(src.kind, src.id);
+        const rec = cache.items[k];
+        if (!rec || rec.self !== fps.of(src.kind, src.id) || !rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)) return undefined;
+        // The record itself is carried over when nothing moved, so an unchanged build is cheap to detect.
+        let files = rec.files;
+        for (let i = 0; i < rec.files.length; i++) {
+          const kept = out.intact(rec.files[i]!);
+          if (!kept) return undefined;
+          if (kept !== rec.files[i]) (files === rec.files ? (files = [...rec.files]) : files)[i] = kept;
+        }
+        next.items[k] = files === rec.files ? rec : { ...rec, files };
+        for (const f of files) produced.add(f[0]);
+        reused++;
+        progress();
+        return rec;
+      },
+      onLookup(from, kind, id) {
+        let seen = lookups.get(from);
+        if (!seen) lookups.set(from, (seen = new Map()));
+        seen.set(itemKey(kind, id), [kind, id]);
+      },
+      onItem(src, outcome, files) {
+        const before = cache.items[itemKey(src.kind, src.id)]?.files ?? [];
+        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
+        for (const r of records) produced.add(r[0]);
+        const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+        lookups.delete(src);
+        next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+        rebuilt++;
+        progress();
+      },
+    },
+  });
+
+  // Whole-build files: cheap, so regenerated every time and written only when they changed.
+  const shared = new Map([...result.files, ...runtimeFiles()]);
+  for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
+  if (key) {
+    const modules: ManifestEntry[] = [];
+    const bySource = new Map<string, SourceFile>();
+    for (const s of sources) {
+      if ((s.space ?? "project") !== "project") continue;
+      const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
+      bySource.set(`${dir}/${s.id}.js`, s);
+    }
+    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) {
+      const src = bySource.get(rec[0]);
+      if (src) modules.push({ path: rec[0], item_id: src.id, source_sha256: fps.hashOf(src), module_sha256: rec[1] });
+    }
+    const same = memo?.manifest && memo.manifest.modules.length === modules.length &&
+      memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; });
+    const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules }, key, timestamp);
+    if (memo) memo.manifest = { global, modules, text };
+    next.shared.push(out.put("manifest.json", text, sharedBefore.get("manifest.json")));
+  }
+  for (const f of next.shared) produced.add(f[0]);
+  // Within one process only files the last build recorded, and no longer carried over, can be stale.
+  const recordedBefore = function* () {
+    for (const [k, rec] of Object.entries(cache.items)) if (next.items[k] !== rec) for (const f of rec.files) yield f[0];
+    yield* sharedBefore.keys();
+  };
+  out.finish(produced, trusted ? recordedBefore() : undefined);
+  // A no-op build leaves the cache file alone too, unless a file's stat moved (then it is re-recorded).
+  const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
+  const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
+    Object.entries(next.items).every(([k, r]) => r === cache.items[k]);
+  if (memo) {
+    memo.cache = unchanged ? cache : next;
+    if (!unchanged) memo.save = () => saveCache(path, next);
+  } else if (!unchanged) saveCache(path, next);
+  return {
+    sources,
+    diagnostics: [...readProblems, ...signatures, ...result.diagnostics],
+    compiled: result.compiled,
+    directives,
+    rebuilt,
+    reused,
+    written: out.written,
+    removed: out.removed,
+  };
+}

@@ -1,0 +1,99 @@
+// Writes of an incremental build: one file at a time as items are emitted (so a 10k-item build never
+// holds all of its output in memory), skipping files out/ already holds byte for byte, each write
+// atomic (temporary file + rename), and stale generated files removed at the end.
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { FileRecord } from "./build-cache.js";
+import { sha256 } from "./build-cache.js";
+import { NOT_BUILD_OUTPUT } from "./check-output.js";
+
+export class OutputUpdate {
+  written = 0;
+  removed = 0;
+  private readonly dirs = new Set<string>();
+
+  /** `trusted`: the records given to `put` and `intact` were made by this process (--watch), so no stat is needed. */
+  constructor(
+    readonly outDir: string,
+    private readonly trusted = false,
+  ) {}
+
+  /**
+   * Writes `text` at `rel` unless out/ already holds exactly it; returns what is now on disk.
+   * `prev`: what the last build recorded for `rel`, so an unchanged file is skipped without reading it.
+   */
+  put(rel: string, text: string, prev?: FileRecord): FileRecord {
+    const hash = sha256(text);
+    if (prev && prev[1] === hash) {
+      const kept = this.intact(prev);
+      if (kept) return kept;
+    } else if (!prev) {
+      // Not ours last time (a first build over an existing out/): compare the bytes before writing.
+      const onDisk = this.read(rel);
+      if (onDisk !== null && onDisk === text) return this.record(rel, hash);
+    }
+    const path = join(this.outDir, rel);
+    const dir = dirname(path);
+    if (!this.dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.add(dir);
+    }
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+    this.written++;
+    return this.record(rel, hash);
+  }
+
+  /**
+   * The record of a file the last build wrote, if out/ still holds it: same size and mtime, or when
+   * those moved (a copy, a checkout, another writer), the same sha256. Null when it changed or vanished.
+   */
+  intact(prev: FileRecord): FileRecord | null {
+    if (this.trusted) return prev;
+    const [rel, hash, size, mtimeMs] = prev;
+    const st = statSync(join(this.outDir, rel), { throwIfNoEntry: false });
+    if (!st) return null;
+    if (st.size === size && st.mtimeMs === mtimeMs) return prev;
+    const text = this.read(rel);
+    return text !== null && sha256(text) === hash ? [rel, hash, st.size, st.mtimeMs] : null;
+  }
+
+  /**
+   * Removes files under out/ this build did not produce (generated files of removed items): every
+   * such file, or within one process (--watch), only `candidates`, the files the last build recorded.
+   */
+  finish(produced: ReadonlySet<string>, candidates?: Iterable<string>): void {
+    for (const rel of this.trusted && candidates ? candidates : listFiles(this.outDir, "")) {
+      if (produced.has(rel) || NOT_BUILD_OUTPUT.has(rel)) continue;
+      rmSync(join(this.outDir, rel), { force: true });
+      this.removed++;
+    }
+  }
+
+  private read(rel: string): string | null {
+    const path = join(this.outDir, rel);
+    // A stat that cannot throw first: most files of a first build do not exist, and exceptions are slow.
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      return null;
+    }
+  }
+
+  private record(rel: string, hash: string): FileRecord {
+    const st = statSync(join(this.outDir, rel));
+    return [rel, hash, st.size, st.mtimeMs];
+  }
+}
+
+function listFiles(dir: string, prefix: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name), `${prefix}${e.name}/`) : e.isFile() ? [`${prefix}${e.name}`] : []));
+}

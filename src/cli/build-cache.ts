@@ -1,0 +1,148 @@
+// The incremental build cache: what each project item produced last time, keyed by content hashes
+// of the item and of every item its analysis looked up, so an unchanged item is neither parsed nor
+// emitted nor signed nor written, and an item whose extends parent, context knowledge or called
+// directive changed is rebuilt. Lives in <project>/.rye-cache/build.json (gitignored, safe to delete).
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ItemOutcome } from "../compile-directives.js";
+import type { ItemKind, SourceFile } from "../index.js";
+
+/** Bump when the cache layout changes; older caches are then ignored. */
+const FORMAT = 1;
+
+/** One output file as last written: path under out/, sha256 of its text, and what stat said after writing. */
+export type FileRecord = [path: string, sha256: string, size: number, mtimeMs: number];
+
+/** What one project item produced, and what it depended on. */
+export interface ItemRecord extends ItemOutcome {
+  /** Fingerprint of the item's own files (every space) when it was built. */
+  self: string;
+  /** [kind, id, fingerprint] of every item its analysis looked up. */
+  deps: [ItemKind, string, string][];
+  files: FileRecord[];
+}
+
+export interface CacheData {
+  format: number;
+  /** Everything outside the items that output depends on: compiler, version, key, timestamp, hook config. */
+  global: string;
+  /** `${kind}:${id}` → record. */
+  items: Record<string, ItemRecord>;
+  /** Whole-build files (index, package.json, runtime, manifest, …) as last written. */
+  shared: FileRecord[];
+}
+
+/** Where the cache of a project lives. */
+export function cacheFile(project: string): string {
+  return join(project, ".rye-cache", "build.json");
+}
+
+/** Reads the cache; an absent, unreadable or foreign one is an empty cache (a cold build). */
+export function loadCache(path: string, global: string): CacheData {
+  const empty: CacheData = { format: FORMAT, global, items: {}, shared: [] };
+  try {
+    const data = JSON.parse(readFileSync(path, "utf8")) as CacheData;
+    if (data.format !== FORMAT || data.global !== global || typeof data.items !== "object") return empty;
+    return data;
+  } catch {
+    return empty;
+  }
+}
+
+/** Writes the cache atomically, so an interrupted build leaves the old cache or none, never half of one. */
+export function saveCache(path: string, data: CacheData): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(data));
+  renameSync(tmp, path);
+}
+
+export const itemKey = (kind: ItemKind, id: string) => `${kind}:${id}`;
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Fingerprints of items across spaces: for a kind and id, a hash over every file of that id in
+ * every space (space, path, extension, sha256 of text), so any change to which file wins or to
+ * its text changes it. Source hashes are computed once per build and shared with the manifest.
+ */
+export class Fingerprints {
+  private readonly byId = new Map<string, SourceFile[]>();
+  private readonly memo = new Map<string, string>();
+  readonly textHash = new Map<SourceFile, string>();
+
+  /**
+   * `known`: path → [text, sha256] from an earlier build of this process, updated as texts are hashed;
+   * `earlier`: fingerprints of that build with the files they covered, reused while those are the same objects.
+   */
+  constructor(
+    sources: readonly SourceFile[],
+    private readonly known?: Map<string, [string, string]>,
+    private readonly earlier?: Map<string, [SourceFile[], string]>,
+  ) {
+    for (const s of sources) {
+      const key = itemKey(s.kind, s.id);
+      const list = this.byId.get(key);
+      if (list) list.push(s);
+      else this.byId.set(key, [s]);
+    }
+  }
+
+  hashOf(src: SourceFile): string {
+    let h = this.textHash.get(src);
+    if (h !== undefined) return h;
+    const prior = this.known?.get(src.path);
+    h = prior && prior[0] === src.text ? prior[1] : sha256(src.text);
+    this.known?.set(src.path, [src.text, h]);
+    this.textHash.set(src, h);
+    return h;
+  }
+
+  of(kind: ItemKind, id: string): string {
+    const key = itemKey(kind, id);
+    let fp = this.memo.get(key);
+    if (fp !== undefined) return fp;
+    const srcs = this.byId.get(key) ?? [];
+    const before = this.earlier?.get(key);
+    if (before && before[0].length === srcs.length && before[0].every((s, i) => s === srcs[i])) {
+      this.memo.set(key, before[1]);
+      return before[1];
+    }
+    // Tools are only looked up by existence and space; their text does not reach directive output.
+    const parts = srcs.map((s) => `${s.space ?? "project"}\0${s.path}\0${s.ext ?? ""}\0${kind === "tool" ? "" : this.hashOf(s)}`);
+    fp = createHash("sha1").update(parts.join("\n")).digest("hex");
+    this.memo.set(key, fp);
+    this.earlier?.set(key, [srcs, fp]);
+    return fp;
+  }
+}
+
+/**
+ * A fingerprint of the compiler itself (size and mtime of every module beside this one), so a
+ * rebuilt or upgraded compiler never reuses output of the old one.
+ */
+export function compilerFingerprint(): string {
+  const root = dirname(dirname(fileURLToPath(import.meta.url)));
+  const h = createHash("sha1");
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (/\.(?:js|ts|mjs)$/.test(e.name)) {
+        const st = statSync(full);
+        h.update(`${full}\0${st.size}\0${st.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(root);
+  return h.digest("hex");
+}
+
+/** The global part of the cache key. */
+export function globalKey(parts: Record<string, unknown>): string {
+  return sha256(JSON.stringify({ format: FORMAT, ...parts }));
+}

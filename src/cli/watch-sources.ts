@@ -1,0 +1,91 @@
+// The sources of a watched project, kept between rebuilds: after a change only the files the watcher
+// named are read again. Anything unusual (a directory event, a file outside the item folders, another
+// space, a hook config, an unreadable file now or before) falls back to reading every space anew,
+// so the result is always what readSpaces would return.
+import { lstatSync, readFileSync } from "node:fs";
+import { relative, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { ItemKind, SourceFile } from "../index.js";
+import { ITEM_DIRS } from "./read-project.js";
+import { readSpaces, type Spaces } from "./read-spaces.js";
+
+export type SpacesRead = { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null };
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const extRank = (x: SourceFile) => ITEM_DIRS[x.kind].exts.indexOf(x.ext ?? "");
+/** readProject's order: kind, then id, then extension probing order; other spaces after, as read. */
+const byKindIdExt = (a: SourceFile, b: SourceFile) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : extRank(a) - extRank(b));
+
+export class WatchedSources {
+  private last: SpacesRead | null = null;
+  private changed = new Set<string>();
+  private full = true;
+
+  constructor(private readonly spaces: Spaces) {}
+
+  /** Records a changed absolute path; null (the watcher could not say which) forces a full read. */
+  touch(path: string | null): void {
+    if (path === null) this.full = true;
+    else this.changed.add(path);
+  }
+
+  read(): SpacesRead {
+    const last = this.last;
+    const changed = [...this.changed];
+    this.changed.clear();
+    if (!last || this.full || last.diagnostics.length > 0) return this.reread();
+    const byPath = new Map(last.sources.map((s, i) => [s.path, i]));
+    const sources = [...last.sources];
+    const removed = new Set<number>();
+    const added: SourceFile[] = [];
+    for (const abs of changed) {
+      const item = this.itemOf(abs);
+      if (!item) return this.reread();
+      const st = lstatSync(abs, { throwIfNoEntry: false });
+      const at = byPath.get(item.path);
+      if (!st) {
+        if (at !== undefined) removed.add(at);
+        continue;
+      }
+      if (!st.isFile()) return this.reread(); // directories and links: readProject's rules apply
+      let text: string;
+      try {
+        text = decoder.decode(readFileSync(abs));
+      } catch {
+        return this.reread();
+      }
+      const src: SourceFile = { ...item, text, space: "project" };
+      if (at !== undefined) sources[at] = src;
+      else added.push(src);
+    }
+    let next = sources.filter((_, i) => !removed.has(i));
+    if (added.length > 0) {
+      const project = [...next.filter((s) => s.space === "project"), ...added].sort(byKindIdExt);
+      next = [...project, ...next.filter((s) => s.space !== "project")];
+    }
+    this.last = { ...last, sources: next };
+    return this.last;
+  }
+
+  private reread(): SpacesRead {
+    this.full = false;
+    this.changed.clear();
+    this.last = readSpaces(this.spaces);
+    return this.last;
+  }
+
+  /** The project item a path names, or null when it is anything else. */
+  private itemOf(abs: string): { kind: ItemKind; id: string; path: string; ext: string } | null {
+    const path = relative(this.spaces.project, abs).split(sep).join("/");
+    for (const kind of ["directive", "knowledge", "tool"] as const) {
+      const { dir, exts } = ITEM_DIRS[kind];
+      const prefix = `.ai/${dir}/`;
+      if (!path.startsWith(prefix)) continue;
+      const rel = path.slice(prefix.length);
+      const ext = exts.find((e) => rel.endsWith(e));
+      if (!ext || rel.split("/").some((part) => part === "" || part === "." || part === "..")) return null;
+      return { kind, id: rel.slice(0, -ext.length), path, ext };
+    }
+    return null;
+  }
+}
