@@ -126,4 +126,26 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
     expect(r.json()).toMatchObject({ status: "error", item_id: "test/untouched" });
     expect(r.json().error).toMatch(/^Content modified since signing: test\/untouched/);
   });
+
+  it("follows a chain into a system space given to the build (--system)", async () => {
+    const system = join(dir, "system-space");
+    mkdirSync(join(system, ".ai/tools/rt"), { recursive: true });
+    mkdirSync(join(system, ".ai/tools/rye/core/primitives"), { recursive: true });
+    writeFileSync(join(system, ".ai/tools/rye/core/primitives/execute.yaml"), "tool_type: primitive\nexecutor_id: null\n");
+    writeFileSync(
+      join(system, ".ai/tools/rt/py.yaml"),
+      'tool_type: runtime\nexecutor_id: rye/core/primitives/execute\nconfig:\n  command: python3\n  args: ["{tool_path}", "--params", "{params_json}", "--project-path", "{project_path}"]\n',
+    );
+    writeFileSync(join(dir, ".ai/tools/test/via_system.py"), ECHO.replace("rye/core/runtimes/python/script", "rt/py"));
+    const built = await rye("build", "--system", system);
+    expect(built.code, built.err).toBe(0);
+    const r = await rye("run", "tool", "test/via_system", "--params", '{"value": "v"}');
+    expect(r.code, r.out).toBe(0);
+    expect(r.json().chain.map((c: { item_id: string; space: string }) => `${c.space}:${c.item_id}`)).toEqual([
+      "project:test/via_system",
+      "system:0:rt/py",
+      "system:0:rye/core/primitives/execute",
+    ]);
+    expect(r.json().data).toEqual({ success: true, value: "v", argv_count: 4 });
+  });
 });
