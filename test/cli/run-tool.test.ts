@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { generateKeyPair, loadSigningKey, writeKeyPair } from "../../src/sign/keys.js";
+import { signItem } from "../../src/sign/sign-item.js";
 import type { Io } from "../../src/cli/io.js";
 
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
@@ -52,6 +54,7 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
     process.env.RYE_TRUSTED_KEYS = join(user, ".ai/config/keys/signing/public_key.pem");
   }, 60_000);
   afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
     if (saved === undefined) delete process.env.RYE_TRUSTED_KEYS;
     else process.env.RYE_TRUSTED_KEYS = saved;
   });
@@ -147,5 +150,24 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
       "system:0:rye/core/primitives/execute",
     ]);
     expect(r.json().data).toEqual({ success: true, value: "v", argv_count: 4 });
+    rmSync(join(dir, ".ai/tools/test/via_system.py"));
+  });
+
+  it("verifies a signed chain element against the trust store before running", async () => {
+    // This machine's key is trusted; a stranger's key is not.
+    const stranger = join(dir, "stranger-key");
+    writeKeyPair(stranger, generateKeyPair());
+    const sign = (name: string, keyDir: string) =>
+      writeFileSync(join(dir, `.ai/tools/test/${name}.py`), signItem(ECHO, "tool", loadSigningKey(keyDir), "2026-01-01T00:00:00Z", `${name}.py`));
+    sign("signed_ok", join(user, ".ai/config/keys/signing"));
+    sign("signed_stranger", stranger);
+    const built = await rye("build");
+    expect(built.code, built.err.split("\n").filter((l) => / error /.test(l)).join("\n")).toBe(0);
+    const ok = await rye("run", "tool", "test/signed_ok", "--params", '{"value": "v"}');
+    expect(ok.code, ok.out).toBe(0);
+    const refused = await rye("run", "tool", "test/signed_stranger", "--params", '{"value": "v"}');
+    expect(refused.code).toBe(1);
+    expect(refused.json()).toMatchObject({ status: "error", item_id: "test/signed_stranger" });
+    expect(refused.json().error).toMatch(/^Untrusted key/);
   });
 });
