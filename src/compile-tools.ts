@@ -71,17 +71,25 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
     const key = `${diag.code}\u0000${diag.loc?.source}\u0000${diag.loc?.start.offset}`;
     if (!diagnostics.has(key)) diagnostics.set(key, diag);
   };
+  // Runtimes and primitives sit in many chains: read and hash each file once per build.
+  const cache = new Map<string, { read: ReturnType<typeof readToolMetadata>; hash: string }>();
+  const memo = (text: string, ext: string) => {
+    const key = `${ext}\u0000${text}`;
+    let hit = cache.get(key);
+    if (!hit) cache.set(key, (hit = { read: readToolMetadata(text, ext), hash: contentHash(text, "tool", `tool${ext}`) }));
+    return hit;
+  };
   const tools: CompiledTool[] = [];
   const seen = new Set<string>();
   for (const src of sources) {
     if (src.kind !== "tool" || spaceOf(src) !== "project" || seen.has(src.id)) continue;
     seen.add(src.id);
-    const own = readToolMetadata(src.text, src.ext ?? "");
+    const own = memo(src.text, src.ext ?? "").read;
     if (Object.keys(own.metadata).length === 0) {
       for (const p of own.problems.filter((x) => x.severity === "error")) report(d.unreadableToolMetadata(loc(src.path, p.span), p.message));
       continue;
     }
-    const built = buildChain(src.id, finder, { integrity: (text, ext) => contentHash(text, "tool", `tool${ext}`) });
+    const built = buildChain(src.id, finder, { integrity: (text, ext) => memo(text, ext).hash, readMetadata: (text, ext) => memo(text, ext).read });
     let failed = false;
     for (const issue of built.issues) {
       const last = built.chain.at(-1);

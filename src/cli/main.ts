@@ -9,6 +9,7 @@ Usage:
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
   rye run <bundle> directive <id> [--inputs JSON] [--thread] [--agent NAME]   run a bundled directive
+  rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR]    run a compiled tool from out/
   rye --version`;
 
 type Command = (args: string[], io: Io) => Promise<number>;

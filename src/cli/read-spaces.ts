@@ -34,7 +34,7 @@ export function readSpaces(spaces: Spaces): { sources: SourceFile[]; diagnostics
   if (resolve(spaces.user) !== resolve(spaces.project)) others.push(["user", spaces.user]);
   spaces.systems.forEach((dir, i) => others.push([`system:${i}`, dir]));
   for (const [space, root] of others) {
-    for (const s of readProject(root, ["directive", "knowledge"]).sources) sources.push({ ...s, space, path: join(root, s.path) });
+    for (const s of readProject(root).sources) sources.push({ ...s, space, path: join(root, s.path) });
   }
   let hookConfig: { path: string; text: string } | null = null;
   for (const root of [spaces.project, ...others.map(([, r]) => r)]) {

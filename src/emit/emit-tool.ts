@@ -59,12 +59,12 @@ import { runTool } from ${lit(`${up}runtime/exec/run-tool.js`)};
 ${usesPy ? `import { parsePyJson } from ${lit(`${up}runtime/py-json.js`)};\n` : ""}${ts ? `import type { ChainPlan } from ${lit(`${up}runtime/exec/plan.js`)};\nimport type { RunToolOptions, ToolResponse } from ${lit(`${up}runtime/exec/run-tool.js`)};\n\n${paramsType(t)}` : ""}
 export const id = ${lit(t.id)};
 /** The tool's metadata as the original reads it (version, tool_type, executor_id, config_schema, …). */
-export const metadata${T(": Readonly<Record<string, unknown>>")} = ${data(t.metadata, 2)};
+export const metadata${T(": Readonly<Record<string, unknown>>")} = ${data(t.metadata, 2)}${T(needsPyJson(t.metadata) ? " as Readonly<Record<string, unknown>>" : "")};
 /** The executor chain resolved at build time: elements, merged config, env_config layers, anchor, files. */
 export const plan${T(": ChainPlan")} = ${data(t.plan, 2)}${T(" as ChainPlan")};
 
 /** Runs the chain (or validates it with \`dryRun\`) and resolves to the original's rye_execute response. */
-export function execute(params${T(": Params")} = {}${T(" as Params")}, options${T("?: RunToolOptions")})${T(": Promise<ToolResponse>")} {
+export function execute(params${ts && hasRequired(t) ? ": Params" : `${T(": Params")} = {}`}, options${T("?: RunToolOptions")})${T(": Promise<ToolResponse>")} {
   ensureIntegrity(import.meta.url, id);
   return runTool(plan, params, options);
 }

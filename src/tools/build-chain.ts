@@ -57,7 +57,11 @@ export function searchOrder(fromSpace: Space, systemSpaces: readonly `system:${s
 export function buildChain(
   itemId: string,
   finder: ToolFinder,
-  options: { integrity?: (text: string, ext: string) => string | null } = {},
+  options: {
+    integrity?: (text: string, ext: string) => string | null;
+    /** Reads one file's metadata (default `readToolMetadata`); a build passes a cached one. */
+    readMetadata?: typeof readToolMetadata;
+  } = {},
 ): { chain: ChainElement[]; issues: ChainIssue[] } {
   const chain: ChainElement[] = [];
   const issues: ChainIssue[] = [];
@@ -84,7 +88,7 @@ export function buildChain(
         ? fail("executor_not_found", `Executor not found: ${currentId}`, currentId)
         : fail("tool_not_found", `Tool not found: ${currentId}`, currentId);
     }
-    const read = readToolMetadata(found.text, found.ext);
+    const read = (options.readMetadata ?? readToolMetadata)(found.text, found.ext);
     for (const p of read.problems) {
       issues.push({ code: "metadata_problem", severity: p.severity, message: p.message, itemId: currentId, path: found.path, span: p.span });
     }

@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { generateKeyPair, loadSigningKey, writeKeyPair } from "../../src/sign/keys.js";
+import { signItem } from "../../src/sign/sign-item.js";
 import type { Io } from "../../src/cli/io.js";
 
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
@@ -52,6 +54,7 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
     process.env.RYE_TRUSTED_KEYS = join(user, ".ai/config/keys/signing/public_key.pem");
   }, 60_000);
   afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
     if (saved === undefined) delete process.env.RYE_TRUSTED_KEYS;
     else process.env.RYE_TRUSTED_KEYS = saved;
   });
@@ -125,5 +128,46 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ status: "error", item_id: "test/untouched" });
     expect(r.json().error).toMatch(/^Content modified since signing: test\/untouched/);
+  });
+
+  it("follows a chain into a system space given to the build (--system)", async () => {
+    const system = join(dir, "system-space");
+    mkdirSync(join(system, ".ai/tools/rt"), { recursive: true });
+    mkdirSync(join(system, ".ai/tools/rye/core/primitives"), { recursive: true });
+    writeFileSync(join(system, ".ai/tools/rye/core/primitives/execute.yaml"), "tool_type: primitive\nexecutor_id: null\n");
+    writeFileSync(
+      join(system, ".ai/tools/rt/py.yaml"),
+      'tool_type: runtime\nexecutor_id: rye/core/primitives/execute\nconfig:\n  command: python3\n  args: ["{tool_path}", "--params", "{params_json}", "--project-path", "{project_path}"]\n',
+    );
+    writeFileSync(join(dir, ".ai/tools/test/via_system.py"), ECHO.replace("rye/core/runtimes/python/script", "rt/py"));
+    const built = await rye("build", "--system", system);
+    expect(built.code, built.err).toBe(0);
+    const r = await rye("run", "tool", "test/via_system", "--params", '{"value": "v"}');
+    expect(r.code, r.out).toBe(0);
+    expect(r.json().chain.map((c: { item_id: string; space: string }) => `${c.space}:${c.item_id}`)).toEqual([
+      "project:test/via_system",
+      "system:0:rt/py",
+      "system:0:rye/core/primitives/execute",
+    ]);
+    expect(r.json().data).toEqual({ success: true, value: "v", argv_count: 4 });
+    rmSync(join(dir, ".ai/tools/test/via_system.py"));
+  });
+
+  it("verifies a signed chain element against the trust store before running", async () => {
+    // This machine's key is trusted; a stranger's key is not.
+    const stranger = join(dir, "stranger-key");
+    writeKeyPair(stranger, generateKeyPair());
+    const sign = (name: string, keyDir: string) =>
+      writeFileSync(join(dir, `.ai/tools/test/${name}.py`), signItem(ECHO, "tool", loadSigningKey(keyDir), "2026-01-01T00:00:00Z", `${name}.py`));
+    sign("signed_ok", join(user, ".ai/config/keys/signing"));
+    sign("signed_stranger", stranger);
+    const built = await rye("build");
+    expect(built.code, built.err.split("\n").filter((l) => / error /.test(l)).join("\n")).toBe(0);
+    const ok = await rye("run", "tool", "test/signed_ok", "--params", '{"value": "v"}');
+    expect(ok.code, ok.out).toBe(0);
+    const refused = await rye("run", "tool", "test/signed_stranger", "--params", '{"value": "v"}');
+    expect(refused.code).toBe(1);
+    expect(refused.json()).toMatchObject({ status: "error", item_id: "test/signed_stranger" });
+    expect(refused.json().error).toMatch(/^Untrusted key/);
   });
 });

@@ -7,6 +7,7 @@ import { execa } from "execa";
 import { compileAgentConfig } from "../../agents/agent-config.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
 import { launchAgent } from "../../runtime/agents/launch-agent.js";
+import type { Execa } from "../../runtime/exec/run-process.js";
 import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/exec/run-tool.js";
 import { parsePyJson } from "../../runtime/py-json.js";
 import { PyFloat } from "../../runtime/pystr.js";
@@ -170,7 +171,7 @@ async function runTool(args: string[], io: Io): Promise<number> {
       dryRun: values["dry-run"] === true,
       verifyElement: signedElementVerifier(project, userSpace, io),
       // The CLI's own execa, so out/ runs even where no execa is installed beside it.
-      execa,
+      execa: execa as unknown as Execa,
     });
   } catch (e) {
     response = { status: "error", error: e instanceof Error ? e.message : String(e), item_id: id };

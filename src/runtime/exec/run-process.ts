@@ -1,11 +1,20 @@
-import type { Readable } from "node:stream";
-
 // Loaded on first spawn, so compiled output that never runs a process (directives, dry runs) does
 // not need execa installed beside it.
 let execaModule: Promise<typeof import("execa")> | undefined;
 
-/** The `execa` function; a host that already has it (the rye CLI) may pass its own. */
-export type Execa = (typeof import("execa"))["execa"];
+/**
+ * The part of execa's `execa(file, args, options)` this runtime uses, spelled out so the emitted
+ * declarations need no execa types; a host that has execa (the rye CLI) may pass its own.
+ */
+export type Execa = (file: string, args: readonly string[], options: Record<string, unknown>) => SpawnedChild;
+
+/** What `Execa` returns: a promise of the exit, with the child's pid, output streams and kill. */
+export interface SpawnedChild extends PromiseLike<{ exitCode?: number; signal?: string; shortMessage?: string }> {
+  pid?: number;
+  stdout: AsyncIterable<unknown> | null;
+  stderr: AsyncIterable<unknown> | null;
+  kill(signal?: string): boolean;
+}
 function loadExeca(): Promise<typeof import("execa")> {
   execaModule ??= import("execa").catch((e: unknown) => {
     execaModule = undefined;
@@ -56,7 +65,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const timeoutSeconds = spec.timeoutSeconds && spec.timeoutSeconds > 0 ? spec.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
-  const execa = spec.execa ?? (await loadExeca()).execa;
+  const execa = spec.execa ?? ((await loadExeca()).execa as unknown as Execa);
   const child = execa(spec.command, [...spec.args], {
     cwd: spec.cwd ?? undefined,
     env: { ...spec.env },
@@ -103,7 +112,7 @@ function killGroup(pid: number | undefined, fallback: () => void): void {
   }
 }
 
-async function collect(stream: Readable | null, cap: number): Promise<{ text: string; truncated: boolean }> {
+async function collect(stream: AsyncIterable<unknown> | null, cap: number): Promise<{ text: string; truncated: boolean }> {
   if (!stream) return { text: "", truncated: false };
   const chunks: Buffer[] = [];
   let kept = 0;
