@@ -18,6 +18,13 @@ const CLI_ONLY = new Set([
   "RYE7002",
   "RYE7003",
   "RYE7004",
+  "RYE1005", // test/matrix/bad-input.test.ts: project trees on disk (limits, symlinks, permissions, ids)
+  "RYE1007",
+  "RYE8001",
+  "RYE8002",
+  "RYE8003",
+  "RYE8004",
+  "RYE8005",
 ]);
 
 describe("diagnostic fixtures", () => {

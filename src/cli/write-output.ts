@@ -10,7 +10,10 @@
 // nothing writes nothing, not even a swap.
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
 import { NOT_BUILD_OUTPUT } from "./check-output.js";
+import { describe } from "./read-project.js";
 import { acquireLock, type LockOptions } from "./lock.js";
 
 export interface WriteResult {
@@ -28,6 +31,21 @@ interface State {
   live: Generation;
   /** Paths where the other generation differs from the live one; null when unknown (a write was interrupted). */
   otherDiffers: string[] | null;
+}
+
+/**
+ * What `rye build` calls: writes out/ only when the build reported no error (a failed build leaves
+ * the previous out/ as it was), and turns a failure to write into a diagnostic (RYE8005).
+ */
+export function commitOutput(outDir: string, files: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): WriteResult {
+  if (diagnostics.some((x) => x.severity === "error")) return { written: 0, removed: 0 };
+  try {
+    return writeOutput(outDir, files);
+  } catch (e) {
+    const reason = e instanceof Error && !("code" in e) ? e.message : describe(e);
+    diagnostics.push(d.cannotWriteOutput(outDir, reason));
+    return { written: 0, removed: 0 };
+  }
 }
 
 /** Where the generations, their state and the build lock of `outDir` live. */

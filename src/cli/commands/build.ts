@@ -7,7 +7,7 @@ import type { Io } from "../io.js";
 import { useColor } from "../io.js";
 import { readSpaces, spacesFrom } from "../read-spaces.js";
 import { runtimeFiles } from "../runtime-files.js";
-import { writeOutput } from "../write-output.js";
+import { commitOutput } from "../write-output.js";
 import { UNSIGNED_WARNING, signBuild } from "../signing.js";
 import { checkOutput, type OutputDrift } from "../check-output.js";
 
@@ -46,7 +46,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
   const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io);
   if (values.check) return reportDrift(checkOutput(outDir, files), relative(io.cwd, outDir) || ".", io);
-  const { written } = writeOutput(outDir, files);
+  const { written } = commitOutput(outDir, files, diagnostics);
   const ms = Math.round(performance.now() - started);
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
 
