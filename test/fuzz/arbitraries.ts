@@ -55,8 +55,8 @@ function body(names: readonly string[]): fc.Arbitrary<string> {
   const piece = fc.oneof({ weight: 3, arbitrary: spicyText(8) }, { weight: 3, arbitrary: placeholder(names) }, { weight: 1, arbitrary: fc.constantFrom("\n", "\n\n", "```\n", "````\n", "<step>", "</step>") });
   const normal = fc.array(piece, { maxLength: 30 }).map((a) => a.join(""));
   // Now and then a huge body (hundreds of kilobytes) built from a few repeated pieces.
-  const huge = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 5 }), fc.integer({ min: 2_000, max: 20_000 })).map(([a, n]) => a.join("").repeat(n).slice(0, 300_000));
-  return fc.oneof({ weight: 40, arbitrary: normal }, { weight: 1, arbitrary: huge });
+  const huge = fc.tuple(fc.array(piece, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1_000, max: 5_000 })).map(([a, n]) => a.join("").repeat(n).slice(0, 100_000));
+  return fc.oneof({ weight: 150, arbitrary: normal }, { weight: 1, arbitrary: huge });
 }
 
 const xmlText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -27,13 +27,15 @@ export interface FuzzStats {
   /** Emitted modules type-checked under strict tsc. */
   typeChecked: number;
   diagnosticsByCode: Record<string, number>;
+  /** Where the time went, in milliseconds. */
+  ms: { build: number; importRender: number; tsc: number };
 }
 
 /** Errors a random valid-looking directive may earn honestly: random text spelling `{input:undeclared}`. */
 const CHANCE_ERRORS = new Set(["RYE2001"]);
 
 export class Fuzzer {
-  readonly stats: FuzzStats = { renderCases: 0, rejected: 0, nearValidCases: 0, nearValidCompiled: 0, typeChecked: 0, diagnosticsByCode: {} };
+  readonly stats: FuzzStats = { renderCases: 0, rejected: 0, nearValidCases: 0, nearValidCompiled: 0, typeChecked: 0, diagnosticsByCode: {}, ms: { build: 0, importRender: 0, tsc: 0 } };
   private readonly dir = mkdtempSync(join(tmpdir(), "rye-fuzz-"));
   private pendingTs: string[] = [];
   private n = 0;
@@ -74,8 +76,10 @@ export class Fuzzer {
       this.stats.rejected++;
       return;
     }
+    const t = performance.now();
     const mod = await this.emitAndImport(result, src.id);
     const got = mod.render(c.given, { env: c.env });
+    this.stats.ms.importRender += performance.now() - t;
     const want = oracleRender({ text, declared: c.inputs, given: c.given, env: c.env }, afterFence);
     if (got.body !== want.body) throw new Error(`body differs\n got: ${JSON.stringify(got.body).slice(0, 2000)}\nwant: ${JSON.stringify(want.body).slice(0, 2000)}`);
     if (got.raw !== want.raw) throw new Error(`raw differs\n got: ${JSON.stringify(got.raw).slice(0, 2000)}\nwant: ${JSON.stringify(want.raw).slice(0, 2000)}`);
@@ -104,6 +108,15 @@ export class Fuzzer {
   }
 
   private buildTwice(src: SourceFile): BuildResult {
+    const t = performance.now();
+    try {
+      return this.buildTwiceTimed(src);
+    } finally {
+      this.stats.ms.build += performance.now() - t;
+    }
+  }
+
+  private buildTwiceTimed(src: SourceFile): BuildResult {
     const a = build([src], "fuzz");
     for (const d of a.diagnostics) this.stats.diagnosticsByCode[d.code] = (this.stats.diagnosticsByCode[d.code] ?? 0) + 1;
     const b = build([src], "fuzz");
@@ -115,7 +128,7 @@ export class Fuzzer {
   private async emitAndImport(result: BuildResult, id: string): Promise<any> {
     for (const [rel, text] of result.files) {
       if (rel === "package.json") this.write(rel, text);
-      if (!rel.startsWith("directives/")) continue;
+      if (!rel.startsWith("directives/") || rel.endsWith(".d.ts")) continue;
       this.write(rel, text);
       if (rel.endsWith(".ts") && !rel.endsWith(".d.ts")) this.pendingTs.push(join(this.dir, rel));
     }
@@ -127,6 +140,7 @@ export class Fuzzer {
   /** Type-checks the emitted `.ts` modules collected so far in one strict program. */
   flushTypecheck(): void {
     if (this.pendingTs.length === 0) return;
+    const t = performance.now();
     const options: import("typescript").CompilerOptions = {
       strict: true,
       noEmit: true,
@@ -135,6 +149,8 @@ export class Fuzzer {
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       noUncheckedIndexedAccess: true,
       exactOptionalPropertyTypes: true,
+      // The lib and runtime declarations are the same for every batch (test/typecheck.test.ts checks them).
+      skipLibCheck: true,
       types: [],
     };
     const host = ts.createCompilerHost(options);
@@ -153,6 +169,7 @@ export class Fuzzer {
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
     });
     this.stats.typeChecked += this.pendingTs.length;
+    this.stats.ms.tsc += performance.now() - t;
     this.pendingTs = [];
     if (problems.length > 0) throw new Error(`emitted modules do not type-check:\n${problems.slice(0, 20).join("\n")}`);
   }
