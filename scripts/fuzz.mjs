@@ -34,7 +34,7 @@ function runChunk({ chunk, seed, runs }) {
   const report = join(work, `chunk-${chunk}.json`);
   const env = { ...process.env, RYE_FUZZ_RUNS: String(runs), RYE_FUZZ_SEED: String(seed), RYE_FUZZ_REPORT: report };
   return new Promise((done) => {
-    const child = spawn(process.execPath, [vitest, "run", "test/fuzz/fuzz.test.ts"], { cwd: root, env });
+    const child = spawn(process.execPath, [vitest, "run", "test/fuzz/"], { cwd: root, env });
     let output = "";
     child.stdout.on("data", (b) => (output = (output + b).slice(-200_000)));
     child.stderr.on("data", (b) => (output = (output + b).slice(-200_000)));
