@@ -1,4 +1,5 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 
@@ -26,7 +27,7 @@ export function acquireLock(path: string, options: LockOptions = {}): () => void
   mkdirSync(dirname(path), { recursive: true });
   // The lock is a complete file hard-linked into place: link() fails if the name exists, and a
   // reader never sees a lock file that is empty because its writer has not written it yet.
-  const mine = `${path}.${process.pid}`;
+  const mine = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
   writeFileSync(mine, me);
   for (;;) {
     try {

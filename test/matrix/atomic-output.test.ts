@@ -123,6 +123,10 @@ describe("atomic output", () => {
     build(project);
     expect(sameAs(snapshot(join(project, "out")), expected.get("one")!)).toBe(true);
     expect(existsSync(join(generationsDir(join(project, "out")), "lock"))).toBe(false);
+    // `rye verify` walking the project follows the out/ symlink to the signed modules.
+    const verify = spawnSync(process.execPath, [BIN, "verify"], { cwd: project, env: childEnv, encoding: "utf8" });
+    expect(verify.status, verify.stderr).toBe(0);
+    expect(verify.stdout).toContain("d0.js");
     console.log(`SIGKILL points (build ≈ ${Math.round(ms)} ms): ${outcomes.join(", ")}`);
   }, 120_000);
 
