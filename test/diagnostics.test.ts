@@ -22,6 +22,13 @@ const CLI_ONLY = new Set([
   "RYE7002",
   "RYE7003",
   "RYE7004",
+  "RYE1005", // test/matrix/bad-input.test.ts: project trees on disk (limits, symlinks, permissions, ids)
+  "RYE1007",
+  "RYE8001",
+  "RYE8002",
+  "RYE8003",
+  "RYE8004",
+  "RYE8005",
   // test/tools/diagnostics.test.ts: tool chains need several files, so each fixture is a small project in test/fixtures/tools/
   ...Object.keys(CODES).filter((c) => c.startsWith("RYE40")),
 ]);

@@ -50,6 +50,11 @@ export function resolveContext(
       diagnostics.push(d.circularExtends(at, parentId, chain.map((c) => c.id)));
       break;
     }
+    // Each directive embeds its chain's knowledge, so unbounded chains grow output quadratically.
+    if (chain.length >= d.MAX_EXTENDS_DEPTH) {
+      diagnostics.push(d.extendsTooDeep(leaf.parsed.locs.extends ?? leaf.parsed.locs.root, chain.length));
+      break;
+    }
     seen.add(parentId);
     const parent = findDirective(parentId);
     if (!parent) {

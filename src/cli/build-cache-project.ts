@@ -8,6 +8,7 @@ import { signModule } from "../sign/sign-module.js";
 import type { ItemKind } from "../index.js";
 import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "./build-cache.js";
 import { OutputUpdate } from "./build-cache-write.js";
+import { OutputTransaction, outputFailure } from "./write-output.js";
 import type { Io } from "./io.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
@@ -75,6 +76,33 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   if (opts.sourceTrust && signatures.some((d) => d.severity === "error")) {
     return { sources, diagnostics: [...readProblems, ...signatures], compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0, refused: true };
   }
+  const none = { sources, compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0 };
+  let tx: OutputTransaction;
+  try {
+    tx = OutputTransaction.begin(opts.outDir);
+  } catch (e) {
+    return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
+  }
+  try {
+    return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures });
+  } catch (e) {
+    // Only writing throws here (a full disk, a permission): out/ stays as it was.
+    return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
+  } finally {
+    tx.abort();
+  }
+}
+
+interface ReadResult {
+  sources: SourceFile[];
+  readProblems: Diagnostic[];
+  hookConfig: SpacesRead["hookConfig"];
+  directives: number;
+  signatures: Diagnostic[];
+}
+
+function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
+  const { sources, readProblems, hookConfig, directives, signatures } = read;
   const memo = opts.memo;
   const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
   const key = opts.allowUnsigned ? null : signingKey(io);
@@ -90,7 +118,7 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   const path = cacheFile(opts.project);
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
   const trusted = memo?.cache === cache;
-  const out = new OutputUpdate(opts.outDir, trusted);
+  const out = new OutputUpdate(tx, trusted);
   const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
   const produced = new Set<string>();
@@ -116,7 +144,10 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
           if (kept !== rec.files[i]) (files === rec.files ? (files = [...rec.files]) : files)[i] = kept;
         }
         next.items[k] = files === rec.files ? rec : { ...rec, files };
-        for (const f of files) produced.add(f[0]);
+        for (const f of files) {
+          produced.add(f[0]);
+          out.keep(f[0]);
+        }
         reused++;
         progress();
         return rec;
@@ -167,6 +198,13 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
     yield* sharedBefore.keys();
   };
   out.finish(produced, trusted ? recordedBefore() : undefined);
+  const diagnostics = [...readProblems, ...signatures, ...result.diagnostics];
+  // A build with errors leaves out/, and the cache describing it, as they were.
+  if (diagnostics.some((x) => x.severity === "error")) {
+    tx.abort();
+    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0 };
+  }
+  tx.commit();
   // A no-op build leaves the cache file alone too, unless a file's stat moved (then it is re-recorded).
   const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
   const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
@@ -177,7 +215,7 @@ export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildRes
   } else if (!unchanged) saveCache(path, next);
   return {
     sources,
-    diagnostics: [...readProblems, ...signatures, ...result.diagnostics],
+    diagnostics,
     compiled: result.compiled,
     directives,
     rebuilt,

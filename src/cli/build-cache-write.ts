@@ -1,22 +1,25 @@
 // Writes of an incremental build: one file at a time as items are emitted (so a 10k-item build never
-// holds all of its output in memory), skipping files out/ already holds byte for byte, each write
-// atomic (temporary file + rename), and stale generated files removed at the end.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+// holds all of its output in memory), skipping files out/ already holds byte for byte. Everything
+// goes through an OutputTransaction, so out/ changes all at once when the build commits.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { FileRecord } from "./build-cache.js";
 import { sha256 } from "./build-cache.js";
 import { NOT_BUILD_OUTPUT } from "./check-output.js";
+import type { OutputTransaction } from "./write-output.js";
 
 export class OutputUpdate {
   written = 0;
   removed = 0;
-  private readonly dirs = new Set<string>();
+  readonly outDir: string;
 
   /** `trusted`: the records given to `put` and `intact` were made by this process (--watch), so no stat is needed. */
   constructor(
-    readonly outDir: string,
+    private readonly tx: OutputTransaction,
     private readonly trusted = false,
-  ) {}
+  ) {
+    this.outDir = tx.outDir;
+  }
 
   /**
    * Writes `text` at `rel` unless out/ already holds exactly it; returns what is now on disk.
@@ -26,23 +29,26 @@ export class OutputUpdate {
     const hash = sha256(text);
     if (prev && prev[1] === hash) {
       const kept = this.intact(prev);
-      if (kept) return kept;
+      if (kept) {
+        this.tx.keep(rel);
+        return kept;
+      }
     } else if (!prev) {
       // Not ours last time (a first build over an existing out/): compare the bytes before writing.
       const onDisk = this.read(rel);
-      if (onDisk !== null && onDisk === text) return this.record(rel, hash);
+      if (onDisk !== null && onDisk === text) {
+        this.tx.keep(rel);
+        return this.record(join(this.outDir, rel), rel, hash);
+      }
     }
-    const path = join(this.outDir, rel);
-    const dir = dirname(path);
-    if (!this.dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.dirs.add(dir);
-    }
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    this.tx.write(rel, text);
     this.written++;
-    return this.record(rel, hash);
+    return this.record(this.tx.targetPath(rel), rel, hash);
+  }
+
+  /** A file out/ holds as this build would write it (a reused item's): carried into the next generation. */
+  keep(rel: string): void {
+    this.tx.keep(rel);
   }
 
   /**
@@ -66,7 +72,8 @@ export class OutputUpdate {
   finish(produced: ReadonlySet<string>, candidates?: Iterable<string>): void {
     for (const rel of this.trusted && candidates ? candidates : listFiles(this.outDir, "")) {
       if (produced.has(rel) || NOT_BUILD_OUTPUT.has(rel)) continue;
-      rmSync(join(this.outDir, rel), { force: true });
+      if (!statSync(join(this.outDir, rel), { throwIfNoEntry: false })) continue;
+      this.tx.remove(rel);
       this.removed++;
     }
   }
@@ -82,8 +89,8 @@ export class OutputUpdate {
     }
   }
 
-  private record(rel: string, hash: string): FileRecord {
-    const st = statSync(join(this.outDir, rel));
+  private record(path: string, rel: string, hash: string): FileRecord {
+    const st = statSync(path);
     return [rel, hash, st.size, st.mtimeMs];
   }
 }

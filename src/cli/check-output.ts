@@ -8,10 +8,10 @@ export interface OutputDrift {
   extra: string[];
 }
 
-/** Compares `files` with the contents of `outDir` without touching anything. */
 /** Files `rye bundle` adds to out/: not build output, so never stale. */
 export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs"]);
 
+/** Compares `files` with the contents of `outDir` (following out/ when it is a generation symlink) without touching anything; `view` picks what is compared. */
 export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, view: (rel: string, text: string) => string = (_, t) => t): OutputDrift {
   const drift: OutputDrift = { missing: [], stale: [], extra: [] };
   for (const [rel, text] of files) {

@@ -1,10 +1,12 @@
-import { lstatSync, readFileSync, readdirSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
+import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { ItemKind, SourceFile } from "../index.js";
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// The BOM is kept, as Python's `read_text(encoding="utf-8")` keeps it (rye-reference.md §6).
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
@@ -13,25 +15,45 @@ export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] 
   tool: { dir: "tools", exts: [".py", ".yaml", ".yml", ".js", ".ts", ".mjs", ".cjs", ".sh"] },
 };
 
+/** Files larger than this are reported (RYE1005) rather than read; real items are a few kilobytes. */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+export interface ReadOptions {
+  maxFileBytes?: number;
+}
+
 /** Finds every item under `<project>/.ai/`, sorted by kind and item id so builds are deterministic. */
-export function readProject(projectDir: string, kinds: readonly ItemKind[] = ["directive", "knowledge", "tool"]): { sources: SourceFile[]; diagnostics: Diagnostic[] } {
+export function readProject(
+  projectDir: string,
+  kinds: readonly ItemKind[] = ["directive", "knowledge", "tool"],
+  options: ReadOptions = {},
+): { sources: SourceFile[]; diagnostics: Diagnostic[] } {
   const sources: SourceFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const display = (file: string) => relative(projectDir, file).split(sep).join("/");
+  const at = (file: string): Location => ({ source: display(file), start: START, end: START });
+  let projectReal: string;
+  try {
+    projectReal = realpathSync(projectDir);
+  } catch {
+    return { sources, diagnostics };
+  }
   for (const kind of kinds) {
     const { dir, exts } = ITEM_DIRS[kind];
     const root = join(projectDir, ".ai", dir);
-    for (const file of walk(root, exts)) {
-      const path = relative(projectDir, file).split(sep).join("/");
+    const walker = new Walker(projectReal, exts, at, diagnostics);
+    for (const file of walker.walk(root)) {
+      const path = display(file);
       const rel = relative(root, file).split(sep).join("/");
       const ext = exts.find((e) => rel.endsWith(e))!;
       const id = rel.slice(0, -ext.length);
-      try {
-        sources.push({ kind, id, path, ext, text: decoder.decode(readFileSync(file)) });
-      } catch (e) {
-        const at = { offset: 0, line: 1, column: 1 };
-        const detail = e instanceof TypeError ? "not valid UTF-8" : (e as Error).message;
-        diagnostics.push(d.unreadableFile({ source: path, start: at, end: at }, detail));
+      if (!usableId(id)) {
+        diagnostics.push(d.badItemId(at(file), id));
+        continue;
       }
+      const text = readText(file, path, maxBytes, diagnostics);
+      if (text !== null) sources.push({ kind, id, path, ext, text });
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).
@@ -40,29 +62,147 @@ export function readProject(projectDir: string, kinds: readonly ItemKind[] = ["d
   return { sources, diagnostics };
 }
 
-function* walk(dir: string, exts: readonly string[]): Generator<string> {
-  let entries: string[];
+const START = { offset: 0, line: 1, column: 1 };
+
+/** Ids become output paths and cross-references: plain `/`-separated names only. */
+function usableId(id: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return !/[\\\u0000-\u001f\u007f]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
+}
+
+/** Reads one item as UTF-8 text, or reports why it cannot be used. */
+function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): string | null {
+  const loc = { source: path, start: START, end: START };
+  let bytes: Buffer;
+  let fd: number | undefined;
   try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return;
+    fd = openSync(file, "r");
+    // Size from the open file, so a file swapped after the walk is still measured before reading.
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) {
+      diagnostics.push(d.fileTooLarge(loc, size, maxBytes));
+      return null;
+    }
+    bytes = Buffer.alloc(size);
+    let n = 0;
+    while (n < size) {
+      const got = readSync(fd, bytes, n, size - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    bytes = bytes.subarray(0, n);
+  } catch (e) {
+    diagnostics.push(d.unreadablePath(loc, describe(e)));
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  for (const name of entries) {
-    const full = join(dir, name);
-    const st = lstatSync(full);
-    if (st.isSymbolicLink()) {
-      // Follow links only when they stay inside the directives tree.
-      let target: string;
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    diagnostics.push(d.unreadableFile(loc, "not valid UTF-8"));
+    return null;
+  }
+  if (text.includes("\0")) {
+    // Positions are those of the text the parser sees (line endings normalised).
+    const normal = text.replace(/\r\n?/g, "\n");
+    const pos = new LineIndex(normal).position(normal.indexOf("\0"));
+    diagnostics.push(d.unreadableFile({ source: path, start: pos, end: pos }, "it holds a NUL byte, so it is binary, not text"));
+    return null;
+  }
+  return text;
+}
+
+/** An fs error as a short reason without the absolute path Node puts in its message. */
+export function describe(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "ENOENT") return "it no longer exists";
+  return code ?? (e as Error).message;
+}
+
+/** Walks one item tree: symlinks are followed only while they stay inside the project, each real directory once. */
+class Walker {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly projectReal: string,
+    private readonly exts: readonly string[],
+    private readonly at: (file: string) => Location,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  *walk(dir: string, top = true): Generator<string> {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch (e) {
+      // A missing item folder is normal (a project without tools); anything else is reported.
+      if (!top || (e as NodeJS.ErrnoException).code !== "ENOENT") this.diagnostics.push(d.unreadablePath(this.at(dir), describe(e)));
+      return;
+    }
+    if (!this.inside(real)) {
+      this.diagnostics.push(d.badSymlink(this.at(dir), `it resolves to ${real}, outside the project`));
+      return;
+    }
+    if (this.seen.has(real)) {
+      this.diagnostics.push(d.badSymlink(this.at(dir), "it leads back to a directory already read (a loop)"));
+      return;
+    }
+    this.seen.add(real);
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch (e) {
+      if (top && (e as NodeJS.ErrnoException).code === "ENOTDIR") return;
+      this.diagnostics.push(d.unreadablePath(this.at(dir), describe(e)));
+      return;
+    }
+    for (const name of entries) {
+      const full = join(dir, name);
+      let st;
       try {
-        target = realpathSync(full);
-      } catch {
+        st = lstatSync(full);
+      } catch (e) {
+        this.diagnostics.push(d.unreadablePath(this.at(full), describe(e)));
         continue;
       }
-      if (!target.startsWith(realpathSync(dir) + sep)) continue;
-      const tst = lstatSync(target);
-      if (tst.isDirectory()) yield* walk(full, exts);
-      else if (tst.isFile() && exts.some((e) => name.endsWith(e))) yield full;
-    } else if (st.isDirectory()) yield* walk(full, exts);
-    else if (st.isFile() && exts.some((e) => name.endsWith(e))) yield full;
+      if (st.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(full);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          const why = code === "ENOENT" ? "its target does not exist" : code === "ELOOP" ? "it is part of a symlink loop" : describe(e);
+          if (this.wanted(name) || code === "ELOOP") this.diagnostics.push(d.badSymlink(this.at(full), why));
+          continue;
+        }
+        let tst;
+        try {
+          tst = statSync(target);
+        } catch (e) {
+          this.diagnostics.push(d.unreadablePath(this.at(full), describe(e)));
+          continue;
+        }
+        if (tst.isDirectory()) yield* this.walk(full, false);
+        else if (tst.isFile() && this.wanted(name)) {
+          if (this.inside(target)) yield full;
+          else this.diagnostics.push(d.badSymlink(this.at(full), `it resolves to ${target}, outside the project`));
+        }
+      } else if (st.isDirectory()) {
+        if (this.wanted(name)) this.diagnostics.push(d.directoryLikeItem(this.at(full), name));
+        else yield* this.walk(full, false);
+      } else if (st.isFile() && this.wanted(name)) yield full;
+    }
+  }
+
+  private wanted(name: string): boolean {
+    return this.exts.some((e) => name.endsWith(e));
+  }
+
+  private inside(real: string): boolean {
+    return real === this.projectReal || real.startsWith(this.projectReal + sep);
   }
 }

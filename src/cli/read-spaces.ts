@@ -3,7 +3,8 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../index.js";
-import { readProject } from "./read-project.js";
+import * as d from "../diagnostics/codes.js";
+import { describe, readProject } from "./read-project.js";
 
 export interface Spaces {
   project: string;
@@ -11,6 +12,8 @@ export interface Spaces {
   user: string;
   /** `--system DIR`, repeatable, in order. */
   systems: readonly string[];
+  /** Files larger than this many bytes are reported, not read (RYE_MAX_FILE_SIZE). */
+  maxFileBytes?: number;
 }
 
 /** The spaces of a build from CLI flags and the environment. */
@@ -19,7 +22,16 @@ export function spacesFrom(project: string, flags: { "user-space"?: string; syst
     project,
     user: resolve(cwd, flags["user-space"] ?? env.USER_SPACE ?? homedir()),
     systems: (flags.system ?? []).map((s) => resolve(cwd, s)),
+    ...maxFileBytes(env.RYE_MAX_FILE_SIZE),
   };
+}
+
+/** RYE_MAX_FILE_SIZE: a byte count, optionally with a k/m/g suffix (powers of 1024). */
+function maxFileBytes(value: string | undefined): { maxFileBytes?: number } {
+  const m = /^\s*(\d+)\s*([kmg]?)i?b?\s*$/i.exec(value ?? "");
+  if (!m) return {};
+  const scale = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2]!.toLowerCase() as "" | "k" | "m" | "g"];
+  return { maxFileBytes: Number(m[1]) * scale };
 }
 
 /**
@@ -28,19 +40,25 @@ export function spacesFrom(project: string, flags: { "user-space"?: string; syst
  * `hook_conditions.yaml` found in that order configures context hooks.
  */
 export function readSpaces(spaces: Spaces): { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null } {
-  const project = readProject(spaces.project);
+  const options = { maxFileBytes: spaces.maxFileBytes };
+  const project = readProject(spaces.project, undefined, options);
   const sources: SourceFile[] = project.sources.map((s) => ({ ...s, space: "project" }));
   const others: [string, string][] = [];
   if (resolve(spaces.user) !== resolve(spaces.project)) others.push(["user", spaces.user]);
   spaces.systems.forEach((dir, i) => others.push([`system:${i}`, dir]));
   for (const [space, root] of others) {
-    for (const s of readProject(root).sources) sources.push({ ...s, space, path: join(root, s.path) });
+    for (const s of readProject(root, undefined, options).sources) sources.push({ ...s, space, path: join(root, s.path) });
   }
   let hookConfig: { path: string; text: string } | null = null;
   for (const root of [spaces.project, ...others.map(([, r]) => r)]) {
     const path = join(root, ".ai", "config", "agent", "hook_conditions.yaml");
     if (existsSync(path)) {
-      hookConfig = { path, text: readFileSync(path, "utf8") };
+      try {
+        hookConfig = { path, text: readFileSync(path, "utf8") };
+      } catch (e) {
+        const at = { offset: 0, line: 1, column: 1 };
+        project.diagnostics.push(d.unreadablePath({ source: path, start: at, end: at }, describe(e)));
+      }
       break;
     }
   }

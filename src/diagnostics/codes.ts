@@ -58,12 +58,20 @@ export const CODES = {
   RYE4008: ["warning", "a lower-case `${var}` in a tool's config or env_config, which System 1 never expands"],
   RYE4009: ["error", "a signed chain element whose content changed after it was signed"],
   RYE4010: ["warning", "a tool chain ends at a primitive the executor cannot run"],
+  RYE1005: ["error", "a file larger than the size limit (RYE_MAX_FILE_SIZE, default 1 MiB)"],
+  RYE1006: ["error", "metadata XML nested deeper than the compiler's limit of 256 elements"],
+  RYE1007: ["error", "an extends chain longer than the compiler's limit of 64 directives"],
+  RYE8001: ["error", "a symlink that points outside the project, or that cannot be followed (dangling, a loop)"],
+  RYE8002: ["error", "a file or directory of the project that cannot be read (permissions, I/O error)"],
+  RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters)"],
+  RYE8004: ["error", "a directory named like an item file (e.g. `greet.md/`)"],
+  RYE8005: ["error", "the output directory cannot be written (not a directory, holds other files, locked by a build that does not finish, permissions)"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
 
-export const noMetadataFence = (loc: Location, lang: "xml" | "yaml") =>
-  error("RYE1001", `No \`\`\`${lang} metadata fence found: the file needs one fenced \`\`\`${lang} block holding its metadata`, loc);
+export const noMetadataFence = (loc: Location, lang: "xml" | "yaml", hint?: string) =>
+  error("RYE1001", `No \`\`\`${lang} metadata fence found: the file needs one fenced \`\`\`${lang} block holding its metadata${hint ? ` (${hint})` : ""}`, loc);
 
 export const invalidXml = (loc: Location, detail: string) =>
   error("RYE1002", `Invalid XML in the metadata fence: ${detail}`, loc);
@@ -215,3 +223,27 @@ export const modifiedSignedTool = (loc: Location, id: string) =>
 
 export const unrunnablePrimitive = (loc: Location, tool: string, primitive: string, runnable: readonly string[]) =>
   warning("RYE4010", `The chain of '${tool}' ends at '${primitive}', which this executor cannot run (it runs ${runnable.join(", ")}); execute() will report an error.`, loc);
+export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
+  error("RYE1005", `File is ${bytes} bytes, over the limit of ${limit} bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.`, loc);
+
+export const xmlTooDeep = (loc: Location, detail: string) =>
+  error("RYE1006", `Metadata too deep: ${detail}; flatten the XML.`, loc);
+
+export const badSymlink = (loc: Location, detail: string) => error("RYE8001", `Symlink not followed: ${detail}.`, loc);
+
+export const unreadablePath = (loc: Location, detail: string) => error("RYE8002", `Cannot read: ${detail}.`, loc);
+
+export const badItemId = (loc: Location, id: string) =>
+  error("RYE8003", `The file name gives item id '${id}', which is not usable: ids are '/'-separated names without empty, '.' or '..' parts, backslashes or control characters. Rename the file.`, loc);
+
+export const directoryLikeItem = (loc: Location, name: string) =>
+  error("RYE8004", `'${name}' is a directory, but its name ends like an item file; rename it (the original cannot read it either).`, loc);
+
+/** Longest extends chain compiled (RYE1007); real chains are a few directives long. */
+export const MAX_EXTENDS_DEPTH = 64;
+
+export const extendsTooDeep = (loc: Location, length: number) =>
+  error("RYE1007", `The extends chain starting here is longer than ${MAX_EXTENDS_DEPTH} directives (stopped after ${length}); shorten it.`, loc);
+
+export const cannotWriteOutput = (outDir: string, reason: string) =>
+  error("RYE8005", `Cannot write ${outDir}: ${reason}. The previous output, if any, is unchanged.`);

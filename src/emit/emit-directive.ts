@@ -1,6 +1,6 @@
 import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
 import { TS_TYPES } from "../analyze/analysis.js";
-import { access, doc, json, key, lit } from "./escape.js";
+import { access, concat, doc, json, key, lit } from "./escape.js";
 import { promptParts } from "./prompt-parts.js";
 
 /** The three files of one compiled directive, relative to the output directory. */
@@ -29,7 +29,8 @@ export function emitDirective(a: DirectiveAnalysis, version: string): EmittedMod
 }
 
 function defaultsOf(a: DirectiveAnalysis): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: input names such as `constructor` or `__proto__` must be plain keys here.
+  const out: Record<string, string> = Object.create(null);
   for (const i of a.inputs) if (i.default !== undefined && !(i.name in out)) out[i.name] = i.default;
   return out;
 }
@@ -52,8 +53,8 @@ function fieldExpr(t: CompiledText, a: DirectiveAnalysis, defaults: Record<strin
     const value = OBJECT_MEMBERS.has(s.name) ? `own(p, ${lit(s.name)})` : access("p", s.name);
     return `str(${value}, ${lit(fallback)})`;
   });
-  const concat = parts.length === 0 ? '""' : parts.join(" + ");
-  return dynamic || t.text.includes("${inputs.") ? `dollarPass(${concat}, p, DEFAULTS)` : concat;
+  const joined = concat(parts);
+  return dynamic || t.text.includes("${inputs.") ? `dollarPass(${joined}, p, DEFAULTS)` : joined;
 }
 
 function actionsExpr(a: DirectiveAnalysis, defaults: Record<string, string>): string {
@@ -95,7 +96,7 @@ const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
 const REQUIRED${T(": readonly string[]")} = ${json(required)};
 const PROMPT = ${json(parts)};
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */
-export function render(inputs${T(": Inputs")}${optional ? " = {}" : ""}, options${T("?: RenderOptions")})${T(": Rendered")} {
+export function render(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions")})${T(": Rendered")} {
   ensureIntegrity(import.meta.url, id);
   const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as unknown as Readonly<Record<string, unknown>>")};
   requireInputs(id, p, REQUIRED);
@@ -119,7 +120,7 @@ const THREAD${T(": ThreadPlan")} = ${json(a.thread ?? { system: [], before: [], 
 const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
 
 /** The system message and first user message a thread of this directive starts with (seed 004 order). */
-export function renderThread(inputs${T(": Inputs")}${optional ? " = {}" : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
+export function renderThread(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
   const rendered = render(inputs, options);
   const ctx = threadContext(id, metadata, PERMISSIONS, rendered.body, inputs${T(" as unknown as Record<string, unknown>")}, DEFAULTS, options);
   return buildThread(THREAD, rendered.prompt, ctx);

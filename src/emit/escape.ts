@@ -19,7 +19,36 @@ function escapeLineSeparators(s: string): string {
 
 /** A JSON value as a JS expression (same escaping as `lit`). @example json({a: 1}) === '{"a":1}' */
 export function json(value: unknown, indent?: number): string {
-  return escapeLineSeparators(JSON.stringify(value, null, indent));
+  if (!hasProtoKey(value)) return escapeLineSeparators(JSON.stringify(value, null, indent));
+  // In an object literal `"__proto__": v` sets the prototype instead of a property; a computed
+  // key does not (and is also valid in a type literal). Rename such keys to a marker that no
+  // serialised user string can contain (its quotes are unescaped), then rewrite the marker.
+  const text = JSON.stringify(value, (_k, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, "__proto__") ? renameProto(v as object) : v), indent);
+  return escapeLineSeparators(text.split(`"${PROTO_MARK_JSON}":`).join('["__proto__"]:'));
+}
+
+const PROTO_MARK = "\u0000rye:__proto__\u0000";
+const PROTO_MARK_JSON = JSON.stringify(PROTO_MARK).slice(1, -1);
+
+function renameProto(v: object): object {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k === "__proto__" ? PROTO_MARK : k] = x;
+  return out;
+}
+
+function hasProtoKey(v: unknown, depth = 0): boolean {
+  if (!v || typeof v !== "object" || depth > 200) return false;
+  if (Array.isArray(v)) return v.some((x) => hasProtoKey(x, depth + 1));
+  return Object.hasOwn(v, "__proto__") || Object.values(v).some((x) => hasProtoKey(x, depth + 1));
+}
+
+/**
+ * `a + b + c` for generated string parts; long runs become `[a, b, c].join("")`, because V8
+ * parses a chain of `+` recursively and a body with thousands of placeholders overflowed its stack.
+ */
+export function concat(parts: readonly string[]): string {
+  if (parts.length === 0) return '""';
+  return parts.length <= 64 ? parts.join(" + ") : `[${parts.join(", ")}].join("")`;
 }
 
 /** Text for a doc comment: it cannot close the comment early or start a new line of code. */
@@ -31,6 +60,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A property key: bare when it is a plain identifier, else a string literal. @example key("my-input") === '"my-input"' */
 export function key(name: string): string {
+  // A bare or quoted `__proto__:` in an object literal sets the prototype; a computed key does not.
+  if (name === "__proto__") return '["__proto__"]';
   return IDENTIFIER.test(name) ? name : lit(name);
 }
 

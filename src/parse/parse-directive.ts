@@ -3,10 +3,11 @@ import * as d from "../diagnostics/codes.js";
 import type { MarkdownFile, XmlElement } from "./ast.js";
 import type { DirectiveData, DirectiveLocations } from "./directive-data.js";
 import { extractMetadata, unknownPermissionMessage } from "./extract-metadata.js";
+import { explainMissingFence } from "./explain-missing-fence.js";
 import { maskOpaque } from "./mask-opaque.js";
 import { DIRECTIVE_OPEN, attrByRegex } from "./py-regex.js";
 import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
-import { XmlSyntaxError, buildXmlTree } from "./xml-tree.js";
+import { XmlSyntaxError, XmlTooDeepError, buildXmlTree } from "./xml-tree.js";
 
 /** The original parser's failure dict: `{body, raw, data: {}, error}` or, for bad XML, with name/preamble kept. */
 export type ParseFailure = Record<string, unknown> & { error: string; raw: string; body: string };
@@ -33,7 +34,8 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   const locs: DirectiveLocations = { root: lines.location(source, 0, 0), inputs: [], uninterpolated: [], unknownPermissionTags: [], context: [], hooks: [] };
   const base = { source, file, lines, root: null, data: null, locs, diagnostics };
   if (!file.fence) {
-    diagnostics.push(d.noMetadataFence(lines.location(source, 0, 0), "xml"));
+    const why = explainMissingFence(text, "xml");
+    diagnostics.push(d.noMetadataFence(lines.location(source, why?.offset ?? 0, why?.offset ?? 0), "xml", why?.hint));
     return { ...base, result: { body: text, raw: text, data: {}, error: "No XML code block found" } };
   }
   const content = file.fence.content;
@@ -55,6 +57,11 @@ export function parseDirective(input: string, source: string): ParsedDirective {
       toFile: (o) => content.loc.start.offset + masked.unmask(o),
     });
   } catch (e) {
+    if (e instanceof XmlTooDeepError) {
+      const fileOffset = content.loc.start.offset + masked.unmask(e.offset);
+      diagnostics.push(d.xmlTooDeep(lines.location(source, fileOffset, fileOffset), e.message));
+      return { ...base, result: { ...head, preamble: file.preamble.text, body: file.body.text, raw: text, error: `Metadata too deep: ${e.message}` } };
+    }
     if (!(e instanceof XmlSyntaxError)) throw e;
     const at = new LineIndex(masked.masked).position(e.offset);
     const fileOffset = content.loc.start.offset + masked.unmask(e.at);

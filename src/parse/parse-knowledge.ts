@@ -1,6 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
+import { explainMissingFence } from "./explain-missing-fence.js";
 import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
 
 /** A knowledge item as the original's `markdown/frontmatter` parser returns it: YAML keys plus body and raw. */
@@ -41,7 +42,8 @@ export function parseKnowledge(input: string, source: string, ext = ".md"): Pars
     return { source, data: null, diagnostics };
   }
   if (ext === ".md") {
-    diagnostics.push(d.noMetadataFence(lines.location(source, 0, 0), "yaml"));
+    const why = explainMissingFence(text, "yaml");
+    diagnostics.push(d.noMetadataFence(lines.location(source, why?.offset ?? 0, why?.offset ?? 0), "yaml", why?.hint));
     return { source, data: null, diagnostics };
   }
   let body = text;

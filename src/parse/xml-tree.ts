@@ -1,6 +1,7 @@
 import type { LineIndex, Location } from "../diagnostics/diagnostic.js";
 import { parse as parseXml } from "./generated/xml.js";
 import type { XmlElement } from "./ast.js";
+import { MAX_XML_DEPTH, tooDeepAt } from "./xml-depth.js";
 
 interface RawText {
   text: string;
@@ -37,12 +38,23 @@ export interface XmlSource {
   toFile(offset: number): number;
 }
 
-/** Parses XML into an ElementTree-like tree, or throws XmlSyntaxError. */
+/** Elements nested deeper than MAX_XML_DEPTH: a limit of this compiler, not an XML error. */
+export class XmlTooDeepError extends Error {
+  constructor(readonly offset: number) {
+    super(`elements are nested more than ${MAX_XML_DEPTH} levels deep`);
+  }
+}
+
+/** Parses XML into an ElementTree-like tree, or throws XmlSyntaxError (or XmlTooDeepError). */
 export function buildXmlTree(src: XmlSource): XmlElement {
   let raw: RawElement;
+  const deep = tooDeepAt(src.xml);
+  if (deep !== -1) throw new XmlTooDeepError(deep);
   try {
     raw = parseXml(src.xml) as RawElement;
   } catch (e) {
+    // Stack exhaustion the depth scan did not foresee is still reported as a limit, never a crash.
+    if (e instanceof RangeError) throw new XmlTooDeepError(0);
     const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
     if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
     // The grammar raises its own errors for every case it knows; anything else is still invalid XML.

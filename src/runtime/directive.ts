@@ -1,7 +1,7 @@
 // What compiled directive modules call at run time. Kept small: the compiler has already split
 // every string into literals and input references, so rendering is concatenation.
 import { pyStr, pyStrip } from "./pystr.js";
-import { resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
+import { DOLLAR_INPUT, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
 import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
 
 export type Params = Readonly<Record<string, unknown>>;
@@ -69,7 +69,10 @@ export function own(p: Params, key: string): unknown {
 
 /** The original's second pass: `${inputs.x}` anywhere in the result, including inside input values. */
 export function dollarPass(text: string, p: Params, defaults: Params): string {
-  return text.includes("${inputs.") ? resolveInputRefs(text, withDefaults(p, defaults)) : text;
+  if (!text.includes("${inputs.")) return text;
+  // Only the second pass: `{input:…}` text that an input value brought in is not scanned again.
+  const params = withDefaults(p, defaults);
+  return text.replace(DOLLAR_INPUT, (whole, key: string) => (Object.hasOwn(params, key) && params[key] !== undefined ? pyStr(params[key]) : whole));
 }
 
 /** A field holding `{env:…}` refs: env first, then input refs, exactly as the original interprets it. */

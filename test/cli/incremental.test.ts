@@ -84,19 +84,27 @@ async function expectUpToDate(dir: string) {
 }
 
 describe("incremental rye build", () => {
-  test("a no-op build writes nothing and replays the same diagnostics", async () => {
+  test("a build with errors writes nothing and leaves the cache alone; a no-op build writes nothing either", async () => {
     const dir = project();
-    appendFileSync(join(dir, ".ai/directives/t/alone.md"), "Unknown {input:nope} here.\n");
+    expect((await rye(dir)).code).toBe(0);
+    const before = mtimes(join(dir, "out"));
+    const cache = statSync(join(dir, ".rye-cache", "build.json")).mtimeMs;
+    const alone = join(dir, ".ai/directives/t/alone.md");
+    const clean = readFileSync(alone, "utf8");
+    appendFileSync(alone, "Unknown {input:nope} here.\n");
     const first = await rye(dir);
     expect(first.code).toBe(1);
     expect(first.stderr).toContain("RYE2001");
-    const before = mtimes(join(dir, "out"));
-    const cache = statSync(join(dir, ".rye-cache", "build.json")).mtimeMs;
+    expect(first.stdout).toContain("3 of 4 directives compiled without errors; out was left unchanged");
     const second = await rye(dir);
-    expect(second.stdout).toContain("(0 files written)");
-    expect(second.stderr).not.toBe("");
-    expect(first.stderr.endsWith(second.stderr)).toBe(true);
     expect(second.code).toBe(1);
+    expect(second.stderr).toBe(first.stderr);
+    expect(mtimes(join(dir, "out"))).toEqual(before);
+    expect(statSync(join(dir, ".rye-cache", "build.json")).mtimeMs).toBe(cache);
+    writeFileSync(alone, clean);
+    const noop = await rye(dir);
+    expect(noop.code).toBe(0);
+    expect(noop.stdout).toContain("(0 files written)");
     expect(mtimes(join(dir, "out"))).toEqual(before);
     expect(statSync(join(dir, ".rye-cache", "build.json")).mtimeMs).toBe(cache);
     await expectUpToDate(dir);
@@ -140,7 +148,9 @@ describe("incremental rye build", () => {
     const missing = await rye(dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/caller\.md:\d+:\d+ - error RYE6003: Call to directive 't\/child' is missing required inputs: tone\./);
-    await expectUpToDate(dir);
+    // The failed build left the previous output in place.
+    expect(readdirSync(join(dir, "out/directives/t"))).toContain("caller.js");
+    expect(readFileSync(join(dir, "out/directives/t/child.js"), "utf8")).not.toContain("tone");
 
     rmSync(join(dir, ".ai/directives/t/child.md"));
     const gone = await rye(dir);
@@ -180,7 +190,7 @@ describe("rye build --watch", () => {
     const ac = new AbortController();
     const options = { project: dir, outDir: join(dir, "out"), spaces: spacesFrom(dir, {}, dir, io.env) };
     const watching = watchBuild(options, io, (o) => runOnce(o, io, false), { signal: ac.signal, debounceMs: 30 });
-    const builds = () => out.text().split("\n").filter((l) => l.startsWith("Compiled ")).length;
+    const builds = () => out.text().split("\n").filter((l) => l.startsWith("Compiled ") || l.includes("directives compiled without errors")).length;
     const next = async (n: number) => {
       for (let i = 0; i < 400 && builds() < n; i++) await new Promise((r) => setTimeout(r, 25));
       expect(builds()).toBeGreaterThanOrEqual(n);
@@ -194,15 +204,17 @@ describe("rye build --watch", () => {
     appendFileSync(join(dir, ".ai/directives/t/alone.md"), "Use {input:missing}.\n");
     n = await next(n + 1);
     expect(err.text()).toContain("RYE2001");
-    expect(out.text().trimEnd().split("\n").at(-1)).toContain("Compiled 3 of 4 directives");
+    expect(out.text().trimEnd().split("\n").at(-1)).toContain("3 of 4 directives compiled without errors; out was left unchanged");
+    expect(readdirSync(join(dir, "out/directives/t"))).toContain("alone.js");
 
     renameSync(join(dir, ".ai/directives/t/alone.md"), join(dir, ".ai/directives/t/renamed.md"));
     n = await next(n + 1);
-    expect(readdirSync(join(dir, "out/directives/t"))).not.toContain("alone.js");
+    expect(out.text().trimEnd().split("\n").at(-1)).toContain("out was left unchanged");
 
     rmSync(join(dir, ".ai/directives/t/renamed.md"));
     n = await next(n + 1);
     expect(out.text().trimEnd().split("\n").at(-1)).toContain("Compiled 3 of 3 directives");
+    expect(readdirSync(join(dir, "out/directives/t"))).not.toContain("alone.js");
 
     writeFileSync(join(dir, ".ai/directives/t/alone.md"), directive("alone", {}));
     await next(n + 1);

@@ -89,8 +89,11 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): nu
     if (io.env.GITHUB_ACTIONS === "true") for (const d of diagnostics) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
     const summary = formatSummary(diagnostics);
     if (summary) io.stderr.write(`${summary}\n`);
-    if (built.refused) io.stderr.write(`--verify-sources failed: nothing was written to ${relative(io.cwd, outDir) || "."}.\n`);
-    else io.stdout.write(
+    const outName = relative(io.cwd, outDir) || ".";
+    if (built.refused) io.stderr.write(`--verify-sources failed: nothing was written to ${outName}.\n`);
+    else if (diagnostics.some((d) => d.severity === "error")) {
+      io.stdout.write(`${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
+    } else io.stdout.write(
       `Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
     );
   }

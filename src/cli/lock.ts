@@ -1,0 +1,82 @@
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+
+/** Raised when another live build holds the lock for longer than we are willing to wait. */
+export class LockTimeoutError extends Error {}
+
+export interface LockOptions {
+  /** How long to wait for a live holder, in milliseconds. */
+  timeoutMs?: number;
+  /** Polling interval while waiting. */
+  pollMs?: number;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
+
+/**
+ * Takes an exclusive lock file at `path` (holding `pid@host`) and returns its
+ * release function. A lock left by a process that no longer exists on this host (killed with
+ * SIGKILL, power loss) is taken over; a live holder is waited for, then reported.
+ */
+export function acquireLock(path: string, options: LockOptions = {}): () => void {
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const me = `${process.pid}@${hostname()}`;
+  mkdirSync(dirname(path), { recursive: true });
+  // The lock is a complete file hard-linked into place: link() fails if the name exists, and a
+  // reader never sees a lock file that is empty because its writer has not written it yet.
+  const mine = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(mine, me);
+  for (;;) {
+    try {
+      linkSync(mine, path);
+      rmSync(mine, { force: true });
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        // Only remove the lock if it is still ours (a takeover after a long stall must not be undone).
+        if (readHolder(path) === me) rmSync(path, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
+        rmSync(mine, { force: true });
+        throw e;
+      }
+    }
+    const holder = readHolder(path);
+    if (holder !== null && isStale(holder)) {
+      // Re-read right before removing, so a lock a third process just took is left alone.
+      if (readHolder(path) === holder) rmSync(path, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      rmSync(mine, { force: true });
+      throw new LockTimeoutError(`another rye build (${holder ?? "unknown process"}) holds ${path}; remove it if no build is running`);
+    }
+    sleep(options.pollMs ?? 50);
+  }
+}
+
+function readHolder(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** A holder is stale when it names a process of this host that no longer runs (or is unreadable garbage). */
+function isStale(holder: string): boolean {
+  const m = /^(\d+)@(.*)$/.exec(holder);
+  if (!m) return true;
+  if (m[2] !== hostname()) return false;
+  try {
+    process.kill(Number(m[1]), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
