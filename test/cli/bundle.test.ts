@@ -30,6 +30,10 @@ test("rye bundle: one module that plain node runs from an empty directory, rende
   expect(bad.status).toBe(1);
   expect(JSON.parse(bad.stdout)).toMatchObject({ status: "error", error: "Missing required inputs: name", item_id: "examples/greet" });
   expect(spawnSync(process.execPath, ["bundle.mjs", "nonsense"], { cwd: elsewhere, env: childEnv }).status).toBe(2);
+  // A tool runs from the bundle too, execa included, with only the project's chain files on disk.
+  const tool = spawnSync(process.execPath, ["bundle.mjs", "tool", "examples/word_count", "--params", '{"text": "a b c d"}', "--project", dir], { cwd: elsewhere, encoding: "utf8", env: childEnv });
+  expect(tool.status, tool.stderr).toBe(0);
+  expect(JSON.parse(tool.stdout)).toMatchObject({ status: "success", item_id: "examples/word_count", data: { count: 4 } });
   // One edited byte and the bundle refuses to render, naming the item.
   const text = readFileSync(join(elsewhere, "bundle.mjs"), "utf8");
   writeFileSync(join(elsewhere, "bundle.mjs"), text.replace("Missing required inputs", "Missing required inputz"));

@@ -32,7 +32,21 @@ test("rye run <bundle> directive: render, validate, thread and an agent launched
   const bad = await rye("directive", "examples/greet", "--inputs", '{"nmae": "Ada"}');
   expect(bad.code).toBe(1);
   expect(JSON.parse(bad.out)).toMatchObject({ status: "error", error: "Unknown parameters: nmae. Valid inputs: name, title, greeting, punctuation" });
-  expect((await rye("tool", "x")).code).toBe(2);
+  expect((await rye("tool")).code).toBe(2);
+  const missingTool = await rye("tool", "x");
+  expect(missingTool.code).toBe(1);
+  expect(JSON.parse(missingTool.out)).toEqual({ status: "error", error: "Tool not found: x", item_id: "x" });
+  // A bundled tool: its plan travels in the bundle, its script comes from the project and is re-hashed first.
+  const counted = await rye("tool", "examples/word_count", "--params", '{"text": "one two three"}');
+  expect(counted.code).toBe(0);
+  expect(JSON.parse(counted.out)).toMatchObject({ status: "success", type: "tool", item_id: "examples/word_count", data: { success: true, count: 3 } });
+  const dry = await rye("tool", "examples/word_count", "--params", '{"text": "x"}', "--dry-run");
+  expect(JSON.parse(dry.out)).toMatchObject({ status: "validation_passed" });
+  const script = join(dir, ".ai", "tools", "examples", "word_count.py");
+  writeFileSync(script, readFileSync(script, "utf8") + "\n# edited after the bundle was built\n");
+  const edited = await rye("tool", "examples/word_count", "--params", '{"text": "x"}');
+  expect(edited.code).toBe(1);
+  expect(JSON.parse(edited.out).error).toMatch(/word_count\.py/);
 
   // A stub agent records its argv; the prompt holds shell syntax that must arrive verbatim.
   const stub = join(dir, "stub-agent");

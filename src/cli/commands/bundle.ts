@@ -29,9 +29,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   const outfile = join(outDir, "bundle.mjs");
   writeFileSync(entry, bundleEntrySource(VERSION));
   // esbuild is loaded only here: no other command pays for it.
-  const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+  const require = createRequire(import.meta.url);
+  const esbuild = require("esbuild") as typeof import("esbuild");
+  // Tools spawn through execa: resolve it from this CLI's own install so the bundle carries it,
+  // whatever the project has (or lacks) in node_modules.
+  const nodePaths = require.resolve.paths("execa") ?? [];
   try {
-    esbuild.buildSync({ entryPoints: [entry], bundle: true, format: "esm", platform: "node", target: "node20", outfile, legalComments: "none", logLevel: "silent" });
+    esbuild.buildSync({ entryPoints: [entry], bundle: true, format: "esm", platform: "node", target: "node20", outfile, legalComments: "none", logLevel: "silent", nodePaths,
+      // execa's CommonJS dependencies call require(), which an ES module only has when given one.
+      banner: { js: 'import { createRequire as __ryeRequire } from "node:module"; const require = __ryeRequire(import.meta.url);' } });
   } catch (e) {
     io.stderr.write(`Bundling failed: ${(e as Error).message}\n`);
     return 1;

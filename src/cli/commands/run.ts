@@ -11,8 +11,8 @@ import type { Execa } from "../../runtime/exec/run-process.js";
 import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/exec/run-tool.js";
 import { parsePyJson } from "../../runtime/py-json.js";
 import { PyFloat } from "../../runtime/pystr.js";
-import { fingerprint, signingKeyDir } from "../../sign/keys.js";
-import { createTrustStore, loadTrustStore, trustStoreFromPems } from "../../sign/trust-store.js";
+import type { TrustStore } from "../../sign/trust-store.js";
+import { trustForSpaces } from "../signing.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
@@ -20,6 +20,7 @@ import type { Io } from "../io.js";
 const USAGE = `Usage: rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR] [--user-space DIR]
        rye run <bundle.mjs> directive <id> [--inputs JSON] [--thread] [--model M]
                  [--agent NAME [--agents FILE]]
+       rye run <bundle.mjs> tool <id> [--params JSON] [--dry-run] [--project DIR]
 
 Runs a tool compiled by \`rye build\` (DIR/out/tools/<id>.js) through its build-time chain and prints
 the rye_execute response as JSON; --dry-run validates the chain and prints it without running.
@@ -28,7 +29,9 @@ Runs a directive from a bundle built by \`rye bundle\`, with no sources: validat
 prints the rendered prompt (or, with --thread, the system message and first user message) as JSON.
 With --agent, launches that agent CLI from the agents TOML (default .ai/config/agents.toml) with
 {prompt} = the first user message, {role}/{role_file} = the system message, {model} = --model, the
-directive's model id or the agent's default_model. Exit codes: 0 success, 1 failure, 2 usage.`;
+directive's model id or the agent's default_model. A bundled tool runs its plan against the files of
+the project at --project (default: the current directory), each re-hashed against the plan first.
+Exit codes: 0 success, 1 failure, 2 usage.`;
 
 interface DirectiveModule {
   metadata: { model?: Record<string, string> };
@@ -40,6 +43,7 @@ interface DirectiveModule {
 /** `rye run <bundle> directive <id> …`. */
 export async function run(args: string[], io: Io): Promise<number> {
   if (args[0] === "tool") return runTool(args.slice(1), io);
+  if (args[1] === "tool") return runBundledTool(args, io);
   const values = parseCommandArgs(
     args,
     { inputs: { type: "string" }, thread: { type: "boolean" }, model: { type: "string" }, agent: { type: "string" }, agents: { type: "string" } },
@@ -180,17 +184,30 @@ async function runTool(args: string[], io: Io): Promise<number> {
   return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
 }
 
-/** A signed chain element must verify against the trust store of the project, the user space and this machine's key. */
+/** `rye run <bundle> tool <id> [--params JSON] [--dry-run] [--project DIR]`: the bundle's own tool command. */
+async function runBundledTool(args: string[], io: Io): Promise<number> {
+  const [bundle, , id, ...rest] = args;
+  if (!bundle || !id || id.startsWith("--")) {
+    io.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const bundlePath = resolve(io.cwd, bundle);
+  if (!existsSync(bundlePath)) {
+    io.stderr.write(`No bundle at ${bundlePath}: run rye bundle first.\n`);
+    return 2;
+  }
+  const i = rest.indexOf("--project");
+  const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? resolve(io.cwd, a) : a)) : [...rest, "--project", io.cwd];
+  const { main } = (await import(pathToFileURL(bundlePath).href)) as { main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> };
+  return main(["tool", id, ...withProject], io.stdout, io.stderr);
+}
+
+/** A signed chain element must verify against the trust store of the project, the user space and this machine's keys. */
 function signedElementVerifier(project: string, userSpace: string, io: Io): (file: ElementFile) => void {
-  let trust: ReturnType<typeof createTrustStore> | undefined;
+  let trust: TrustStore | undefined;
   return (file) => {
     if (!file.signed) return;
-    if (!trust) {
-      const stores = loadTrustStore([{ root: project, label: "project" }, { root: userSpace, label: "user" }]);
-      const localPem = join(signingKeyDir(io.env), "public_key.pem");
-      const local = existsSync(localPem) ? trustStoreFromPems({ [fingerprint(readFileSync(localPem, "utf8"))]: readFileSync(localPem, "utf8") }, "this machine", localPem).list() : [];
-      trust = createTrustStore([...stores.list(), ...local], [...stores.warnings]);
-    }
+    trust ??= trustForSpaces([{ root: project, label: "project" }, { root: userSpace, label: "user" }], io.env);
     const result = verifyItem(file.text, "tool", trust, { path: file.absolutePath });
     if (!result.ok) throw new Error(result.message);
   };
