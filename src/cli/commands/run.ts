@@ -54,15 +54,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (typeof values === "number") return values;
   const positionals = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && /^--(inputs|model|agent|agents)$/.test(args[i - 1]!)));
   const [bundle, kind, id] = positionals;
-  if (!bundle || kind !== "directive" || !id) {
-    io.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const bundlePath = resolve(io.cwd, bundle);
-  if (!existsSync(bundlePath)) {
-    io.stderr.write(`No bundle at ${bundlePath}: run rye bundle first.\n`);
-    return 2;
-  }
+  const bundlePath = kind === "directive" ? bundleAt(bundle, id, io) : usage(io);
+  if (typeof bundlePath === "number") return bundlePath;
   let inputs: unknown = {};
   try {
     if (typeof values.inputs === "string") inputs = parsePyJson(values.inputs);
@@ -184,18 +177,25 @@ async function runTool(args: string[], io: Io): Promise<number> {
   return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
 }
 
+function usage(io: Io): number {
+  io.stderr.write(`${USAGE}\n`);
+  return 2;
+}
+
+/** The bundle's absolute path, or exit code 2 when the arguments or the file are missing. */
+function bundleAt(bundle: string | undefined, id: string | undefined, io: Io): string | number {
+  if (!bundle || !id) return usage(io);
+  const path = resolve(io.cwd, bundle);
+  if (existsSync(path)) return path;
+  io.stderr.write(`No bundle at ${path}: run rye bundle first.\n`);
+  return 2;
+}
+
 /** `rye run <bundle> tool <id> [--params JSON] [--dry-run] [--project DIR]`: the bundle's own tool command. */
 async function runBundledTool(args: string[], io: Io): Promise<number> {
   const [bundle, , id, ...rest] = args;
-  if (!bundle || !id || id.startsWith("--")) {
-    io.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const bundlePath = resolve(io.cwd, bundle);
-  if (!existsSync(bundlePath)) {
-    io.stderr.write(`No bundle at ${bundlePath}: run rye bundle first.\n`);
-    return 2;
-  }
+  const bundlePath = bundleAt(bundle, id?.startsWith("--") ? undefined : id, io);
+  if (typeof bundlePath === "number") return bundlePath;
   const i = rest.indexOf("--project");
   const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? resolve(io.cwd, a) : a)) : [...rest, "--project", io.cwd];
   const { main } = (await import(pathToFileURL(bundlePath).href)) as { main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> };
