@@ -64,7 +64,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 2;
   }
   const { directives } = (await import(pathToFileURL(bundlePath).href)) as { directives: Record<string, DirectiveModule> };
-  const mod = directives[id];
+  const mod = directives[id!];
   const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
   if (!mod) {
     print({ status: "error", error: `Directive not found: ${id}`, item_id: id });
@@ -199,7 +199,7 @@ async function runBundledTool(args: string[], io: Io): Promise<number> {
   const i = rest.indexOf("--project");
   const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? resolve(io.cwd, a) : a)) : [...rest, "--project", io.cwd];
   const { main } = (await import(pathToFileURL(bundlePath).href)) as { main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> };
-  return main(["tool", id, ...withProject], io.stdout, io.stderr);
+  return main(["tool", id!, ...withProject], io.stdout, io.stderr);
 }
 
 /** A signed chain element must verify against the trust store of the project, the user space and this machine's keys. */
