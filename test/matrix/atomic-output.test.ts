@@ -127,6 +127,11 @@ describe("atomic output", () => {
     const verify = spawnSync(process.execPath, [BIN, "verify", "out"], { cwd: project, env: childEnv, encoding: "utf8" });
     expect(verify.status, verify.stdout.split("\n").filter((l) => !l.startsWith("verified")).join("\n") + verify.stderr).toBe(0);
     expect(verify.stdout).toContain("d0.js");
+    // `rye verify` walking the project follows the out/ symlink to the signed modules.
+    const walk = spawnSync(process.execPath, [BIN, "verify"], { cwd: project, env: childEnv, encoding: "utf8" });
+    // (The sources themselves are unsigned, so the exit code is 1; the modules under out/ verify.)
+    expect(walk.stdout).toMatch(/^verified +module +out\/directives\/gen\/g0\/d0\.js /m);
+    expect(walk.stdout).not.toMatch(/^(?!verified|unsigned +directive).*out\//m);
     console.log(`SIGKILL points (build ≈ ${Math.round(ms)} ms): ${outcomes.join(", ")}`);
   }, 120_000);
 
