@@ -33,6 +33,7 @@ async function compileAll(dist, sources) {
   return out;
 }
 
+const NO_ENV = Object.freeze({ env: Object.freeze({}) });
 const pick = (r) => ({ body: r.body, content: r.content, raw: r.raw, prompt: r.prompt });
 const same = (a, b) => FIELDS.every((f) => a[f] === b[f]);
 
@@ -104,6 +105,7 @@ const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.le
 export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {}) {
   const directives = await compileAll(dist, sources);
   const engines = ["compiled", "literal", "eta", "handlebars", "interpreter"];
+  const perDirective = [];
   const perEngine = Object.fromEntries(engines.map((e) => [e, { ns: [], ratios: [], skipped: 0 }]));
   for (const d of directives) {
     const names = (d.mod.metadata.inputs ?? []).map((i) => i.name);
@@ -115,7 +117,8 @@ export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {
     // An engine that cannot even compile the equivalent template is skipped for this directive.
     const attempt = (make) => { try { return make(); } catch { return () => ({}); } };
     const fns = {
-      compiled: [(p) => d.mod.render(p, { env: {} }), named],
+      // One options object for every call, as a caller rendering many times would hold it.
+      compiled: [(p) => d.mod.render(p, NO_ENV), named],
       literal: [literalFn(parts), indexed],
       eta: [attempt(() => etaFns(parts)), indexed],
       handlebars: [attempt(() => handlebarsFns(parts)), indexed],
@@ -125,6 +128,7 @@ export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {
     if (!ok.literal) continue;
     const ns = {};
     for (const e of engines) if (ok[e]) ns[e] = timeFn(fns[e][0], fns[e][1], rounds, batchMs);
+    perDirective.push({ id: d.id, ns });
     for (const e of engines) {
       if (!ok[e]) {
         perEngine[e].skipped++;
@@ -137,6 +141,7 @@ export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     directives: perEngine.compiled.ns.length,
+    perDirective,
     engines: Object.fromEntries(
       engines.map((e) => [e, { usPerRender: mean(perEngine[e].ns) / 1000, compiledOverThis: geomean(perEngine[e].ratios), directives: perEngine[e].ns.length, skipped: perEngine[e].skipped }]),
     ),

@@ -1,7 +1,7 @@
 // What compiled directive modules call at run time. Kept small: the compiler has already split
 // every string into literals and input references, so rendering is concatenation.
 import { pyStr, pyStrip } from "./pystr.js";
-import { resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
+import { resolveDollarRefs, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
 import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
 
 export type Params = Readonly<Record<string, unknown>>;
@@ -67,9 +67,17 @@ export function own(p: Params, key: string): unknown {
   return Object.hasOwn(p, key) ? p[key] : undefined;
 }
 
-/** The original's second pass: `${inputs.x}` anywhere in the result, including inside input values. */
+/**
+ * The original's second pass over text whose `{input:}` refs are already resolved: `${inputs.x}`
+ * anywhere in it, including inside input values (whose own `{input:}` text stays literal).
+ */
 export function dollarPass(text: string, p: Params, defaults: Params): string {
-  return text.includes("${inputs.") ? resolveInputRefs(text, withDefaults(p, defaults)) : text;
+  return text.includes("${inputs.") ? resolveDollarRefs(text, withDefaults(p, defaults)) : text;
+}
+
+/** `dollarPass` unless the caller has shown that no inserted value holds a `$` (then it cannot match). */
+export function secondPass(plain: boolean, text: string, p: Params, defaults: Params): string {
+  return plain ? text : dollarPass(text, p, defaults);
 }
 
 /** A field holding `{env:…}` refs: env first, then input refs, exactly as the original interprets it. */
