@@ -15,7 +15,6 @@ import {
 } from "../../sign/index.js";
 import type { Io } from "../io.js";
 import { NOT_BUILD_OUTPUT } from "../check-output.js";
-import type { ManifestFile } from "../../sign/sign-manifest.js";
 import { trustForSpaces } from "../signing.js";
 
 const USAGE = `Usage: rye verify [paths…] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--json]
@@ -59,16 +58,6 @@ function walk(dir: string, out: string[]): void {
 
 function wantedFile(path: string, named: ReadonlySet<string>): boolean {
   return named.has(path) || wanted(path, kindFromPath(path));
-}
-
-/** The `files` list of a manifest already verified (null when it predates the list). */
-function manifestFilesOf(path: string): ManifestFile[] | null {
-  try {
-    const m = JSON.parse(readFileSync(path, "utf8")) as { files?: ManifestFile[] };
-    return Array.isArray(m.files) ? m.files : null;
-  } catch {
-    return null;
-  }
 }
 
 const KINDS = ["directive", "knowledge", "tool", "config", "module", "manifest"];
@@ -237,13 +226,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   const vouching: Vouching[] = [];
   for (const path of files) {
     if ((kindOf ?? kindFromPath(path)) !== "manifest" || !wantedFile(path, named)) continue;
-    const result = verifyFile(path, shown(path), trust, kindOf, hashes);
-    manifests.set(path, result);
-    const parsed = result.r.ok ? manifestFilesOf(path) : null;
-    if (parsed) {
+    const base = verifyManifest(readFileSync(path, "utf8"), trust, shown(path));
+    manifests.set(path, { kind: "manifest", r: crossCheck(base, path, hashes) });
+    // Authentic (even if some files now differ from it): it says what the build was, file by file.
+    if (base.ok && base.manifest?.files) {
       const dir = dirname(path);
-      const listed = new Map(parsed.map((f) => [resolve(dir, f.path), { sha256: f.sha256, item: f.item_id, rel: f.path }]));
-      vouching.push({ display: shown(path), dir, files: listed, fingerprint: result.r.signature!.fingerprint, owner: result.r.owner });
+      const listed = new Map(base.manifest.files.map((f) => [resolve(dir, f.path), { sha256: f.sha256, item: f.item_id, rel: f.path }]));
+      vouching.push({ display: shown(path), dir, files: listed, fingerprint: base.signature!.fingerprint, owner: base.owner });
     }
   }
   const results: { path: string; kind: string; r: ItemVerification; via?: string }[] = [];
