@@ -67,7 +67,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const [body, content, raw, actions] = [plan.field(a.body), plan.field(a.content), plan.field(a.raw), actionsExpr(a, plan)];
   const prompt = plan.prompt(parts, a.body);
   const prelude = plan.prelude("  ");
-  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, str, validateDirective } from ${lit(runtime)};
+  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
 ${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}

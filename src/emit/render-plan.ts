@@ -15,11 +15,18 @@ const DOLLAR_MATCH = /\$\{inputs\.[\p{L}\p{N}_]+\}/u;
 /** Static text ending in a start of `${inputs.x}` that an inserted value could complete. */
 const DOLLAR_PREFIX_AT_END = /\$(?:\{(?:i(?:n(?:p(?:u(?:t(?:s(?:\.[\p{L}\p{N}_]*)?)?)?)?)?)?)?)?$/u;
 
-/** A field split once at build time: static strings with value slots between them (statics.length = slots.length + 1). */
+/**
+ * A field split once at build time: static strings with value slots between them
+ * (statics.length = slots.length + 1). `late[i]` marks a slot that stands for a static
+ * `${inputs.x}`, filled by the second pass, after which nothing is rescanned.
+ */
 interface Split {
   statics: string[];
   slots: number[];
+  late: boolean[];
 }
+
+const DOLLAR_ALL = new RegExp(DOLLAR_MATCH.source, "gu");
 
 /**
  * Shared by all fields of one render: each distinct (input, fallback) pair is converted to its
@@ -35,7 +42,7 @@ export class RenderPlan {
   prelude(indent: string): string {
     if (this.values.length === 0) return "";
     const decl = this.values.map((v, i) => `${indent}const v${i} = ${v};\n`).join("");
-    const check = this.values.map((_, i) => `v${i}.includes("$")`).join(" || ");
+    const check = this.values.map((_, i) => `v${i}.indexOf("$") !== -1`).join(" || ");
     return `${decl}${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n${indent}const plain = !(${check});\n`;
   }
 
@@ -69,15 +76,43 @@ export class RenderPlan {
         statics[statics.length - 1] += s.type === "text" ? s.value : s.raw;
       }
     }
-    return { statics, slots };
+    return { statics, slots, late: slots.map(() => false) };
+  }
+
+  /**
+   * The split with each static `${inputs.x}` as a slot of its own: a present input (or its
+   * default) replaces it, else it stays as written. Exact only when `safe` (then the second pass
+   * can match nothing else).
+   */
+  private expand(sp: Split): Split {
+    const out: Split = { statics: [""], slots: [], late: [] };
+    sp.statics.forEach((text, i) => {
+      let at = 0;
+      for (const m of text.matchAll(DOLLAR_ALL)) {
+        out.statics[out.statics.length - 1] += text.slice(at, m.index);
+        const name = m[0].slice("${inputs.".length, -1);
+        out.slots.push(this.slot({ type: "input_ref", name, modifier: null, raw: m[0] } as Extract<TemplateNode, { type: "input_ref" }>));
+        out.late.push(true);
+        out.statics.push("");
+        at = m.index + m[0].length;
+      }
+      out.statics[out.statics.length - 1] += text.slice(at);
+      if (i < sp.slots.length) {
+        out.slots.push(sp.slots[i]!);
+        out.late.push(false);
+        out.statics.push("");
+      }
+    });
+    return out;
   }
 
   /**
    * True when no `${inputs.x}` can appear unless a value brings a `$`: the static text holds no
-   * whole match, and no static piece before a value ends in a start of one.
+   * whole match (outside late slots), and no static piece before an input value ends in a start
+   * of one (a late slot's value is inserted by the last pass, so nothing can complete across it).
    */
   private static safe(sp: Split): boolean {
-    return sp.statics.every((s, i) => !DOLLAR_MATCH.test(s) && (i === sp.slots.length || !DOLLAR_PREFIX_AT_END.test(s)));
+    return sp.statics.every((s, i) => !DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s)));
   }
 
   private static concat(sp: Split, first = "", last = ""): string {
@@ -95,9 +130,12 @@ export class RenderPlan {
     if (t.segments === null) return `interpretWithEnv(${lit(t.text)}, p, DEFAULTS, env)`;
     const sp = this.split(t);
     const concat = RenderPlan.concat(sp);
-    if (!RenderPlan.safe(sp)) return `dollarPass(${concat}, p, DEFAULTS)`;
-    if (sp.slots.length === 0) return concat;
-    return `secondPass(plain, ${concat}, p, DEFAULTS)`;
+    const ex = this.expand(sp);
+    if (!RenderPlan.safe(ex)) return `dollarPass(${concat}, p, DEFAULTS)`;
+    if (ex.slots.length === 0) return concat;
+    if (ex.slots.length === sp.slots.length) return `secondPass(plain, ${concat}, p, DEFAULTS)`;
+    // Static `${inputs.x}` already filled in the shortcut; the general path starts from the text as written.
+    return `plain ? ${RenderPlan.concat(ex)} : dollarPass(${concat}, p, DEFAULTS)`;
   }
 
   /**
@@ -107,20 +145,23 @@ export class RenderPlan {
   prompt(parts: PromptParts, body: CompiledText): string {
     const general = "buildPrompt(PROMPT, content, body)";
     if (parts.permissions === undefined || body.segments === null) return general;
-    const sp = this.split(body);
+    const sp = this.expand(this.split(body));
     if (!RenderPlan.safe(sp)) return general;
     if (sp.slots.length === 0) return lit(buildPrompt(parts, "", sp.statics[0]!));
     const first = sp.statics[0]!;
     const last = sp.statics.at(-1)!;
-    // Where a value could be at either end of the stripped body, only pyStrip at run time knows.
+    // Where only whitespace lies between a value and an end of the body, the value decides where
+    // the strip stops: the shortcut holds when that value starts (ends) with a non-space.
     const solid = (s: string) => [...s].some((c) => !isPyWhitespace(c.charCodeAt(0)));
-    if (!solid(first) || !solid(last)) return general;
+    const checks = ["plain"];
+    if (!solid(first)) checks.push(`solidStart(v${sp.slots[0]})`);
+    if (!solid(last)) checks.push(`solidEnd(v${sp.slots.at(-1)})`);
     const head = [parts.open, parts.permissions].filter((x): x is string => x !== null);
     const tail = [parts.returns, parts.open !== null ? "</directive>" : null].filter((x): x is string => x !== null);
     const before = head.map((h) => `${h}\n`).join("");
     const after = tail.map((t) => `\n${t}`).join("");
     const stripped = { ...sp, statics: sp.statics.map((s, i) => (i === 0 ? lstrip(s) : i === sp.statics.length - 1 ? rstrip(s) : s)) };
-    return `plain ? ${RenderPlan.concat(stripped, before, after)} : ${general}`;
+    return `${checks.join(" && ")} ? ${RenderPlan.concat(stripped, before, after)} : ${general}`;
   }
 }
 

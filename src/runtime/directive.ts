@@ -1,6 +1,6 @@
 // What compiled directive modules call at run time. Kept small: the compiler has already split
 // every string into literals and input references, so rendering is concatenation.
-import { pyStr, pyStrip } from "./pystr.js";
+import { isPyWhitespace, pyStr, pyStrip } from "./pystr.js";
 import { resolveDollarRefs, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
 import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
 
@@ -78,6 +78,16 @@ export function dollarPass(text: string, p: Params, defaults: Params): string {
 /** `dollarPass` unless the caller has shown that no inserted value holds a `$` (then it cannot match). */
 export function secondPass(plain: boolean, text: string, p: Params, defaults: Params): string {
   return plain ? text : dollarPass(text, p, defaults);
+}
+
+/** True when `s` starts with a character Python's strip() keeps (so a strip stops there). */
+export function solidStart(s: string): boolean {
+  return s.length > 0 && !isPyWhitespace(s.charCodeAt(0));
+}
+
+/** True when `s` ends with a character Python's strip() keeps. */
+export function solidEnd(s: string): boolean {
+  return s.length > 0 && !isPyWhitespace(s.charCodeAt(s.length - 1));
 }
 
 /** A field holding `{env:…}` refs: env first, then input refs, exactly as the original interprets it. */

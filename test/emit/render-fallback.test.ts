@@ -47,6 +47,7 @@ const BODIES: Record<string, string> = {
   // A static `$` right before a ref: a value without any `$` can still complete `${inputs.x}`.
   dollarBefore: "Cost: ${input:a} and $\\{input:b|none}; ${inputs.{input:c}",
   staticDollar: "Already ${inputs.b} here, {input:a}.",
+  staticDollars: "$${inputs.b} and ${inputs.c}{input:a}${inputs.a} ${inputs.zz}\n{input:b?}",
   prefixes: "${inp{input:a}  ${inputs.{input:b?}} $$ {input:c}",
   edgeRefs: "{input:a}\n middle \n{input:b|tail}",
   spaces: "  \n\t{input:b?}  ",
