@@ -112,7 +112,7 @@ function timeEngines(entries, rounds, batchMs) {
 const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 
 /** Runs the render benchmark over `sources` (directives with project-relative paths). */
-export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {}) {
+export async function benchRender(dist, sources, { rounds = 11, batchMs = 3 } = {}) {
   const directives = await compileAll(dist, sources);
   const engines = ["compiled", "literal", "eta", "handlebars", "interpreter"];
   const perDirective = [];
