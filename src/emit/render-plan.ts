@@ -160,8 +160,11 @@ export class RenderPlan {
     const tail = [parts.returns, parts.open !== null ? "</directive>" : null].filter((x): x is string => x !== null);
     const before = head.map((h) => `${h}\n`).join("");
     const after = tail.map((t) => `\n${t}`).join("");
+    const when = checks.join(" && ");
+    // Nothing to strip at either end: the prompt holds `body` itself, so the module does not repeat its text.
+    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[before, "body", after].map((x) => (x === "body" ? x : lit(x))).filter((x) => x !== '""').join(" + ")} : ${general}`;
     const stripped = { ...sp, statics: sp.statics.map((s, i) => (i === 0 ? lstrip(s) : i === sp.statics.length - 1 ? rstrip(s) : s)) };
-    return `${checks.join(" && ")} ? ${RenderPlan.concat(stripped, before, after)} : ${general}`;
+    return `${when} ? ${RenderPlan.concat(stripped, before, after)} : ${general}`;
   }
 }
 
