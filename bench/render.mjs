@@ -33,6 +33,7 @@ async function compileAll(dist, sources) {
   return out;
 }
 
+const NO_ENV = Object.freeze({ env: Object.freeze({}) });
 const pick = (r) => ({ body: r.body, content: r.content, raw: r.raw, prompt: r.prompt });
 const same = (a, b) => FIELDS.every((f) => a[f] === b[f]);
 
@@ -80,30 +81,41 @@ async function interpreterFn(dist, text, path) {
   };
 }
 
-/** Median ns per call of `fn(arg)` over `rounds` batches of about `batchMs` each. */
-function timeFn(fn, arg, rounds, batchMs) {
+/** Calls per batch so that one batch of `fn(arg, opts)` takes about `batchMs`. */
+function batchSize(fn, arg, opts, batchMs) {
   let n = 1;
   for (;;) {
     const t = performance.now();
-    for (let i = 0; i < n; i++) fn(arg);
-    if (performance.now() - t > batchMs / 4 || n > 1e6) break;
+    for (let i = 0; i < n; i++) fn(arg, opts);
+    if (performance.now() - t > batchMs / 4 || n > 1e6) return n;
     n *= 4;
   }
-  const times = [];
+}
+
+/**
+ * Median ns per call of each engine over `rounds` batches. Engines take turns batch by batch, so
+ * a burst of load on a shared machine hits all of them alike instead of one engine's whole run.
+ */
+function timeEngines(entries, rounds, batchMs) {
+  const sized = entries.map(([e, [fn, arg, opts]]) => [e, fn, arg, opts, batchSize(fn, arg, opts, batchMs)]);
+  const times = Object.fromEntries(entries.map(([e]) => [e, []]));
   for (let r = 0; r < rounds; r++) {
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) fn(arg);
-    times.push(Number(process.hrtime.bigint() - t) / n);
+    for (const [e, fn, arg, opts, n] of sized) {
+      const t = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) fn(arg, opts);
+      times[e].push(Number(process.hrtime.bigint() - t) / n);
+    }
   }
-  return times.sort((a, b) => a - b)[rounds >> 1];
+  return Object.fromEntries(Object.entries(times).map(([e, xs]) => [e, xs.sort((a, b) => a - b)[rounds >> 1]]));
 }
 
 const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 
 /** Runs the render benchmark over `sources` (directives with project-relative paths). */
-export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {}) {
+export async function benchRender(dist, sources, { rounds = 11, batchMs = 3 } = {}) {
   const directives = await compileAll(dist, sources);
   const engines = ["compiled", "literal", "eta", "handlebars", "interpreter"];
+  const perDirective = [];
   const perEngine = Object.fromEntries(engines.map((e) => [e, { ns: [], ratios: [], skipped: 0 }]));
   for (const d of directives) {
     const names = (d.mod.metadata.inputs ?? []).map((i) => i.name);
@@ -111,20 +123,21 @@ export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {
     if (!parts) continue;
     const named = Object.fromEntries(names.map((n, i) => [n, `value ${i} of ${n}`]));
     const indexed = Object.fromEntries(names.map((n, i) => [`i${i}`, named[n]]));
-    const expected = pick(d.mod.render(named, { env: {} }));
+    const expected = pick(d.mod.render(named, NO_ENV));
     // An engine that cannot even compile the equivalent template is skipped for this directive.
     const attempt = (make) => { try { return make(); } catch { return () => ({}); } };
     const fns = {
-      compiled: [(p) => d.mod.render(p, { env: {} }), named],
+      // Called directly like the others, with one options object for every call (no {env:} lookups).
+      compiled: [d.mod.render, named, NO_ENV],
       literal: [literalFn(parts), indexed],
       eta: [attempt(() => etaFns(parts)), indexed],
       handlebars: [attempt(() => handlebarsFns(parts)), indexed],
       interpreter: [await interpreterFn(dist, d.text, d.path), named],
     };
-    const ok = Object.fromEntries(engines.map((e) => [e, (() => { try { return same(pick(fns[e][0](fns[e][1])), expected); } catch { return false; } })()]));
+    const ok = Object.fromEntries(engines.map((e) => [e, (() => { try { return same(pick(fns[e][0](fns[e][1], fns[e][2])), expected); } catch { return false; } })()]));
     if (!ok.literal) continue;
-    const ns = {};
-    for (const e of engines) if (ok[e]) ns[e] = timeFn(fns[e][0], fns[e][1], rounds, batchMs);
+    const ns = timeEngines(engines.filter((e) => ok[e]).map((e) => [e, fns[e]]), rounds, batchMs);
+    perDirective.push({ id: d.id, ns });
     for (const e of engines) {
       if (!ok[e]) {
         perEngine[e].skipped++;
@@ -137,6 +150,7 @@ export async function benchRender(dist, sources, { rounds = 7, batchMs = 3 } = {
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
     directives: perEngine.compiled.ns.length,
+    perDirective,
     engines: Object.fromEntries(
       engines.map((e) => [e, { usPerRender: mean(perEngine[e].ns) / 1000, compiledOverThis: geomean(perEngine[e].ratios), directives: perEngine[e].ns.length, skipped: perEngine[e].skipped }]),
     ),

@@ -33,11 +33,8 @@ directives["examples/nope"];
 export { a, b, c, ok };
 `;
 
-test("emitted modules type-check under strict tsc, and misuse is a type error", () => {
-  const { dir, result } = compileToDir(exampleSources());
-  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  writeFileSync(join(dir, "consumer.ts"), CONSUMER);
-  const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "index.ts")], {
+function check(roots: string[], dir: string) {
+  const program = ts.createProgram(roots, {
     strict: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
@@ -52,5 +49,22 @@ test("emitted modules type-check under strict tsc, and misuse is a type error", 
     const where = d.file ? `${relative(dir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
-  expect(problems).toEqual([]);
+  return { problems, files: program.getSourceFiles().map((f) => relative(dir, f.fileName).split("\\").join("/")) };
+}
+
+test("emitted modules type-check under strict tsc, and misuse is a type error", () => {
+  const { dir, result } = compileToDir(exampleSources());
+  expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  // A consumer of out/ sees the declarations only: no module body is type-checked on its behalf.
+  writeFileSync(join(dir, "consumer.ts"), CONSUMER);
+  const consumer = check([join(dir, "consumer.ts")], dir);
+  expect(consumer.problems).toEqual([]);
+  expect(consumer.files).toContain("directives/examples/greet.d.ts");
+  expect(consumer.files.filter((f) => f.startsWith("ts/") || /^(directives|knowledge|tools)\/.*(?<!\.d)\.ts$/.test(f))).toEqual([]);
+  // The TypeScript sources under ts/ compile strictly as a tree, and give the same errors for misuse.
+  writeFileSync(join(dir, "ts", "consumer.ts"), CONSUMER);
+  const sources = check([join(dir, "ts", "consumer.ts"), join(dir, "ts", "index.ts")], dir);
+  expect(sources.problems).toEqual([]);
+  expect(sources.files).toContain("ts/directives/examples/greet.ts");
+  expect(sources.files).not.toContain("directives/examples/greet.d.ts");
 }, 60_000);

@@ -3,7 +3,7 @@
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 import { build, VERSION, type SourceFile } from "../index.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { signManifest, type ManifestEntry } from "../sign/sign-manifest.js";
+import { manifestFiles, signManifest, type ManifestEntry, type ManifestFile } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
 import type { ItemKind } from "../index.js";
 import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "./build-cache.js";
@@ -47,7 +47,7 @@ export interface BuildMemo {
   fingerprints?: Map<string, [SourceFile[], string]>;
   compiler?: string;
   /** The signed manifest of the last build and what it lists. */
-  manifest?: { global: string; modules: ManifestEntry[]; text: string };
+  manifest?: { global: string; modules: ManifestEntry[]; files: ManifestFile[]; text: string };
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
   save?: () => void;
 }
@@ -185,10 +185,14 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
       const src = bySource.get(rec[0]);
       if (src) modules.push({ path: rec[0], item_id: src.id, source_sha256: fps.hashOf(src), module_sha256: rec[1] });
     }
-    const same = memo?.manifest && memo.manifest.modules.length === modules.length &&
-      memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; });
-    const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules }, key, timestamp);
-    if (memo) memo.manifest = { global, modules, text };
+    const hashes: [string, string][] = [];
+    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) if (SIGNED.test(rec[0])) hashes.push([rec[0], rec[1]]);
+    const files = manifestFiles(hashes, (p) => bySource.get(p)?.id);
+    const same = memo?.manifest && memo.manifest.modules.length === modules.length && memo.manifest.files.length === files.length &&
+      memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; }) &&
+      memo.manifest.files.every((f, i) => { const n = files[i]!; return f.path === n.path && f.item_id === n.item_id && f.sha256 === n.sha256; });
+    const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules, files }, key, timestamp);
+    if (memo) memo.manifest = { global, modules, files, text };
     next.shared.push(out.put("manifest.json", text, sharedBefore.get("manifest.json")));
   }
   for (const f of next.shared) produced.add(f[0]);

@@ -71,8 +71,13 @@ const MODULE_SIGNATURE = /^\/\/ rye:signed:[^\n]*\n/;
 export function unsignedView(rel: string, text: string): string {
   if (rel === "manifest.json") {
     try {
-      const { version, modules } = JSON.parse(text) as { version: unknown; modules: Array<Record<string, unknown>> };
-      return JSON.stringify({ version, modules: modules.map(({ path, item_id, source_sha256 }) => ({ path, item_id, source_sha256 })) });
+      // Hashes of signed files change with the key and timestamp; which files an item produced does not.
+      const { version, modules, files } = JSON.parse(text) as { version: unknown; modules: Array<Record<string, unknown>>; files?: Array<Record<string, unknown>> };
+      return JSON.stringify({
+        version,
+        modules: modules.map(({ path, item_id, source_sha256 }) => ({ path, item_id, source_sha256 })),
+        files: files?.map(({ path, item_id }) => ({ path, item_id })) ?? null,
+      });
     } catch {
       return text;
     }

@@ -1,7 +1,8 @@
-import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
+import type { DirectiveAnalysis } from "../analyze/analysis.js";
 import { TS_TYPES } from "../analyze/analysis.js";
-import { access, concat, doc, json, key, lit } from "./escape.js";
+import { doc, json, key, lit } from "./escape.js";
 import { promptParts } from "./prompt-parts.js";
+import { RenderPlan } from "./render-plan.js";
 
 /** The three files of one compiled directive, relative to the output directory. */
 export interface EmittedModule {
@@ -12,8 +13,6 @@ export interface EmittedModule {
   dts: string;
 }
 
-const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
-
 /** Emits `directives/<id>.{js,ts,d.ts}` for one analysed directive. */
 export function emitDirective(a: DirectiveAnalysis, version: string): EmittedModule {
   const depth = a.id.split("/").length;
@@ -23,7 +22,8 @@ export function emitDirective(a: DirectiveAnalysis, version: string): EmittedMod
     id: a.id,
     path: `directives/${a.id}`,
     js: header + moduleCode(a, runtime, false),
-    ts: header + moduleCode(a, runtime, true),
+    // From ts/directives/…: one level deeper than the .js.
+    ts: header + moduleCode(a, `../${runtime}`, true),
     dts: header + declarations(a, runtime),
   };
 }
@@ -35,35 +35,13 @@ function defaultsOf(a: DirectiveAnalysis): Record<string, string> {
   return out;
 }
 
-/** A JS expression rendering one field for inputs `p`, following the original's passes. */
-function fieldExpr(t: CompiledText, a: DirectiveAnalysis, defaults: Record<string, string>): string {
-  if (t.segments === null) return `interpretWithEnv(${lit(t.text)}, p, DEFAULTS, env)`;
-  let dynamic = false;
-  const parts = t.segments.map((s) => {
-    if (s.type === "text") return lit(s.value);
-    if (s.type !== "input_ref") return lit(s.raw);
-    dynamic = true;
-    const fallback = Object.hasOwn(defaults, s.name)
-      ? defaults[s.name]!
-      : s.modifier === null
-        ? s.raw
-        : s.modifier === "?"
-          ? ""
-          : s.modifier.slice(1);
-    const value = OBJECT_MEMBERS.has(s.name) ? `own(p, ${lit(s.name)})` : access("p", s.name);
-    return `str(${value}, ${lit(fallback)})`;
-  });
-  const joined = concat(parts);
-  return dynamic || t.text.includes("${inputs.") ? `dollarPass(${joined}, p, DEFAULTS)` : joined;
-}
-
-function actionsExpr(a: DirectiveAnalysis, defaults: Record<string, string>): string {
+function actionsExpr(a: DirectiveAnalysis, plan: RenderPlan): string {
   const actions = a.data.actions ?? [];
   if (actions.length === 0) return "[]";
   const compiled = new Map(a.actions.map((x) => [x.key.join("\u0000"), x.text]));
   const value = (path: string[], v: unknown): string => {
     const t = compiled.get(path.join("\u0000"));
-    return t ? fieldExpr(t, a, defaults) : json(v);
+    return t ? plan.field(t) : json(v);
   };
   const items = actions.map((action, i) => {
     const props = Object.entries(action).map(([k, v]) => {
@@ -86,7 +64,11 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const usesEnv = [a.body, a.content, a.raw].some((t) => t.segments === null);
   const T = (annotation: string) => (ts ? annotation : "");
   const optional = requiredCount(a) === 0;
-  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, str, validateDirective } from ${lit(runtime)};
+  const plan = new RenderPlan(defaults);
+  const [body, content, raw, actions] = [plan.field(a.body), plan.field(a.content), plan.field(a.raw), actionsExpr(a, plan)];
+  const prompt = plan.prompt(parts, a.body);
+  const prelude = plan.prelude("  ");
+  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
 ${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}
@@ -95,16 +77,21 @@ export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
 const REQUIRED${T(": readonly string[]")} = ${json(required)};
 const PROMPT = ${json(parts)};
+/** Set once this module has verified its own file (ensureIntegrity throws otherwise). */
+let checked = false;
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */
 export function render(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions")})${T(": Rendered")} {
-  ensureIntegrity(import.meta.url, id);
+  if (!checked) {
+    ensureIntegrity(import.meta.url, id);
+    checked = true;
+  }
   const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as unknown as Readonly<Record<string, unknown>>")};
-  requireInputs(id, p, REQUIRED);
-${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}  const body = ${fieldExpr(a.body, a, defaults)};
-  const content = ${fieldExpr(a.content, a, defaults)};
-  const raw = ${fieldExpr(a.raw, a, defaults)};
-  const actions${T(": Record<string, unknown>[]")} = ${actionsExpr(a, defaults)};
-  return { body, content, raw, actions, prompt: buildPrompt(PROMPT, content, body) };
+${required.length > 0 ? `  if (${required.map((n) => `own(p, ${lit(n)}) === undefined`).join(" || ")}) requireInputs(id, p, REQUIRED);
+` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}${prelude}  const body = ${body};
+  const content = ${content};
+  const raw = ${raw};
+  const actions${T(": Record<string, unknown>[]")} = ${actions};
+  return { body, content, raw, actions, prompt: ${prompt} };
 }
 
 /** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */

@@ -6,11 +6,18 @@ import { emitIndex } from "./emit-index.js";
 import { emitTool } from "./emit-tool.js";
 import type { CompiledTool } from "../compile-tools.js";
 
+/**
+ * Where an item's TypeScript source goes: under `ts/`, not beside its `.js`. TypeScript resolves
+ * `./x.js` to `x.ts` before `x.d.ts`, so a source next to the declarations would make every
+ * consumer type-check every module body; `ts/` mirrors the tree so its relative imports still work.
+ */
+export const TS_DIR = "ts/";
+
 /** One item's three module files, keyed by output path. */
 export function moduleFiles(m: { path: string; js: string; ts: string; dts: string }): Map<string, string> {
   return new Map([
     [`${m.path}.js`, m.js],
-    [`${m.path}.ts`, m.ts],
+    [`${TS_DIR}${m.path}.ts`, m.ts],
     [`${m.path}.d.ts`, m.dts],
   ]);
 }
@@ -23,7 +30,7 @@ export function emitShared(ids: readonly string[], version: string, toolIds: rea
   const files = new Map<string, string>();
   const index = emitIndex(ids, version, toolIds);
   files.set("index.js", index.js);
-  files.set("index.ts", index.ts);
+  files.set(`${TS_DIR}index.ts`, index.ts);
   files.set("index.d.ts", index.dts);
   // The output is ES modules whatever the enclosing project's package.json says.
   files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
@@ -35,18 +42,8 @@ let lastShared: { key: string; files: ReadonlyMap<string, string> } | undefined;
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = []): Map<string, string> {
   const files = new Map<string, string>();
-  for (const k of knowledge) {
-    const m = emitKnowledge(k, version);
-    files.set(`${m.path}.js`, m.js);
-    files.set(`${m.path}.ts`, m.ts);
-    files.set(`${m.path}.d.ts`, m.dts);
-  }
-  for (const a of analyses) {
-    const m = emitDirective(a, version);
-    files.set(`${m.path}.js`, m.js);
-    files.set(`${m.path}.ts`, m.ts);
-    files.set(`${m.path}.d.ts`, m.dts);
-  }
+  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version))) files.set(path, text);
+  for (const a of analyses) for (const [path, text] of moduleFiles(emitDirective(a, version))) files.set(path, text);
   for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
   for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id))) files.set(path, text);
   return files;

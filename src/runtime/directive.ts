@@ -1,7 +1,7 @@
 // What compiled directive modules call at run time. Kept small: the compiler has already split
 // every string into literals and input references, so rendering is concatenation.
-import { pyStr, pyStrip } from "./pystr.js";
-import { DOLLAR_INPUT, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
+import { isPyWhitespace, pyStr, pyStrip } from "./pystr.js";
+import { resolveDollarRefs, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
 import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
 
 export type Params = Readonly<Record<string, unknown>>;
@@ -67,12 +67,27 @@ export function own(p: Params, key: string): unknown {
   return Object.hasOwn(p, key) ? p[key] : undefined;
 }
 
-/** The original's second pass: `${inputs.x}` anywhere in the result, including inside input values. */
+/**
+ * The original's second pass over text whose `{input:}` refs are already resolved: `${inputs.x}`
+ * anywhere in it, including inside input values (whose own `{input:}` text stays literal).
+ */
 export function dollarPass(text: string, p: Params, defaults: Params): string {
-  if (!text.includes("${inputs.")) return text;
-  // Only the second pass: `{input:…}` text that an input value brought in is not scanned again.
-  const params = withDefaults(p, defaults);
-  return text.replace(DOLLAR_INPUT, (whole, key: string) => (Object.hasOwn(params, key) && params[key] !== undefined ? pyStr(params[key]) : whole));
+  return text.includes("${inputs.") ? resolveDollarRefs(text, withDefaults(p, defaults)) : text;
+}
+
+/** `dollarPass` unless the caller has shown that no inserted value holds a `$` (then it cannot match). */
+export function secondPass(plain: boolean, text: string, p: Params, defaults: Params): string {
+  return plain ? text : dollarPass(text, p, defaults);
+}
+
+/** True when `s` starts with a character Python's strip() keeps (so a strip stops there). */
+export function solidStart(s: string): boolean {
+  return s.length > 0 && !isPyWhitespace(s.charCodeAt(0));
+}
+
+/** True when `s` ends with a character Python's strip() keeps. */
+export function solidEnd(s: string): boolean {
+  return s.length > 0 && !isPyWhitespace(s.charCodeAt(s.length - 1));
 }
 
 /** A field holding `{env:…}` refs: env first, then input refs, exactly as the original interprets it. */

@@ -14,7 +14,7 @@ const has = (inputs: Readonly<Record<string, unknown>>, key: string) => Object.h
 
 /** One pass of input refs, then (only if the result holds `${inputs.`) one pass of `${inputs.x}`. */
 export function resolveInputRefs(text: string, inputs: Readonly<Record<string, unknown>>): string {
-  let out = text.includes("{input:")
+  const out = text.includes("{input:")
     ? text.replace(INPUT_REF, (whole, key: string, modifier: string | undefined) => {
         if (has(inputs, key)) return pyStr(inputs[key]);
         if (modifier === "?") return "";
@@ -22,8 +22,13 @@ export function resolveInputRefs(text: string, inputs: Readonly<Record<string, u
         return whole;
       })
     : text;
-  if (out.includes("${inputs.")) out = out.replace(DOLLAR_INPUT, (whole, key: string) => (has(inputs, key) ? pyStr(inputs[key]) : whole));
-  return out;
+  return resolveDollarRefs(out, inputs);
+}
+
+/** The second pass alone: `${inputs.x}` for present keys, only if the text holds `${inputs.`. */
+export function resolveDollarRefs(text: string, inputs: Readonly<Record<string, unknown>>): string {
+  if (!text.includes("${inputs.")) return text;
+  return text.replace(DOLLAR_INPUT, (whole, key: string) => (has(inputs, key) ? pyStr(inputs[key]) : whole));
 }
 
 /** `{env:VAR}` and `{env:VAR:default}`: a set variable (even empty) wins, then the default, else the literal. */

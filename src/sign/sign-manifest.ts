@@ -20,11 +20,35 @@ export interface ManifestEntry {
   module_sha256: string;
 }
 
-/** The build manifest. */
+/** One signed file of a build (every `.js`, `.ts`, `.d.ts`, `.mjs`): its sha256, and its item where it has one. */
+export interface ManifestFile {
+  path: string;
+  item_id: string | null;
+  sha256: string;
+}
+
+/**
+ * The build manifest. `files`, when present, lists every signed file of the build, so one
+ * signature check plus one hash per file verifies the whole output; manifests without it (older
+ * builds) vouch only for the item modules in `modules`.
+ */
 export interface Manifest {
   version: string | number;
   generated_at: string;
   modules: ManifestEntry[];
+  files?: ManifestFile[];
+}
+
+/** Output paths of one item's files map to its `.js` module path: `ts/directives/a.ts`, `directives/a.d.ts` → `directives/a.js`. */
+export function modulePathOf(path: string): string {
+  return path.replace(/^ts\//, "").replace(/(?:\.d\.ts|\.ts|\.js|\.mjs)$/, ".js");
+}
+
+/** The `files` list of a manifest: every signed output file with its sha256, and the item it belongs to (by `modulePathOf`). */
+export function manifestFiles(hashes: Iterable<readonly [path: string, sha256: string]>, itemOf: (modulePath: string) => string | undefined): ManifestFile[] {
+  const out: ManifestFile[] = [];
+  for (const [path, sha256] of hashes) out.push({ path, item_id: itemOf(modulePathOf(path)) ?? null, sha256 });
+  return out;
 }
 
 const SIGNED_FIELD = /^rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):([a-f0-9]{64}):([A-Za-z0-9_-]+={0,2}):([a-f0-9]{16})$/;
@@ -41,7 +65,14 @@ function ordered(m: Manifest): Manifest {
   modules.forEach((e, i) => {
     if (i > 0 && modules[i - 1]!.path === e.path) throw new Error(`Manifest lists ${e.path} twice`);
   });
-  return { version: m.version, generated_at: m.generated_at, modules };
+  if (m.files === undefined) return { version: m.version, generated_at: m.generated_at, modules };
+  const files = m.files
+    .map((f) => ({ path: f.path, item_id: f.item_id, sha256: f.sha256 }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.forEach((e, i) => {
+    if (i > 0 && files[i - 1]!.path === e.path) throw new Error(`Manifest lists ${e.path} twice`);
+  });
+  return { version: m.version, generated_at: m.generated_at, modules, files };
 }
 
 /** The canonical unsigned manifest text: sorted by path, fixed key order, 2-space JSON, trailing newline. */
@@ -63,7 +94,11 @@ function isManifest(v: unknown): v is Manifest & { signature?: unknown } {
   const str = (x: unknown) => typeof x === "string";
   return (
     (str(m.version) || typeof m.version === "number") && str(m.generated_at) && Array.isArray(m.modules) &&
-    m.modules.every((e) => typeof e === "object" && e !== null && ["path", "item_id", "source_sha256", "module_sha256"].every((k) => str((e as Record<string, unknown>)[k])))
+    m.modules.every((e) => typeof e === "object" && e !== null && ["path", "item_id", "source_sha256", "module_sha256"].every((k) => str((e as Record<string, unknown>)[k]))) &&
+    (m.files === undefined || (Array.isArray(m.files) && m.files.every((f) => {
+      const e = f as Record<string, unknown> | null;
+      return typeof e === "object" && e !== null && str(e.path) && str(e.sha256) && (e.item_id === null || str(e.item_id));
+    })))
   );
 }
 
@@ -79,7 +114,7 @@ export function verifyManifest(text: string, trust: TrustStore, label = "manifes
   } catch (e) {
     return { ...base, message: `Manifest ${label} is not valid JSON: ${(e as Error).message}` };
   }
-  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { version, generated_at, modules: [{ path, item_id, source_sha256, module_sha256 }] }` };
+  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { version, generated_at, modules: [{ path, item_id, source_sha256, module_sha256 }], files?: [{ path, item_id, sha256 }] }` };
   const m = typeof parsed.signature === "string" ? SIGNED_FIELD.exec(parsed.signature) : null;
   if (!m) return { ...base, outcome: "unsigned", message: `Unsigned manifest: ${label}\n  Expected: a "signature": "rye:signed:…" field\n  Fix: rebuild it with rye build` };
   const info = { timestamp: m[1]!, hash: m[2]!, signature: m[3]!, fingerprint: m[4]! };

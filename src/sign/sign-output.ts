@@ -1,6 +1,6 @@
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
-import { manifestEntry, signManifest } from "./sign-manifest.js";
+import { manifestEntry, manifestFiles, signManifest } from "./sign-manifest.js";
 import { signModule } from "./sign-module.js";
 
 const SIGNED = /\.(?:js|mjs|ts)$/;
@@ -13,7 +13,8 @@ export interface OutputSource {
 
 /**
  * Signs every module of a build output (`// rye:signed:` on line 1, decisions.md #15) and adds a
- * signed `manifest.json` listing each item module with its item id, source hash and module hash.
+ * signed `manifest.json` listing each item module with its item id, source hash and module hash, and
+ * every signed file with its sha256 (so `rye verify` checks one signature, then hashes).
  * Pure: the same files, key and timestamp give byte-identical output.
  */
 export function signOutput(
@@ -28,7 +29,9 @@ export function signOutput(
   const modules = [...out]
     .filter(([path]) => sources.has(path))
     .map(([path, text]) => manifestEntry(path, sources.get(path)!.itemId, sources.get(path)!.text, text));
-  out.set("manifest.json", signManifest({ version, generated_at: timestamp, modules }, key, timestamp));
+  const hashes = [...out].filter(([path]) => SIGNED.test(path)).map(([path, text]) => [path, sha256Hex(text)] as const);
+  const listed = manifestFiles(hashes, (p) => sources.get(p)?.itemId);
+  out.set("manifest.json", signManifest({ version, generated_at: timestamp, modules, files: listed }, key, timestamp));
   return out;
 }
 

@@ -101,3 +101,48 @@ test("rye verify out/ checks the signed manifest against every module it lists: 
   rmSync(join(out, "directives", "examples", "greet.js"));
   expect((await rye(dir, env, "verify", "out")).out).toMatch(/Missing: directives\/examples\/greet\.js \(examples\/greet\)/);
 });
+
+test("the manifest lists every signed file of the build; rye verify checks them by hash and refuses unlisted ones", async () => {
+  const { dir, env } = project();
+  expect((await rye(dir, env, "build")).code).toBe(0);
+  const out = join(dir, "out");
+  const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { files: { path: string; item_id: string | null; sha256: string }[] };
+  const signed = allFiles(out)
+    .filter((f) => readFileSync(f, "utf8").startsWith("// rye:signed:"))
+    .map((f) => f.slice(out.length + 1).split("\\").join("/"))
+    .sort();
+  expect(manifest.files.map((f) => f.path)).toEqual(signed);
+  const byPath = new Map(manifest.files.map((f) => [f.path, f]));
+  for (const p of ["directives/examples/greet.js", "directives/examples/greet.d.ts", "ts/directives/examples/greet.ts"]) expect(byPath.get(p)?.item_id).toBe("examples/greet");
+  expect(byPath.get("runtime/directive.js")?.item_id).toBeNull();
+  expect(byPath.get("ts/index.ts")?.item_id).toBeNull();
+
+  const ok = await rye(dir, env, "verify", "out");
+  expect(ok.code).toBe(0);
+  expect(ok.out).toMatch(/^verified +module +out\/directives\/examples\/greet\.d\.ts  sha256 matches \(listed in out\/manifest\.json\), signed by [0-9a-f]{16}/m);
+  expect(ok.out).toMatch(/^verified +manifest +out\/manifest\.json  signed by [0-9a-f]{16}.*signature valid$/m);
+  expect(ok.out.trim().split("\n").at(-1)).toBe(`${signed.length + 1} of ${signed.length + 1} files verified.`);
+
+  // A file rye bundle adds is not build output: it is checked on its own signature.
+  writeFileSync(join(out, "bundle.mjs"), readFileSync(join(out, "directives", "examples", "greet.js")));
+  const bundled = await rye(dir, env, "verify", "out");
+  expect(bundled.code).toBe(0);
+  expect(bundled.out).toMatch(/^verified +module +out\/bundle\.mjs  signed by [0-9a-f]{16}.*signature valid$/m);
+
+  // A validly signed module that is not part of the build is refused.
+  writeFileSync(join(out, "directives", "examples", "extra.js"), readFileSync(join(out, "directives", "examples", "greet.js")));
+  const extra = await rye(dir, env, "verify", "out");
+  expect(extra.code).toBe(1);
+  expect(extra.out).toMatch(/Not listed in the signed manifest out\/manifest\.json: out\/directives\/examples\/extra\.js/);
+  rmSync(join(out, "directives", "examples", "extra.js"));
+
+  // Declarations and TypeScript sources are vouched for too: a one-byte edit fails both the file and the manifest.
+  const dts = join(out, "directives", "examples", "greet.d.ts");
+  writeFileSync(dts, readFileSync(dts, "utf8").replace("render(", "render ("));
+  const edited = await rye(dir, env, "verify", "out");
+  expect(edited.code).toBe(1);
+  expect(edited.out).toMatch(/^modified +module +out\/directives\/examples\/greet\.d\.ts  sha256 differs/m);
+  expect(edited.out).toMatch(/Differs from the manifest: directives\/examples\/greet\.d\.ts \(examples\/greet\)/);
+  rmSync(join(out, "ts", "index.ts"));
+  expect((await rye(dir, env, "verify", "out")).out).toMatch(/Missing: ts\/index\.ts/);
+});

@@ -149,4 +149,22 @@ describe("build manifest", () => {
     expect(verifyManifest("{", trust).outcome).toBe("error");
     expect(verifyManifest('{"version":1}', trust).outcome).toBe("error");
   });
+
+  it("lists every signed file, sorted, each covered by the signature", () => {
+    const files = [
+      { path: "ts/a/a.ts", item_id: "a/a", sha256: "1".repeat(64) },
+      { path: "runtime/x.js", item_id: null, sha256: "2".repeat(64) },
+      { path: "a/a.d.ts", item_id: "a/a", sha256: "3".repeat(64) },
+    ];
+    const full = signManifest({ ...manifest, files }, TEST_KEY);
+    expect(signManifest({ ...manifest, files: [...files].reverse() }, TEST_KEY)).toBe(full);
+    const r = verifyManifest(full, trust);
+    expect(r.ok).toBe(true);
+    expect(r.manifest?.files?.map((f) => f.path)).toEqual(["a/a.d.ts", "runtime/x.js", "ts/a/a.ts"]);
+    expect(verifyManifest(full.replace("2".repeat(64), "4".repeat(64)), trust).outcome).toBe("hash_mismatch");
+    expect(verifyManifest(full.replace('"item_id": null', '"item_id": 7'), trust).outcome).toBe("error");
+    expect(() => serializeManifest({ ...manifest, files: [files[0]!, files[0]!] })).toThrow("twice");
+    // Without the list (an older build) the manifest keeps its former canonical form.
+    expect(JSON.parse(signed)).not.toHaveProperty("files");
+  });
 });

@@ -57,12 +57,15 @@ describe("emitted tool modules", () => {
   it("are emitted for tools with a runnable chain, never for primitives", () => {
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(result.tools).toEqual(["examples/word_count", "rye/core/runtimes/python/script", "rye/file-system/read", "test/floaty"]);
-    expect([...result.files.keys()].filter((f) => f.startsWith("tools/")).length).toBe(12);
+    // Declarations and code beside each other; the TypeScript sources under ts/ (see README "What out/ holds").
+    expect([...result.files.keys()].filter((f) => f.startsWith("tools/")).length).toBe(8);
+    expect([...result.files.keys()].filter((f) => f.startsWith("ts/tools/")).length).toBe(4);
   });
 
   it("type-check under strict tsc with Params from CONFIG_SCHEMA, and misuse is a type error", () => {
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
-    const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "index.ts")], {
+    // The consumer sees the declarations; ts/index.ts pulls in every module's source, strictly checked too.
+    const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "ts", "index.ts")], {
       strict: true,
       noEmit: true,
       target: ts.ScriptTarget.ES2022,

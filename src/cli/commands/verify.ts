@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  sha256Hex,
   kindFromPath,
   sniffMarkdownKind,
   userSpace,
@@ -14,6 +14,7 @@ import {
   type TrustStore,
 } from "../../sign/index.js";
 import type { Io } from "../io.js";
+import { NOT_BUILD_OUTPUT } from "../check-output.js";
 import { trustForSpaces } from "../signing.js";
 
 const USAGE = `Usage: rye verify [paths…] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--json]
@@ -51,6 +52,7 @@ function linkedDirectory(path: string): boolean {
   }
 }
 
+/** Files a walk may report, in order; whether each is wanted is decided later (it may take a read). */
 function walk(dir: string, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = resolve(dir, entry.name);
@@ -58,20 +60,82 @@ function walk(dir: string, out: string[]): void {
     // that do not lead back to an ancestor.
     if (entry.isDirectory() || (entry.isSymbolicLink() && linkedDirectory(path))) {
       if (!SKIP_DIRS.has(entry.name) && (entry.name === ".ai" || !entry.name.startsWith("."))) walk(path, out);
-    } else if (entry.isFile() && wanted(path, kindFromPath(path))) {
-      out.push(path);
+    } else if (entry.isFile()) {
+      const kind = kindFromPath(path);
+      if (kind !== null && (isUnderAi(path) || kind === "module" || kind === "manifest")) out.push(path);
     }
   }
 }
 
+function wantedFile(path: string, named: ReadonlySet<string>): boolean {
+  return named.has(path) || wanted(path, kindFromPath(path));
+}
+
 const KINDS = ["directive", "knowledge", "tool", "config", "module", "manifest"];
 
-function verifyFile(path: string, display: string, trust: TrustStore, forced?: FileKind): { kind: string; r: ItemVerification } {
+/** sha256 of files by absolute path, each read once (null: absent). */
+class FileHashes {
+  private readonly cache = new Map<string, string | null>();
+  // One buffer for every read: a build of 10k items is ~30k files, and fresh buffers cost GC time.
+  private readonly buffer = Buffer.allocUnsafe(1 << 20);
+  of(path: string): string | null {
+    let h = this.cache.get(path);
+    if (h === undefined) {
+      h = this.hash(path);
+      this.cache.set(path, h);
+    }
+    return h;
+  }
+
+  private hash(path: string): string | null {
+    let fd: number;
+    try {
+      fd = openSync(path, "r");
+    } catch {
+      return null;
+    }
+    try {
+      const hash = createHash("sha256");
+      for (let n; (n = readSync(fd, this.buffer, 0, this.buffer.length, null)) > 0; ) hash.update(this.buffer.subarray(0, n));
+      return hash.digest("hex");
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** A signed build's manifest that lists every file: files it lists are checked by hash alone. */
+interface Vouching {
+  display: string;
+  dir: string;
+  /** Absolute path → the listed entry. */
+  files: Map<string, { sha256: string; item: string | null; rel: string }>;
+  fingerprint: string;
+  owner: string | null;
+}
+
+/** A file the manifest lists: its bytes must hash to the listed sha256; no signature check of its own is needed. */
+function vouched(path: string, display: string, v: Vouching, hashes: FileHashes): { kind: string; r: ItemVerification } {
+  const entry = v.files.get(path)!;
+  const actual = hashes.of(path);
+  const ok = actual === entry.sha256;
+  const r: ItemVerification = {
+    ok, outcome: ok ? "verified" : "hash_mismatch", itemId: entry.item ?? display, signed: true, hashMatches: ok, trusted: true,
+    signatureValid: null, signature: { timestamp: "", hash: entry.sha256, signature: "", fingerprint: v.fingerprint },
+    expectedHash: entry.sha256, actualHash: actual, owner: v.owner, result: null,
+    message: ok ? "" : `Content modified since signing: ${display}\n  Differs from the signed manifest ${v.display}: expected sha256 ${entry.sha256}, actual ${actual ?? "(unreadable)"}\n  Fix: rebuild with rye build`,
+  };
+  return { kind: "module", r };
+}
+
+function verifyFile(path: string, display: string, trust: TrustStore, forced: FileKind | undefined, hashes: FileHashes): { kind: string; r: ItemVerification } {
   const text = readFileSync(path, "utf8");
   let kind = forced ?? kindFromPath(path);
   if (kind === null && path.endsWith(".md")) kind = sniffMarkdownKind(text);
   if (kind === "module") return { kind, r: verifyModule(text, trust, { path: display }) };
-  if (kind === "manifest") return { kind, r: crossCheck(verifyManifest(text, trust, display), path) };
+  if (kind === "manifest") return { kind, r: crossCheck(verifyManifest(text, trust, display), path, hashes) };
   if (kind === null) {
     const message = `Cannot tell what kind of item ${display} is; pass --kind ${KINDS.join("|")}`;
     const r: ItemVerification = {
@@ -86,14 +150,19 @@ function verifyFile(path: string, display: string, trust: TrustStore, forced?: F
 
 // Each module can be valid on its own yet belong to another build (a rollback or a swap between
 // items): a verified manifest also vouches for the exact bytes of every module it lists.
-function crossCheck(r: ReturnType<typeof verifyManifest>, path: string): ItemVerification {
+function crossCheck(r: ReturnType<typeof verifyManifest>, path: string, hashes: FileHashes): ItemVerification {
   if (!r.ok || !r.manifest) return r;
   const problems: string[] = [];
-  for (const entry of r.manifest.modules) {
-    const file = resolve(dirname(path), entry.path);
-    if (!existsSync(file)) problems.push(`  Missing: ${entry.path} (${entry.item_id})`);
-    else if (sha256Hex(readFileSync(file, "utf8")) !== entry.module_sha256) problems.push(`  Differs from the manifest: ${entry.path} (${entry.item_id})`);
-  }
+  const seen = new Set<string>();
+  const check = (rel: string, expected: string, item: string | null) => {
+    seen.add(rel);
+    const actual = hashes.of(resolve(dirname(path), rel));
+    const label = item === null ? rel : `${rel} (${item})`;
+    if (actual === null) problems.push(`  Missing: ${label}`);
+    else if (actual !== expected) problems.push(`  Differs from the manifest: ${label}`);
+  };
+  for (const entry of r.manifest.modules) check(entry.path, entry.module_sha256, entry.item_id);
+  for (const f of r.manifest.files ?? []) if (!seen.has(f.path)) check(f.path, f.sha256, f.item_id);
   if (problems.length === 0) return r;
   return { ...r, ok: false, outcome: "hash_mismatch", message: `Modules do not match the signed manifest ${r.itemId}:\n${problems.join("\n")}\n  Fix: rebuild with rye build` };
 }
@@ -107,7 +176,8 @@ const STATUS: Record<ItemVerification["outcome"], string> = {
   error: "error",
 };
 
-function details(r: ItemVerification): string {
+function details(r: ItemVerification, via?: string): string {
+  if (via) return `${r.hashMatches ? "sha256 matches" : "sha256 differs"} ${via}, signed by ${r.signature!.fingerprint}${r.owner ? ` (${r.owner})` : ""}`;
   if (!r.signed) return "not signed";
   const by = `signed by ${r.signature!.fingerprint}${r.owner ? ` (${r.owner})` : ""}`;
   const hash = r.hashMatches ? "hash matches" : "hash differs";
@@ -158,34 +228,80 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const w of trust.warnings) io.stderr.write(`warning: ${w}\n`);
 
   const files: string[] = [];
+  // Paths named on the command line are always checked, whatever they look like.
+  const named = new Set<string>();
   let failed = 0;
   for (const target of positionals.length > 0 ? positionals : [project]) {
     const path = resolve(io.cwd, target);
     try {
       if (statSync(path).isDirectory()) walk(path, files);
-      else files.push(path);
+      else {
+        files.push(path);
+        named.add(path);
+      }
     } catch (e) {
       io.stderr.write(`error: cannot read ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
       failed++;
     }
   }
-  const results = files.map((path) => {
-    const display = relative(io.cwd, path).split(sep).join("/") || path;
-    return { path: display, ...verifyFile(path, display, trust, positionals.length > 0 ? forced : undefined) };
-  });
+  const shown = (path: string) => relative(io.cwd, path).split(sep).join("/") || path;
+  const kindOf = positionals.length > 0 ? forced : undefined;
+  const hashes = new FileHashes();
+  // Manifests first: a verified one that lists every file of its build vouches for them by hash,
+  // so a build of 10k items costs one Ed25519 check instead of one per file.
+  const manifests = new Map<string, { kind: string; r: ItemVerification }>();
+  const vouching: Vouching[] = [];
+  for (const path of files) {
+    if ((kindOf ?? kindFromPath(path)) !== "manifest" || !wantedFile(path, named)) continue;
+    const base = verifyManifest(readFileSync(path, "utf8"), trust, shown(path));
+    manifests.set(path, { kind: "manifest", r: crossCheck(base, path, hashes) });
+    // Authentic (even if some files now differ from it): it says what the build was, file by file.
+    if (base.ok && base.manifest?.files) {
+      const dir = dirname(path);
+      const listed = new Map(base.manifest.files.map((f) => [resolve(dir, f.path), { sha256: f.sha256, item: f.item_id, rel: f.path }]));
+      vouching.push({ display: shown(path), dir, files: listed, fingerprint: base.signature!.fingerprint, owner: base.owner });
+    }
+  }
+  const results: { path: string; kind: string; r: ItemVerification; via?: string }[] = [];
+  for (const path of files) {
+    const display = shown(path);
+    const done = manifests.get(path);
+    if (done) {
+      results.push({ path: display, ...done });
+      continue;
+    }
+    const v = vouching.find((m) => m.files.has(path));
+    if (v) {
+      results.push({ path: display, ...vouched(path, display, v, hashes), via: `(listed in ${v.display})` });
+      continue;
+    }
+    if (!wantedFile(path, named)) continue;
+    const inside = vouching.find((m) => path.startsWith(m.dir + sep) && !NOT_BUILD_OUTPUT.has(relative(m.dir, path).split(sep).join("/")));
+    const result = verifyFile(path, display, trust, kindOf, hashes);
+    if (inside && result.kind === "module") {
+      // A signed build lists all its files: another one here was not part of it (a leftover or an addition).
+      const message = `Not listed in the signed manifest ${inside.display}: ${display} is not part of that build\n  Fix: rebuild with rye build, or remove the file`;
+      results.push({ path: display, kind: result.kind, r: { ...result.r, ok: false, outcome: "error", message: result.r.message ? `${result.r.message}\n${message}` : message } });
+      continue;
+    }
+    results.push({ path: display, ...result });
+  }
   failed += results.filter(({ r }) => !r.ok).length;
 
   if (values.json) {
-    const report = results.map(({ path, kind, r }) => ({
+    const report = results.map(({ path, kind, r, via }) => ({
       path, kind, outcome: r.outcome, ok: r.ok, signed: r.signed, hashMatches: r.hashMatches, trusted: r.trusted,
       signatureValid: r.signatureValid, fingerprint: r.signature?.fingerprint ?? null, owner: r.owner, message: r.message,
+      ...(via ? { vouchedBy: via.replace(/^\(listed in (.*)\)$/, "$1") } : {}),
     }));
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
-    for (const { path, kind, r } of results) {
-      io.stdout.write(`${STATUS[r.outcome].padEnd(13)} ${kind.padEnd(9)} ${path}  ${details(r)}\n`);
-      if (r.message) io.stdout.write(`${r.message.replace(/^/gm, "    ")}\n`);
+    const lines: string[] = [];
+    for (const { path, kind, r, via } of results) {
+      lines.push(`${STATUS[r.outcome].padEnd(13)} ${kind.padEnd(9)} ${path}  ${details(r, via)}\n`);
+      if (r.message) lines.push(`${r.message.replace(/^/gm, "    ")}\n`);
     }
+    io.stdout.write(lines.join(""));
     const verified = results.filter(({ r }) => r.outcome === "verified").length;
     io.stdout.write(`${verified} of ${results.length} files verified${failed ? `, ${failed} failed` : ""}.\n`);
   }

@@ -1,0 +1,182 @@
+// Plans the body of a compiled `render()`: everything that depends only on the source is decided
+// here, so the common call is one concatenation per field. The original runs a second pass
+// (`${inputs.x}`) over the whole interpolated text and builds the prompt by strip-and-join; both are
+// kept, exactly, for the calls that could need them, decided by a cheap check of the inserted values.
+import type { CompiledText } from "../analyze/analysis.js";
+import type { TemplateNode } from "../parse/ast.js";
+import { buildPrompt, type PromptParts } from "../runtime/directive.js";
+import { isPyWhitespace } from "../runtime/pystr.js";
+import { access, concat, lit } from "./escape.js";
+
+const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A whole `${inputs.x}` in static text: the second pass can change it whatever the inputs. */
+const DOLLAR_MATCH = /\$\{inputs\.[\p{L}\p{N}_]+\}/u;
+/** Static text ending in a start of `${inputs.x}` that an inserted value could complete. */
+const DOLLAR_PREFIX_AT_END = /\$(?:\{(?:i(?:n(?:p(?:u(?:t(?:s(?:\.[\p{L}\p{N}_]*)?)?)?)?)?)?)?)?$/u;
+
+/**
+ * A field split once at build time: static strings with value slots between them
+ * (statics.length = slots.length + 1). `late[i]` marks a slot that stands for a static
+ * `${inputs.x}`, filled by the second pass, after which nothing is rescanned.
+ */
+interface Split {
+  statics: string[];
+  slots: number[];
+  late: boolean[];
+}
+
+const DOLLAR_ALL = new RegExp(DOLLAR_MATCH.source, "gu");
+
+/**
+ * Shared by all fields of one render: each distinct (input, fallback) pair is converted to its
+ * string once per call (`v0`, `v1`, …).
+ */
+export class RenderPlan {
+  private readonly values: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(private readonly defaults: Readonly<Record<string, string>>) {}
+
+  /** `const v0 = …;` lines and the `plain` flag: true when no inserted value holds a `$`. */
+  prelude(indent: string): string {
+    if (this.values.length === 0) return "";
+    const decl = this.values.map((v, i) => `${indent}const v${i} = ${v};\n`).join("");
+    // Like concat(): a long || chain would be parsed recursively by V8.
+    const check = this.values.length <= 64 ? this.values.map((_, i) => `v${i}.indexOf("$") !== -1`).join(" || ") : `[${this.values.map((_, i) => `v${i}`).join(", ")}].some((v) => v.indexOf("$") !== -1)`;
+    return `${decl}${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n${indent}const plain = !(${check});\n`;
+  }
+
+  private slot(s: Extract<TemplateNode, { type: "input_ref" }>): number {
+    const fallback = Object.hasOwn(this.defaults, s.name)
+      ? this.defaults[s.name]!
+      : s.modifier === null
+        ? s.raw
+        : s.modifier === "?"
+          ? ""
+          : s.modifier.slice(1);
+    const value = OBJECT_MEMBERS.has(s.name) ? `own(p, ${lit(s.name)})` : access("p", s.name);
+    const code = `str(${value}, ${lit(fallback)})`;
+    let i = this.index.get(code);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(code);
+      this.index.set(code, i);
+    }
+    return i;
+  }
+
+  private split(t: CompiledText): Split {
+    const statics = [""];
+    const slots: number[] = [];
+    for (const s of t.segments!) {
+      if (s.type === "input_ref") {
+        slots.push(this.slot(s));
+        statics.push("");
+      } else {
+        statics[statics.length - 1] += s.type === "text" ? s.value : s.raw;
+      }
+    }
+    return { statics, slots, late: slots.map(() => false) };
+  }
+
+  /**
+   * The split with each static `${inputs.x}` as a slot of its own: a present input (or its
+   * default) replaces it, else it stays as written. Exact only when `safe` (then the second pass
+   * can match nothing else).
+   */
+  private expand(sp: Split): Split {
+    const out: Split = { statics: [""], slots: [], late: [] };
+    sp.statics.forEach((text, i) => {
+      let at = 0;
+      for (const m of text.matchAll(DOLLAR_ALL)) {
+        out.statics[out.statics.length - 1] += text.slice(at, m.index);
+        const name = m[0].slice("${inputs.".length, -1);
+        out.slots.push(this.slot({ type: "input_ref", name, modifier: null, raw: m[0] } as Extract<TemplateNode, { type: "input_ref" }>));
+        out.late.push(true);
+        out.statics.push("");
+        at = m.index + m[0].length;
+      }
+      out.statics[out.statics.length - 1] += text.slice(at);
+      if (i < sp.slots.length) {
+        out.slots.push(sp.slots[i]!);
+        out.late.push(false);
+        out.statics.push("");
+      }
+    });
+    return out;
+  }
+
+  /**
+   * True when no `${inputs.x}` can appear unless a value brings a `$`: the static text holds no
+   * whole match (outside late slots), and no static piece before an input value ends in a start
+   * of one (a late slot's value is inserted by the last pass, so nothing can complete across it).
+   */
+  private static safe(sp: Split): boolean {
+    return sp.statics.every((s, i) => !DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s)));
+  }
+
+  private static concat(sp: Split, first = "", last = ""): string {
+    const parts: string[] = [];
+    sp.statics.forEach((s, i) => {
+      const text = (i === 0 ? first : "") + s + (i === sp.statics.length - 1 ? last : "");
+      if (text) parts.push(lit(text));
+      if (i < sp.slots.length) parts.push(`v${sp.slots[i]}`);
+    });
+    return concat(parts);
+  }
+
+  /** A JS expression rendering one field for inputs `p`, following the original's passes. */
+  field(t: CompiledText): string {
+    if (t.segments === null) return `interpretWithEnv(${lit(t.text)}, p, DEFAULTS, env)`;
+    const sp = this.split(t);
+    const concat = RenderPlan.concat(sp);
+    const ex = this.expand(sp);
+    if (!RenderPlan.safe(ex)) return `dollarPass(${concat}, p, DEFAULTS)`;
+    if (ex.slots.length === 0) return concat;
+    if (ex.slots.length === sp.slots.length) return `secondPass(plain, ${concat}, p, DEFAULTS)`;
+    // Static `${inputs.x}` already filled in the shortcut; the general path starts from the text as written.
+    return `plain ? ${RenderPlan.concat(ex)} : dollarPass(${concat}, p, DEFAULTS)`;
+  }
+
+  /**
+   * The prompt of seed 004's `_build_prompt` for the body and content rendered by `field`: one
+   * concatenation when the permissions block and the body's stripped ends are fixed by the source.
+   */
+  prompt(parts: PromptParts, body: CompiledText): string {
+    const general = "buildPrompt(PROMPT, content, body)";
+    if (parts.permissions === undefined || body.segments === null) return general;
+    const sp = this.expand(this.split(body));
+    if (!RenderPlan.safe(sp)) return general;
+    if (sp.slots.length === 0) return lit(buildPrompt(parts, "", sp.statics[0]!));
+    const first = sp.statics[0]!;
+    const last = sp.statics.at(-1)!;
+    // Where only whitespace lies between a value and an end of the body, the value decides where
+    // the strip stops: the shortcut holds when that value starts (ends) with a non-space.
+    const solid = (s: string) => [...s].some((c) => !isPyWhitespace(c.charCodeAt(0)));
+    const checks = ["plain"];
+    if (!solid(first)) checks.push(`solidStart(v${sp.slots[0]})`);
+    if (!solid(last)) checks.push(`solidEnd(v${sp.slots.at(-1)})`);
+    const head = [parts.open, parts.permissions].filter((x): x is string => x !== null);
+    const tail = [parts.returns, parts.open !== null ? "</directive>" : null].filter((x): x is string => x !== null);
+    const before = head.map((h) => `${h}\n`).join("");
+    const after = tail.map((t) => `\n${t}`).join("");
+    const when = checks.join(" && ");
+    // Nothing to strip at either end: the prompt holds `body` itself, so the module does not repeat its text.
+    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[before, "body", after].map((x) => (x === "body" ? x : lit(x))).filter((x) => x !== '""').join(" + ")} : ${general}`;
+    const stripped = { ...sp, statics: sp.statics.map((s, i) => (i === 0 ? lstrip(s) : i === sp.statics.length - 1 ? rstrip(s) : s)) };
+    return `${when} ? ${RenderPlan.concat(stripped, before, after)} : ${general}`;
+  }
+}
+
+function lstrip(s: string): string {
+  let i = 0;
+  while (i < s.length && isPyWhitespace(s.charCodeAt(i))) i++;
+  return s.slice(i);
+}
+
+function rstrip(s: string): string {
+  let end = s.length;
+  while (end > 0 && isPyWhitespace(s.charCodeAt(end - 1))) end--;
+  return s.slice(0, end);
+}
