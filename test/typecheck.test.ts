@@ -1,13 +1,12 @@
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, relative } from "node:path";
 import { expect, test } from "vitest";
 import { compileToDir, exampleSources } from "./helpers/compile.js";
+import { problemsOf, STRICT, ts } from "./helpers/strict-tsc.js";
 
 // Compiles a consumer against the emitted modules under strict tsc: correct calls type-check,
 // and each `@ts-expect-error` line (a missing required input, an unknown input, a wrong type)
 // must really be an error, or tsc reports the directive as unused.
-const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
 
 
 const CONSUMER = `
@@ -34,21 +33,8 @@ export { a, b, c, ok };
 `;
 
 function check(roots: string[], dir: string) {
-  const program = ts.createProgram(roots, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    skipLibCheck: false,
-    types: [],
-  });
-  const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${relative(dir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
-    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-  });
+  const program = ts.createProgram(roots, { ...STRICT, skipLibCheck: false });
+  const problems = problemsOf(program, dir);
   return { problems, files: program.getSourceFiles().map((f) => relative(dir, f.fileName).split("\\").join("/")) };
 }
 

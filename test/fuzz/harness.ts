@@ -3,7 +3,6 @@
 // equal the oracle's, building twice must give identical files, nothing may throw, and every
 // emitted module must type-check under strict tsc (checked in batches, one program per batch).
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,8 +12,8 @@ import { CODES } from "../../src/diagnostics/codes.js";
 import { build, type BuildResult, type SourceFile } from "../../src/index.js";
 import { directiveCase, directiveText, nearValidText, type DirectiveCase } from "./arbitraries.js";
 import { oracleRender } from "./oracle.js";
+import { STRICT, ts } from "../helpers/strict-tsc.js";
 
-const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
 
 export interface FuzzStats {
   /** Valid-directive cases run through the whole pipeline and compared with the oracle. */
@@ -141,18 +140,8 @@ export class Fuzzer {
   flushTypecheck(): void {
     if (this.pendingTs.length === 0) return;
     const t = performance.now();
-    const options: import("typescript").CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      // The lib and runtime declarations are the same for every batch (test/typecheck.test.ts checks them).
-      skipLibCheck: true,
-      types: [],
-    };
+    // The lib and runtime declarations are the same for every batch (test/typecheck.test.ts checks them).
+    const options = { ...STRICT, skipLibCheck: true };
     const host = ts.createCompilerHost(options);
     const original = host.getSourceFile.bind(host);
     // The runtime and lib files are the same for every batch: parse them once.

@@ -1,16 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa as realExeca } from "execa";
 import type { Execa } from "../../src/runtime/exec/run-process.js";
 import { describe, expect, it } from "vitest";
 import { readProject } from "../../src/cli/read-project.js";
 import { PyFloat } from "../../src/runtime/pystr.js";
+import { problemsOf, STRICT, ts } from "../helpers/strict-tsc.js";
 import { compileToDir } from "../helpers/compile.js";
 
-const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -65,20 +64,8 @@ describe("emitted tool modules", () => {
   it("type-check under strict tsc with Params from CONFIG_SCHEMA, and misuse is a type error", () => {
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
     // The consumer sees the declarations; ts/index.ts pulls in every module's source, strictly checked too.
-    const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "ts", "index.ts")], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      types: [],
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${relative(dir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
-      return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-    });
+    const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "ts", "index.ts")], STRICT);
+    const problems = problemsOf(program, dir);
     expect(problems).toEqual([]);
   }, 60_000);
 
