@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { execa } from "execa";
 import { compileAgentConfig } from "../../agents/agent-config.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
@@ -14,7 +13,7 @@ import { PyFloat } from "../../runtime/pystr.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../signing.js";
 import { verifyItem } from "../../sign/verify-item.js";
-import { parseCommandArgs } from "../args.js";
+import { parseCommandArgs, parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
 
 const USAGE = `Usage: rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR] [--user-space DIR]
@@ -120,18 +119,9 @@ interface ToolModule {
 
 /** `rye run tool <id> …`: loads the compiled module from out/ and runs it. */
 async function runTool(args: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: TOOL_OPTIONS, strict: true, allowPositionals: true });
-  } catch (e) {
-    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseCommandLine(args, TOOL_OPTIONS, USAGE, io);
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   const [id, ...extra] = positionals;
   if (!id || extra.length > 0 || id.split("/").some((p) => p === "" || p === "." || p === "..")) {
     io.stderr.write(`${USAGE}\n`);

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
-import { parseArgs } from "node:util";
 import {
   kindFromPath,
   sniffMarkdownKind,
@@ -13,6 +12,7 @@ import {
   type ItemVerification,
   type TrustStore,
 } from "../../sign/index.js";
+import { parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
 import { NOT_BUILD_OUTPUT } from "../check-output.js";
 import { trustForSpaces } from "../signing.js";
@@ -188,29 +188,20 @@ function details(r: ItemVerification, via?: string): string {
 
 /** `rye verify`: checks signatures of Rye items, generated modules and manifests. */
 export async function run(args: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        project: { type: "string" },
-        "user-space": { type: "string" },
-        system: { type: "string", multiple: true },
-        kind: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    io.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseCommandLine(
+    args,
+    {
+      project: { type: "string" },
+      "user-space": { type: "string" },
+      system: { type: "string", multiple: true },
+      kind: { type: "string" },
+      json: { type: "boolean" },
+    },
+    USAGE,
+    io,
+  );
+  if (typeof parsed === "number") return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   if (values.kind !== undefined && !KINDS.includes(values.kind)) {
     io.stderr.write(`--kind must be one of ${KINDS.join(", ")}\n\n${USAGE}\n`);
     return 2;
