@@ -190,7 +190,14 @@ export class OutputTransaction {
     for (const rel of stale) if (!this.seen.has(rel) && !NOT_BUILD_OUTPUT.has(rel)) rmSync(join(targetDir, rel), { force: true });
     carryOver(this.outDir, targetDir);
     if (swap(this.outDir, this.gens, this.target)) {
-      writeState(this.gens, { live: this.target, otherDiffers: [...this.written, ...this.removed].sort() });
+      if (this.live === null) {
+        // The first generation: fill the other one now with bare links (a fresh directory needs no
+        // checks), so the first small change after it does not link the whole tree.
+        mirror(targetDir, join(this.gens, this.target === "a" ? "b" : "a"), this.seen);
+        writeState(this.gens, { live: this.target, otherDiffers: [] });
+      } else {
+        writeState(this.gens, { live: this.target, otherDiffers: [...this.written, ...this.removed].sort() });
+      }
     } else {
       // No symlinks here: copy the changes over, file by file.
       for (const rel of this.written) writeIfDifferent(this.livePath(rel), readFileSync(join(targetDir, rel), "utf8"));
@@ -219,6 +226,25 @@ export class OutputTransaction {
   private finish(): void {
     this.done = true;
     this.release();
+  }
+}
+
+/** Makes `to` a tree of hard links to the files `rels` of `from` (a copy where links fail). */
+function mirror(from: string, to: string, rels: Iterable<string>): void {
+  rmSync(to, { recursive: true, force: true });
+  const dirs = new Set<string>();
+  for (const rel of rels) {
+    const path = join(to, rel);
+    const dir = dirname(path);
+    if (!dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      dirs.add(dir);
+    }
+    try {
+      linkSync(join(from, rel), path);
+    } catch {
+      writeFileSync(path, readFileSync(join(from, rel)));
+    }
   }
 }
 
