@@ -14,6 +14,9 @@ describe("fuzz", () => {
     await fuzzer.renderProperty(RUNS, SEED);
     // The generator must mostly produce directives the checker accepts, or the property proves little.
     expect(fuzzer.stats.rejected).toBeLessThan(fuzzer.stats.renderCases / 5);
+    // Every accepted directive's TypeScript module went through strict tsc (a layout change once
+    // made the harness collect none, silently).
+    expect(fuzzer.stats.typeChecked).toBe(fuzzer.stats.renderCases - fuzzer.stats.rejected);
   }, 600_000);
 
   test("near-valid directives: never an uncaught exception, diagnostics located inside the file", async () => {

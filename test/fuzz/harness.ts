@@ -127,9 +127,12 @@ export class Fuzzer {
   private async emitAndImport(result: BuildResult, id: string): Promise<any> {
     for (const [rel, text] of result.files) {
       if (rel === "package.json") this.write(rel, text);
-      if (!rel.startsWith("directives/") || rel.endsWith(".d.ts")) continue;
-      this.write(rel, text);
-      if (rel.endsWith(".ts") && !rel.endsWith(".d.ts")) this.pendingTs.push(join(this.dir, rel));
+      // Code beside declarations, TypeScript sources under ts/ (see README "What out/ holds").
+      if (rel.startsWith("directives/") && rel.endsWith(".js")) this.write(rel, text);
+      else if (rel.startsWith("ts/directives/") && rel.endsWith(".ts")) {
+        this.write(rel, text);
+        this.pendingTs.push(join(this.dir, rel));
+      }
     }
     return import(pathToFileURL(join(this.dir, "directives", `${id}.js`)).href);
   }
