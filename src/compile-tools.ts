@@ -67,6 +67,9 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
     if (at < 0) at = text.indexOf(raw);
     return at < 0 ? loc(path, from) : index.location(path, at, at + raw.length);
   };
+  // YAML spans mark the key; point at the executor id itself, where the fix goes.
+  const executorLoc = (e: ChainElement): Location =>
+    e.ext === ".yaml" || e.ext === ".yml" ? locText(e.path, String(e.metadata.executor_id), e.spans.executor_id) : loc(e.path, e.spans.executor_id);
   const report = (diag: Diagnostic) => {
     const key = `${diag.code}\u0000${diag.loc?.source}\u0000${diag.loc?.start.offset}`;
     if (!diagnostics.has(key)) diagnostics.set(key, diag);
@@ -93,7 +96,7 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
     let failed = false;
     for (const issue of built.issues) {
       const last = built.chain.at(-1);
-      const at = last ? loc(last.path, last.spans.executor_id) : loc(src.path);
+      const at = last ? executorLoc(last) : loc(src.path);
       if (issue.code === "metadata_problem") {
         const l = loc(issue.path ?? src.path, issue.span);
         report(issue.severity === "error" ? d.unreadableToolMetadata(l, issue.message) : d.ignoredToolMetadata(l, issue.message));
@@ -124,7 +127,7 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
     const root = built.chain.at(-1)!;
     if (!PROCESS_PRIMITIVES.includes(root.item_id)) {
       const named = built.chain.at(-2);
-      report(d.unrunnablePrimitive(named ? loc(named.path, named.spans.executor_id) : loc(src.path), src.id, root.item_id, PROCESS_PRIMITIVES));
+      report(d.unrunnablePrimitive(named ? executorLoc(named) : loc(src.path), src.id, root.item_id, PROCESS_PRIMITIVES));
     }
     if (!failed) tools.push({ id: src.id, source: src.path, metadata: built.chain[0]!.metadata, plan });
   }
