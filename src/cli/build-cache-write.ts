@@ -1,7 +1,7 @@
 // Writes of an incremental build: one file at a time as items are emitted (so a 10k-item build never
 // holds all of its output in memory), skipping files out/ already holds byte for byte. Everything
 // goes through an OutputTransaction, so out/ changes all at once when the build commits.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FileRecord } from "./build-cache.js";
 import { sha256 } from "./build-cache.js";
@@ -70,7 +70,7 @@ export class OutputUpdate {
    * such file, or within one process (--watch), only `candidates`, the files the last build recorded.
    */
   finish(produced: ReadonlySet<string>, candidates?: Iterable<string>): void {
-    for (const rel of this.trusted && candidates ? candidates : listFiles(this.outDir, "")) {
+    for (const rel of this.trusted && candidates ? candidates : this.tx.liveFiles()) {
       if (produced.has(rel) || NOT_BUILD_OUTPUT.has(rel)) continue;
       if (!statSync(join(this.outDir, rel), { throwIfNoEntry: false })) continue;
       this.tx.remove(rel);
@@ -93,14 +93,4 @@ export class OutputUpdate {
     const st = statSync(path);
     return [rel, hash, st.size, st.mtimeMs];
   }
-}
-
-function listFiles(dir: string, prefix: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name), `${prefix}${e.name}/`) : e.isFile() ? [`${prefix}${e.name}`] : []));
 }
