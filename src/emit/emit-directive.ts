@@ -1,7 +1,9 @@
-import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
+import type { PromptParts } from "../runtime/directive.js";
 import { TS_TYPES } from "../analyze/analysis.js";
-import { doc, json, key, lit } from "./escape.js";
+import { access, doc, json, key, lit } from "./escape.js";
 import { promptParts } from "./prompt-parts.js";
+import { envNames, withoutEnv } from "./env-free.js";
 import { RenderPlan } from "./render-plan.js";
 
 /** The three files of one compiled directive, relative to the output directory. */
@@ -65,8 +67,11 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const T = (annotation: string) => (ts ? annotation : "");
   const optional = requiredCount(a) === 0;
   const plan = new RenderPlan(defaults);
-  const [body, content, raw, actions] = [plan.field(a.body), plan.field(a.content), plan.field(a.raw), actionsExpr(a, plan)];
-  const prompt = plan.prompt(parts, a.body);
+  // With no variable of the env refs set (`noEnv`), env fields compile like the others.
+  const field = (t: CompiledText) => (t.segments !== null ? plan.field(t) : `noEnv ? (${plan.field(withoutEnv(t))}) : ${plan.field(t)}`);
+  const [body, content, raw, actions] = [field(a.body), field(a.content), field(a.raw), actionsExpr(a, plan)];
+  const prompt = usesEnv ? envPrompt(a, plan, parts) : plan.prompt(parts, a.body);
+  const envCheck = usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : "";
   const prelude = plan.prelude("  ");
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
@@ -86,8 +91,8 @@ export function render(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs"
     checked = true;
   }
   const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as unknown as Readonly<Record<string, unknown>>")};
-${required.length > 0 ? `  if (${required.map((n) => `own(p, ${lit(n)}) === undefined`).join(" || ")}) requireInputs(id, p, REQUIRED);
-` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}${prelude}  const body = ${body};
+${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, REQUIRED);
+` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}${envCheck}${prelude}  const body = ${body};
   const content = ${content};
   const raw = ${raw};
   const actions${T(": Record<string, unknown>[]")} = ${actions};
@@ -115,6 +120,34 @@ export function renderThread(inputs${T(": Inputs")}${optional ? ` = {}${T(" as I
 
 export default { id, metadata, render, validate, renderThread, contextPlan, calls };
 `;
+}
+
+/**
+ * `own(p, name) === undefined` written out: \`Object.hasOwn\` called in place is lowered by V8 to
+ * its builtin, where a call through the shared helper costs as much as the rest of a small render.
+ */
+function missing(name: string): string {
+  return `(!Object.hasOwn(p, ${lit(name)}) || ${access("p", name)} === undefined)`;
+}
+
+/** True at run time when no env variable that a field's `{env:…}` refs read is set (as the env pass tests it). */
+function noEnvCheck(a: DirectiveAnalysis): string {
+  const names = envNames([a.body, a.content, a.raw].filter((t) => t.segments === null).map((t) => t.text).join("\n"));
+  return names.map((n) => `(!Object.hasOwn(env, ${lit(n)}) || ${access("env", n)} === undefined)`).join(" && ") || "true";
+}
+
+/**
+ * The prompt when body or content has env refs: with no variable set, the prompt of the env-free
+ * fields (whose permissions block is fixed when the env-free content holds no input refs).
+ */
+function envPrompt(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts): string {
+  const general = "buildPrompt(PROMPT, content, body)";
+  if (a.body.segments !== null && a.content.segments !== null) return plan.prompt(parts, a.body);
+  const body = a.body.segments !== null ? a.body : withoutEnv(a.body);
+  const content = a.content.segments !== null ? a.content : withoutEnv(a.content);
+  const staticContent = content.segments!.every((s) => s.type === "text");
+  const freeParts = a.data.content === a.content.text ? promptParts({ ...a.data, content: content.text }, staticContent) : parts;
+  return `noEnv ? (${plan.prompt(freeParts, body)}) : ${general}`;
 }
 
 function contextPlanOf(a: DirectiveAnalysis) {

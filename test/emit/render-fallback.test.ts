@@ -52,6 +52,8 @@ const BODIES: Record<string, string> = {
   edgeRefs: "{input:a}\n middle \n{input:b|tail}",
   spaces: "  \n\t{input:b?}  ",
   env: "By {env:WHO:nobody} for {input:a}; {env:INJ}",
+  // Unset, a fallback completes a ref with the static text around it; `{env:toString}` must not read Object.prototype.
+  envForms: "  {env:INJ:{input:}a} {input{env:WHO::b?}} ${inputs.{env:NONE:a}} {env:toString}\n",
 };
 
 const VALUES = [
@@ -87,11 +89,14 @@ describe("compiled render matches the interpreter where inserted values could tr
             const inputs: Record<string, unknown> = { a };
             if (b !== undefined) inputs.b = b;
             if (c !== undefined) inputs.c = c;
-            const env = { INJ: "{input:b} ${inputs.a}", WHO: b ?? "w" };
-            const got = mod.render(inputs as never, { env });
-            const want = reference(text, path, inputs, env);
-            const label = `${name} a=${JSON.stringify(a)} b=${JSON.stringify(b)} c=${JSON.stringify(c)}`;
-            expect({ body: got.body, content: got.content, raw: got.raw, prompt: got.prompt }, label).toEqual(want);
+            // Env values holding refs, one variable set, a variable set to undefined, and none set.
+            const envs: Record<string, string>[] = [{ INJ: "{input:b} ${inputs.a}", WHO: b ?? "w" }, { WHO: "{input:a}" }, { INJ: undefined as never }, {}];
+            for (const env of envs) {
+              const got = mod.render(inputs as never, { env });
+              const want = reference(text, path, inputs, env);
+              const label = `${name} a=${JSON.stringify(a)} b=${JSON.stringify(b)} c=${JSON.stringify(c)} env=${JSON.stringify(env)}`;
+              expect({ body: got.body, content: got.content, raw: got.raw, prompt: got.prompt }, label).toEqual(want);
+            }
           }
         }
       }
