@@ -27,6 +27,8 @@ interface Split {
 }
 
 const DOLLAR_ALL = new RegExp(DOLLAR_MATCH.source, "gu");
+/** What every `${inputs.x}` starts with. */
+const DOLLAR_OPENING = "${inputs.";
 
 /**
  * Shared by all fields of one render: each distinct (input, fallback) pair is converted to its
@@ -35,15 +37,19 @@ const DOLLAR_ALL = new RegExp(DOLLAR_MATCH.source, "gu");
 export class RenderPlan {
   private readonly values: string[] = [];
   private readonly index = new Map<string, number>();
+  /** Values inserted by the `{input:}` pass, which the second pass then scans (the others it inserts itself). */
+  private readonly early = new Set<number>();
 
   constructor(private readonly defaults: Readonly<Record<string, string>>) {}
 
-  /** `const v0 = …;` lines and the `plain` flag: true when no inserted value holds a `$`. */
+  /** `const v0 = …;` lines and the `plain` flag: true when no value the second pass scans holds a `$`. */
   prelude(indent: string): string {
     if (this.values.length === 0) return "";
     const decl = this.values.map((v, i) => `${indent}const v${i} = ${v};\n`).join("");
+    const early = [...this.early].sort((a, b) => a - b);
+    if (early.length === 0) return `${decl}${indent}const plain = true;\n`;
     // Like concat(): a long || chain would be parsed recursively by V8.
-    const check = this.values.length <= 64 ? this.values.map((_, i) => `v${i}.indexOf("$") !== -1`).join(" || ") : `[${this.values.map((_, i) => `v${i}`).join(", ")}].some((v) => v.indexOf("$") !== -1)`;
+    const check = early.length <= 64 ? early.map((i) => `v${i}.indexOf("$") !== -1`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.indexOf("$") !== -1)`;
     return `${decl}${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n${indent}const plain = !(${check});\n`;
   }
 
@@ -71,7 +77,9 @@ export class RenderPlan {
     const slots: number[] = [];
     for (const s of t.segments!) {
       if (s.type === "input_ref") {
-        slots.push(this.slot(s));
+        const i = this.slot(s);
+        this.early.add(i);
+        slots.push(i);
         statics.push("");
       } else {
         statics[statics.length - 1] += s.type === "text" ? s.value : s.raw;
@@ -126,15 +134,39 @@ export class RenderPlan {
     return concat(parts);
   }
 
+  /**
+   * The run-time condition under which the concatenation `sp` is what the second pass leaves
+   * (`ex` is `sp` expanded), or null when the pass must always run. Besides `plain`: where a static
+   * piece ends in a start of `${inputs.x}` that its value could continue (`Cost: $` + `{input:a}`),
+   * a match needs the value to start with the rest of `${inputs.`, or to be a start of that rest
+   * itself (then later parts decide, and the pass runs).
+   */
+  private static fastWhen(sp: Split, ex: Split): string | null {
+    if (RenderPlan.safe(ex)) return "plain";
+    // Static `${inputs.x}` and open ends together: left to the pass.
+    if (ex.slots.length !== sp.slots.length) return null;
+    const checks = ["plain"];
+    for (let i = 0; i < sp.slots.length; i++) {
+      const open = DOLLAR_PREFIX_AT_END.exec(sp.statics[i]!)?.[0];
+      if (open === undefined) continue;
+      const rest = DOLLAR_OPENING.slice(open.length);
+      if (open.length >= DOLLAR_OPENING.length) return null;
+      const v = `v${sp.slots[i]}`;
+      checks.push(`!(${v}.startsWith(${lit(rest)}) || ${lit(rest)}.startsWith(${v}))`);
+    }
+    return checks.join(" && ");
+  }
+
   /** A JS expression rendering one field for inputs `p`, following the original's passes. */
   field(t: CompiledText): string {
     if (t.segments === null) return `interpretWithEnv(${lit(t.text)}, p, DEFAULTS, env)`;
     const sp = this.split(t);
     const concat = RenderPlan.concat(sp);
     const ex = this.expand(sp);
-    if (!RenderPlan.safe(ex)) return `dollarPass(${concat}, p, DEFAULTS)`;
+    const when = RenderPlan.fastWhen(sp, ex);
+    if (when === null) return `dollarPass(${concat}, p, DEFAULTS)`;
     if (ex.slots.length === 0) return concat;
-    if (ex.slots.length === sp.slots.length) return `secondPass(plain, ${concat}, p, DEFAULTS)`;
+    if (ex.slots.length === sp.slots.length) return `secondPass(${when}, ${concat}, p, DEFAULTS)`;
     // Static `${inputs.x}` already filled in the shortcut; the general path starts from the text as written.
     return `plain ? ${RenderPlan.concat(ex)} : dollarPass(${concat}, p, DEFAULTS)`;
   }
@@ -146,15 +178,17 @@ export class RenderPlan {
   prompt(parts: PromptParts, body: CompiledText): string {
     const general = "buildPrompt(PROMPT, content, body)";
     if (parts.permissions === undefined || body.segments === null) return general;
-    const sp = this.expand(this.split(body));
-    if (!RenderPlan.safe(sp)) return general;
+    const unexpanded = this.split(body);
+    const sp = this.expand(unexpanded);
+    const fast = RenderPlan.fastWhen(unexpanded, sp);
+    if (fast === null) return general;
     if (sp.slots.length === 0) return lit(buildPrompt(parts, "", sp.statics[0]!));
     const first = sp.statics[0]!;
     const last = sp.statics.at(-1)!;
     // Where only whitespace lies between a value and an end of the body, the value decides where
     // the strip stops: the shortcut holds when that value starts (ends) with a non-space.
     const solid = (s: string) => [...s].some((c) => !isPyWhitespace(c.charCodeAt(0)));
-    const checks = ["plain"];
+    const checks = [fast];
     if (!solid(first)) checks.push(`solidStart(v${sp.slots[0]})`);
     if (!solid(last)) checks.push(`solidEnd(v${sp.slots.at(-1)})`);
     const head = [parts.open, parts.permissions].filter((x): x is string => x !== null);

@@ -49,6 +49,8 @@ const BODIES: Record<string, string> = {
   staticDollar: "Already ${inputs.b} here, {input:a}.",
   staticDollars: "$${inputs.b} and ${inputs.c}{input:a}${inputs.a} ${inputs.zz}\n{input:b?}",
   prefixes: "${inp{input:a}  ${inputs.{input:b?}} $$ {input:c}",
+  // A value that is itself a start of the rest of `${inputs.`: the parts after it decide.
+  spanning: "${{input:a}uts.{input:b?}} and $$ {input:c|x}$",
   edgeRefs: "{input:a}\n middle \n{input:b|tail}",
   spaces: "  \n\t{input:b?}  ",
   env: "By {env:WHO:nobody} for {input:a}; {env:INJ}",
@@ -72,6 +74,8 @@ const VALUES = [
   "\u00a0nbsp\u00a0",
   "",
   "${inputs.a} {input:a} ${inputs.b}",
+  "inp",
+  "{inp",
 ];
 
 describe("compiled render matches the interpreter where inserted values could trip a shortcut", () => {
