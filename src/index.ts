@@ -41,6 +41,7 @@ export interface BuildOptions {
 
 /** See `BuildOptions.items`. */
 export interface BuildItemHooks {
+  /** Should answer with the outcome `onItem` was given: a directive's carries its `registry` type for `index.d.ts`. */
   reuse?(src: SourceFile): ItemOutcome | undefined;
   onLookup?(from: SourceFile, kind: ItemKind, id: string): void;
   onItem(src: SourceFile, outcome: ItemOutcome, files: Map<string, string> | null): void;
@@ -60,15 +61,28 @@ export interface BuildResult {
 export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
   const items = options.items;
   if (items) {
+    // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
+    const entries = new Map<string, string>();
+    const reuse = items.reuse;
     const { diagnostics, compiled } = compileDirectives(sources, options.hookConfig ?? null, {
-      reuse: items.reuse,
+      reuse: reuse && ((src) => {
+        const outcome = reuse(src) as (ItemOutcome & { registry?: unknown }) | undefined;
+        if (src.kind === "directive" && typeof outcome?.registry === "string") entries.set(src.id, outcome.registry);
+        return outcome;
+      }),
       onLookup: items.onLookup,
       onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k ? moduleFiles(emitKnowledge(k, version)) : null),
-      onDirective: (src, outcome, a) => items.onItem(src, outcome, a ? moduleFiles(emitDirective(a, version)) : null),
+      onDirective: (src, outcome, a) => {
+        if (!a) return items.onItem(src, outcome, null);
+        const m = emitDirective(a, version);
+        entries.set(a.id, m.registry);
+        const carried: ItemOutcome & { registry: string } = { ...outcome, registry: m.registry };
+        items.onItem(src, carried, moduleFiles(m));
+      },
     });
     // Tools are few and cheap: compiled every build, written only when their text changes.
     const tools = compileTools(sources);
-    const files = emitShared(compiled, version, tools.tools.map((t) => t.id));
+    const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries);
     for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
     return { files, diagnostics: [...diagnostics, ...tools.diagnostics], compiled, tools: tools.tools.map((t) => t.id) };
   }

@@ -32,6 +32,26 @@ directives["examples/nope"];
 export { a, b, c, ok };
 `;
 
+// The registry alone: typed per directive without loading each module's declarations.
+const REGISTRY_CONSUMER = `
+import { directives, type DirectiveId } from "./index.js";
+
+const id: DirectiveId = "examples/greet";
+const a: string = directives[id].render({ name: "Ada" }).prompt;
+const b = directives["examples/summarize_file"].validate({});
+if (b.status === "success") directives["examples/summarize_file"].render(b.inputs);
+const plan: string[] = directives["examples/greet"].contextPlan.chain;
+directives["examples/greet"].default.render({ name: "Grace", title: "Dr." });
+
+// @ts-expect-error a required input is missing
+directives["examples/greet"].render({ title: "Dr." });
+// @ts-expect-error an unknown input
+directives["examples/greet"].render({ name: "Ada", nmae: "typo" });
+// @ts-expect-error the default export checks inputs too
+directives["examples/greet"].default.render({});
+export { a, plan };
+`;
+
 function check(roots: string[], dir: string) {
   const program = ts.createProgram(roots, { ...STRICT, skipLibCheck: false });
   const problems = problemsOf(program, dir);
@@ -47,6 +67,11 @@ test("emitted modules type-check under strict tsc, and misuse is a type error", 
   expect(consumer.problems).toEqual([]);
   expect(consumer.files).toContain("directives/examples/greet.d.ts");
   expect(consumer.files.filter((f) => f.startsWith("ts/") || /^(directives|knowledge|tools)\/.*(?<!\.d)\.ts$/.test(f))).toEqual([]);
+  writeFileSync(join(dir, "registry-consumer.ts"), REGISTRY_CONSUMER);
+  const registry = check([join(dir, "registry-consumer.ts")], dir);
+  expect(registry.problems).toEqual([]);
+  expect(registry.files).toContain("index.d.ts");
+  expect(registry.files.filter((f) => f.startsWith("directives/"))).toEqual([]);
   // The TypeScript sources under ts/ compile strictly as a tree, and give the same errors for misuse.
   writeFileSync(join(dir, "ts", "consumer.ts"), CONSUMER);
   const sources = check([join(dir, "ts", "consumer.ts"), join(dir, "ts", "index.ts")], dir);

@@ -13,6 +13,11 @@ export interface EmittedModule {
   js: string;
   ts: string;
   dts: string;
+  /**
+   * This directive's entry type in the registry's `index.d.ts` (its inputs spelled out), so a
+   * consumer of the registry need not load every module's declarations.
+   */
+  registry: string;
 }
 
 /** Emits `directives/<id>.{js,ts,d.ts}` for one analysed directive. */
@@ -27,6 +32,7 @@ export function emitDirective(a: DirectiveAnalysis, version: string): EmittedMod
     // From ts/directives/…: one level deeper than the .js.
     ts: header + moduleCode(a, `../${runtime}`, true),
     dts: header + declarations(a, runtime),
+    registry: registryEntry(a),
   };
 }
 
@@ -167,19 +173,29 @@ function requiredCount(a: DirectiveAnalysis): number {
   return a.inputs.filter((i) => i.required && i.default === undefined).length;
 }
 
-function inputsInterface(a: DirectiveAnalysis): string {
-  if (a.inputs.length === 0) return "/** This directive declares no inputs. */\nexport type Inputs = Record<string, never>;\n";
+/** The members of the `Inputs` type, one per line with its doc comment, each line starting with `indent`. */
+function inputMembers(a: DirectiveAnalysis, indent: string): string[] {
   const seen = new Set<string>();
-  const members = a.inputs
+  return a.inputs
     .filter((i) => !seen.has(i.name) && seen.add(i.name))
     .map((i) => {
       const optional = !i.required || i.default !== undefined;
       const note = [i.description ? doc(i.description) : "", i.default !== undefined ? `Default: ${doc(JSON.stringify(i.default))}.` : ""]
         .filter(Boolean)
         .join(" ");
-      return `${note ? `  /** ${note} */\n` : ""}  ${key(i.name)}${optional ? "?" : ""}: ${TS_TYPES[i.type] ?? "unknown"};`;
+      return `${note ? `${indent}/** ${note} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${TS_TYPES[i.type] ?? "unknown"};`;
     });
-  return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${members.join("\n")}\n}\n`;
+}
+
+function inputsInterface(a: DirectiveAnalysis): string {
+  if (a.inputs.length === 0) return "/** This directive declares no inputs. */\nexport type Inputs = Record<string, never>;\n";
+  return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${inputMembers(a, "  ").join("\n")}\n}\n`;
+}
+
+/** `DirectiveModule<"id", { …inputs }>` (or `OptionalInputsModule`), as a member type of the registry. */
+function registryEntry(a: DirectiveAnalysis): string {
+  const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ").join("\n")}\n  }`;
+  return `${requiredCount(a) === 0 ? "OptionalInputsModule" : "DirectiveModule"}<${lit(a.id)}, ${inputs}>`;
 }
 
 function declarations(a: DirectiveAnalysis, runtime: string): string {

@@ -23,12 +23,12 @@ export function moduleFiles(m: { path: string; js: string; ts: string; dts: stri
 }
 
 /** The files that depend on the whole build, not on one item: the registry and out/package.json. */
-export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = []): Map<string, string> {
+export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, string> = new Map()): Map<string, string> {
   // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
-  const key = `${version}\0${ids.join("\0")}\u0001${toolIds.join("\0")}`;
+  const key = `${version}\0${ids.map((id) => `${id}\u0002${entries.get(id) ?? ""}`).join("\0")}\u0001${toolIds.join("\0")}`;
   if (lastShared?.key === key) return new Map(lastShared.files);
   const files = new Map<string, string>();
-  const index = emitIndex(ids, version, toolIds);
+  const index = emitIndex(ids, version, toolIds, entries);
   files.set("index.js", index.js);
   files.set(`${TS_DIR}index.ts`, index.ts);
   files.set("index.d.ts", index.dts);
@@ -43,8 +43,13 @@ let lastShared: { key: string; files: ReadonlyMap<string, string> } | undefined;
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = []): Map<string, string> {
   const files = new Map<string, string>();
   for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version))) files.set(path, text);
-  for (const a of analyses) for (const [path, text] of moduleFiles(emitDirective(a, version))) files.set(path, text);
+  const entries = new Map<string, string>();
+  for (const a of analyses) {
+    const m = emitDirective(a, version);
+    entries.set(a.id, m.registry);
+    for (const [path, text] of moduleFiles(m)) files.set(path, text);
+  }
   for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
-  for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id))) files.set(path, text);
+  for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id), entries)) files.set(path, text);
   return files;
 }

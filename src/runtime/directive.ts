@@ -3,6 +3,7 @@
 import { isPyWhitespace, pyStr, pyStrip } from "./pystr.js";
 import { resolveDollarRefs, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
 import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
+import type { Thread, ThreadOptions } from "./thread.js";
 
 export type Params = Readonly<Record<string, unknown>>;
 export type { DeclaredInput };
@@ -42,6 +43,61 @@ export interface DirectiveMetadata {
   templates: Record<string, string>;
   preamble: string;
   [metadataTag: string]: unknown;
+}
+
+/** Which knowledge lands where in a thread of a directive (extends chain resolved, suppressions applied). */
+export interface DirectiveContextPlan {
+  chain: string[];
+  system: string[];
+  before: string[];
+  after: string[];
+  suppress: string[];
+  permissionsFrom: string | null;
+  hooks: { id: string; event: string; position: string; wrap: boolean; items: string[] }[];
+}
+
+/** A call the body instructs (`rye_execute(…)` etc.), with its target resolved at build time. */
+export interface DirectiveCall {
+  primary: string;
+  item_type: string | null;
+  item_id: string | null;
+  parameters: Record<string, unknown> | null;
+  target: { kind: string; id: string; space: string } | null;
+}
+
+/**
+ * What a compiled directive module exports (its default export holds the same), for item id `Id`
+ * and inputs `I`. Declared once here so the registry types each directive by its inputs alone.
+ */
+export interface DirectiveExports<Id extends string, I> {
+  readonly id: Id;
+  readonly metadata: DirectiveMetadata;
+  /** Renders the directive for `inputs` exactly as the original runtime would. */
+  render(inputs: I, options?: RenderOptions): Rendered;
+  /** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
+  validate(params: unknown): ValidationResult<I>;
+  /** The system message and first user message a thread of this directive starts with (seed 004 order). */
+  renderThread(inputs: I, options?: RenderOptions & ThreadOptions): Thread;
+  /** Which knowledge lands where in a thread of this directive. */
+  readonly contextPlan: DirectiveContextPlan;
+  /** The calls the body instructs, with their targets resolved at build time. */
+  readonly calls: DirectiveCall[];
+}
+
+/** `DirectiveExports` of a directive with no required input: `render()` needs no argument. */
+export interface OptionalInputsExports<Id extends string, I> extends DirectiveExports<Id, I> {
+  render(inputs?: I, options?: RenderOptions): Rendered;
+  renderThread(inputs?: I, options?: RenderOptions & ThreadOptions): Thread;
+}
+
+/** A compiled directive module as `import * as` sees it. */
+export interface DirectiveModule<Id extends string, I> extends DirectiveExports<Id, I> {
+  readonly default: DirectiveExports<Id, I>;
+}
+
+/** A compiled directive module with no required input, as `import * as` sees it. */
+export interface OptionalInputsModule<Id extends string, I> extends OptionalInputsExports<Id, I> {
+  readonly default: OptionalInputsExports<Id, I>;
 }
 
 /** The process environment where there is one (Node), else empty. */
