@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { parse as parseCalls } from "../parse/generated/calls.js";
+import { scanCalls } from "../parse/scan-calls.js";
 import type { DirectiveEntry } from "./resolve-context.js";
 
 type Value = { kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value }[] } | { kind: "list"; items: Value[] };
@@ -44,7 +44,7 @@ export function resolveCalls(entry: DirectiveEntry, index: ItemIndex, permission
   if (!body.text.includes("`rye_")) return { calls, diagnostics };
   const base = body.loc.start.offset;
   const loc = (s: number, e: number) => entry.parsed.lines.location(entry.parsed.source, base + s, base + e);
-  for (const raw of parseCalls(body.text, { startRule: "Calls" }) as RawCall[]) {
+  for (const raw of scanCalls<RawCall>(body.text)) {
     if (raw.type === "broken_call") {
       diagnostics.push(d.unparsedCall(loc(raw.start, raw.end), raw.name));
       continue;

@@ -51,15 +51,35 @@ export function buildXmlTree(src: XmlSource): XmlElement {
   const deep = tooDeepAt(src.xml);
   if (deep !== -1) throw new XmlTooDeepError(deep);
   try {
-    raw = parseXml(src.xml) as RawElement;
+    raw = parseXml(src.xml, { peg$silentFails: 1 }) as RawElement;
   } catch (e) {
-    // Stack exhaustion the depth scan did not foresee is still reported as a limit, never a crash.
-    if (e instanceof RangeError) throw new XmlTooDeepError(0);
-    const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
-    if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
-    // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
-    throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
+    // Expectations are recorded only for Peggy's own error (never for the grammar's xmlError), so the
+    // parse runs silent and, in the rare case that needs them, again to locate that error.
+    if (!(e instanceof RangeError) && (e as { xmlOffset?: number }).xmlOffset === undefined) return reparse(src);
+    return failed(e);
   }
+  return tree(raw, src);
+}
+
+function reparse(src: XmlSource): never {
+  try {
+    parseXml(src.xml);
+  } catch (e) {
+    return failed(e);
+  }
+  throw new Error("XML parse failed only when silent");
+}
+
+function failed(e: unknown): never {
+  // Stack exhaustion the depth scan did not foresee is still reported as a limit, never a crash.
+  if (e instanceof RangeError) throw new XmlTooDeepError(0);
+  const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
+  if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
+  // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
+  throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
+}
+
+function tree(raw: RawElement, src: XmlSource): XmlElement {
   const loc = (start: number, end: number): Location =>
     src.lines.location(src.source, src.toFile(start), src.toFile(end));
   return convert(raw, loc, new Map());
