@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { scanCalls } from "../parse/scan-calls.js";
-import type { DirectiveEntry } from "./resolve-context.js";
+import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
 type Value = { kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value }[] } | { kind: "list"; items: Value[] };
 type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number };
@@ -37,7 +37,7 @@ const glob = (pattern: string, s: string) => new RegExp(`^${pattern.split("*").m
  * (decisions.md #9): unknown targets, missing or unknown inputs of a called directive, and
  * capabilities the caller's permissions do not grant.
  */
-export function resolveCalls(entry: DirectiveEntry, index: ItemIndex, permissions: readonly string[]): { calls: CallPlan[]; diagnostics: Diagnostic[] } {
+export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: readonly string[]): { calls: CallPlan[]; diagnostics: Diagnostic[] } {
   const body = entry.parsed.file.body;
   const diagnostics: Diagnostic[] = [];
   const calls: CallPlan[] = [];
