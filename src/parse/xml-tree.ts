@@ -2,20 +2,7 @@ import type { LineIndex, Location } from "../diagnostics/diagnostic.js";
 import { parse as parseXml } from "./generated/xml.js";
 import type { XmlElement } from "./ast.js";
 import { MAX_XML_DEPTH, tooDeepAt } from "./xml-depth.js";
-
-interface RawText {
-  text: string;
-  start: number;
-}
-
-interface RawElement {
-  name: string;
-  attrs: { name: string; value: string; start: number }[];
-  children: (RawElement | RawText)[];
-  start: number;
-  end: number;
-  openEnd: number;
-}
+import { parseSimpleXml, type RawElement, type RawText } from "./xml-simple.js";
 
 /** A well-formedness error: `message` is expat's wording, `offset` is in the parsed string. */
 export class XmlSyntaxError extends Error {
@@ -51,7 +38,7 @@ export function buildXmlTree(src: XmlSource): XmlElement {
   const deep = tooDeepAt(src.xml);
   if (deep !== -1) throw new XmlTooDeepError(deep);
   try {
-    raw = parseXml(src.xml, { peg$silentFails: 1 }) as RawElement;
+    raw = parseSimpleXml(src.xml) ?? (parseXml(src.xml, { peg$silentFails: 1 }) as RawElement);
   } catch (e) {
     // Expectations are recorded only for Peggy's own error (never for the grammar's xmlError), so the
     // parse runs silent and, in the rare case that needs them, again to locate that error.
