@@ -30,7 +30,18 @@ function toJs(v: Value): unknown {
 }
 
 /** Glob match as Python's fnmatch with `*` only (capabilities use nothing else). */
-const glob = (pattern: string, s: string) => new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`).test(s);
+const glob = (pattern: string, s: string) => globRegExp(pattern).test(s);
+
+// A project has few distinct permission patterns and many calls checked against them.
+const compiledGlobs = new Map<string, RegExp>();
+function globRegExp(pattern: string): RegExp {
+  let re = compiledGlobs.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    if (compiledGlobs.size < 4096) compiledGlobs.set(pattern, re);
+  }
+  return re;
+}
 
 /**
  * Parses the backtick calls of a directive body and checks each against the items of every space
