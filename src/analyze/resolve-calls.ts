@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { parse as parseCalls } from "../parse/generated/calls.js";
-import type { DirectiveEntry } from "./resolve-context.js";
+import { scanCalls } from "../parse/scan-calls.js";
+import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
 type Value = { kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value }[] } | { kind: "list"; items: Value[] };
 type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number };
@@ -30,21 +30,32 @@ function toJs(v: Value): unknown {
 }
 
 /** Glob match as Python's fnmatch with `*` only (capabilities use nothing else). */
-const glob = (pattern: string, s: string) => new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`).test(s);
+const glob = (pattern: string, s: string) => globRegExp(pattern).test(s);
+
+// A project has few distinct permission patterns and many calls checked against them.
+const compiledGlobs = new Map<string, RegExp>();
+function globRegExp(pattern: string): RegExp {
+  let re = compiledGlobs.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    if (compiledGlobs.size < 4096) compiledGlobs.set(pattern, re);
+  }
+  return re;
+}
 
 /**
  * Parses the backtick calls of a directive body and checks each against the items of every space
  * (decisions.md #9): unknown targets, missing or unknown inputs of a called directive, and
  * capabilities the caller's permissions do not grant.
  */
-export function resolveCalls(entry: DirectiveEntry, index: ItemIndex, permissions: readonly string[]): { calls: CallPlan[]; diagnostics: Diagnostic[] } {
+export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: readonly string[]): { calls: CallPlan[]; diagnostics: Diagnostic[] } {
   const body = entry.parsed.file.body;
   const diagnostics: Diagnostic[] = [];
   const calls: CallPlan[] = [];
   if (!body.text.includes("`rye_")) return { calls, diagnostics };
   const base = body.loc.start.offset;
   const loc = (s: number, e: number) => entry.parsed.lines.location(entry.parsed.source, base + s, base + e);
-  for (const raw of parseCalls(body.text, { startRule: "Calls" }) as RawCall[]) {
+  for (const raw of scanCalls<RawCall>(body.text)) {
     if (raw.type === "broken_call") {
       diagnostics.push(d.unparsedCall(loc(raw.start, raw.end), raw.name));
       continue;

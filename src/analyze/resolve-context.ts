@@ -1,15 +1,36 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import type { DirectiveData } from "../parse/directive-data.js";
+import type { DirectiveData, DirectiveLocations } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
 import { hooksFromDirective, type HookDef } from "./hooks.js";
 
-/** A directive found in some space, parsed. */
+/**
+ * A directive found in some space, as another directive's analysis may read it (as its parent or
+ * a call's target): only these fields, so a build need not keep every directive's parse.
+ */
 export interface DirectiveEntry {
   id: string;
   space: string;
+  data: Pick<DirectiveData, "extends" | "context" | "permissions" | "inputs">;
+  locs: Pick<DirectiveLocations, "root" | "extends" | "context">;
+}
+
+/** The directive being analysed, with its whole parse. */
+export interface LeafEntry extends DirectiveEntry {
   parsed: ParsedDirective;
   data: DirectiveData;
+}
+
+/** What is kept of an analysed directive for the directives that look it up later. */
+export function lookupView(entry: DirectiveEntry): DirectiveEntry {
+  const { extends: parent, context, permissions, inputs } = entry.data;
+  const data: DirectiveEntry["data"] = {};
+  if (parent !== undefined) data.extends = parent;
+  if (context !== undefined) data.context = context;
+  if (permissions !== undefined) data.permissions = permissions;
+  if (inputs !== undefined) data.inputs = inputs;
+  const { root, extends: extendsLoc, context: contextLocs } = entry.locs;
+  return { id: entry.id, space: entry.space, data, locs: { root, extends: extendsLoc, context: contextLocs } };
 }
 
 /** What a thread of this directive will be told, resolved at build time (seed 004). */
@@ -34,7 +55,7 @@ const POSITIONS = ["system", "before", "after"] as const;
  * knowledge items are diagnostics located where they were written.
  */
 export function resolveContext(
-  leaf: DirectiveEntry,
+  leaf: LeafEntry,
   findDirective: (id: string) => DirectiveEntry | undefined,
   hasKnowledge: (id: string) => boolean,
   configHooks: readonly HookDef[],
@@ -42,17 +63,17 @@ export function resolveContext(
   const diagnostics: Diagnostic[] = [];
   const chain: DirectiveEntry[] = [leaf];
   const seen = new Set([leaf.id]);
-  let current = leaf;
+  let current: DirectiveEntry = leaf;
   while (current.data.extends) {
     const parentId = current.data.extends;
-    const at = current.parsed.locs.extends ?? current.parsed.locs.root;
+    const at = current.locs.extends ?? current.locs.root;
     if (seen.has(parentId)) {
       diagnostics.push(d.circularExtends(at, parentId, chain.map((c) => c.id)));
       break;
     }
     // Each directive embeds its chain's knowledge, so unbounded chains grow output quadratically.
     if (chain.length >= d.MAX_EXTENDS_DEPTH) {
-      diagnostics.push(d.extendsTooDeep(leaf.parsed.locs.extends ?? leaf.parsed.locs.root, chain.length));
+      diagnostics.push(d.extendsTooDeep(leaf.locs.extends ?? leaf.locs.root, chain.length));
       break;
     }
     seen.add(parentId);
@@ -83,12 +104,12 @@ export function resolveContext(
 
   // Report missing knowledge where each entry was written (in whichever file of the chain).
   for (const entry of chain) {
-    for (const c of entry.parsed.locs.context) {
+    for (const c of entry.locs.context) {
       if (c.position !== "suppress" && !suppressed.has(c.id) && !hasKnowledge(c.id)) diagnostics.push(d.missingKnowledge(c.loc, c.id, c.position));
     }
   }
   const known = new Set([...POSITIONS.flatMap((p) => chain.flatMap((c) => c.data.context?.[p] ?? [])), ...hooks.flatMap((h) => [h.id, ...h.actions.map((a) => a.item_id ?? "")])]);
-  for (const c of leaf.parsed.locs.context) {
+  for (const c of leaf.locs.context) {
     if (c.position === "suppress" && !known.has(c.id)) diagnostics.push(d.unusedSuppress(c.loc, c.id));
   }
   return { plan, diagnostics };

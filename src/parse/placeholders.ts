@@ -1,14 +1,53 @@
 import type { LineIndex } from "../diagnostics/diagnostic.js";
-import { parse as parsePlaceholders } from "./generated/placeholders.js";
 import type { TemplateNode } from "./ast.js";
 
-/** Which templating pass to scan for (grammar/placeholders.peggy start rules). */
+/** Which templating pass to scan for (the start rules of grammar/placeholders.peggy). */
 export type PlaceholderSystem = "InputRefs" | "DollarInputs" | "EnvRefs" | "EnvVars" | "ContextRefs" | "Params" | "Mixed";
 
-type RawNode = { type: string; start: number; end: number; [k: string]: unknown };
+// grammar/placeholders.peggy is the specification; these regexes are its rules transcribed, because a
+// Peggy scan tests prose one character at a time and placeholder scanning dominated analysis. Each
+// rule is a sequence of possessive pieces whose backtracking can never change a match, so the regex
+// finds exactly what the rule finds; test/parse/placeholders.test.ts checks that against the grammar.
+const WORD = String.raw`[\p{L}\p{N}_]+`;
+const RULES = {
+  input_ref: String.raw`\{input:(${WORD})(\?|[:|][^}]*)?\}`,
+  env_ref: String.raw`\{env:(${WORD})(?::([^}]*))?\}`,
+  dollar_input: String.raw`\$\{inputs\.(${WORD})\}`,
+  env_var: String.raw`\$\{([A-Z_][A-Z0-9_]*)(?::-([^}]*))?\}`,
+  context_ref: String.raw`\$\{([^}]+)\}`,
+  param: String.raw`\{([^}]+)\}`,
+};
+type Kind = keyof typeof RULES;
+
+/** Each pass's alternatives, in the grammar's order of preference. */
+const PASSES: Record<PlaceholderSystem, Kind[]> = {
+  InputRefs: ["input_ref"],
+  DollarInputs: ["dollar_input"],
+  EnvRefs: ["env_ref"],
+  EnvVars: ["env_var"],
+  ContextRefs: ["context_ref"],
+  Params: ["param"],
+  Mixed: ["input_ref", "env_ref", "dollar_input", "env_var", "context_ref", "param"],
+};
+
+const groupCount = (rule: string) => new RegExp(`${rule}|`, "u").exec("")!.length - 1;
+
+/** One global regex per pass: its alternatives in order, each wrapped in a group marking which one matched. */
+const PATTERNS = Object.fromEntries(
+  Object.entries(PASSES).map(([system, kinds]) => [system, new RegExp(kinds.map((k) => `(${RULES[k]})`).join("|"), "gu")]),
+) as Record<PlaceholderSystem, RegExp>;
+
+/** Index of each alternative's wrapping group in the match array; its own captures follow it. */
+const WRAPPERS = Object.fromEntries(
+  Object.entries(PASSES).map(([system, kinds]) => {
+    let next = 1;
+    return [system, kinds.map((k) => ((next += 1 + groupCount(RULES[k])), next - 1 - groupCount(RULES[k])))];
+  }),
+) as Record<PlaceholderSystem, number[]>;
 
 /**
- * Splits `text` into text and placeholder nodes exactly as the given pass would match them.
+ * Splits `text` into text and placeholder nodes exactly as the given pass would match them: left
+ * to right, never overlapping, a failed match at one position retried at the next (as re.sub does).
  * `base` is the offset of `text` in the file, so locations point into the `.md`.
  */
 export function scanPlaceholders(
@@ -16,11 +55,45 @@ export function scanPlaceholders(
   system: PlaceholderSystem,
   where: { source: string; lines: LineIndex; base: number },
 ): TemplateNode[] {
-  const raw = parsePlaceholders(text, { startRule: system }) as RawNode[];
-  return raw.map(({ start, end, ...rest }) => ({
-    ...rest,
-    loc: where.lines.location(where.source, where.base + start, where.base + end),
-  })) as TemplateNode[];
+  const out: TemplateNode[] = [];
+  const loc = (start: number, end: number) => where.lines.location(where.source, where.base + start, where.base + end);
+  const kinds = PASSES[system];
+  const wrappers = WRAPPERS[system];
+  const pattern = PATTERNS[system];
+  pattern.lastIndex = 0;
+  let from = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (start > from) out.push({ type: "text", value: text.slice(from, start), loc: loc(from, start) });
+    let i = 0;
+    while (m[wrappers[i]!] === undefined) i++;
+    const c = wrappers[i]! + 1;
+    const raw = m[0];
+    switch (kinds[i]!) {
+      case "input_ref":
+        out.push({ type: "input_ref", name: m[c]!, modifier: m[c + 1] ?? null, raw, loc: loc(start, end) });
+        break;
+      case "env_ref":
+        out.push({ type: "env_ref", name: m[c]!, fallback: m[c + 1] ?? null, raw, loc: loc(start, end) });
+        break;
+      case "dollar_input":
+        out.push({ type: "dollar_input", name: m[c]!, raw, loc: loc(start, end) });
+        break;
+      case "env_var":
+        out.push({ type: "env_var", name: m[c]!, fallback: m[c + 1] ?? null, raw, loc: loc(start, end) });
+        break;
+      case "context_ref":
+        out.push({ type: "context_ref", expr: m[c]!, raw, loc: loc(start, end) });
+        break;
+      case "param":
+        out.push({ type: "param", name: m[c]!, raw, loc: loc(start, end) });
+        break;
+    }
+    from = end;
+  }
+  if (from < text.length) out.push({ type: "text", value: text.slice(from), loc: loc(from, text.length) });
+  return out;
 }
 
 /** Fast check used before scanning: most strings hold no placeholder of the pass at all. */

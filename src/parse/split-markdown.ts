@@ -1,20 +1,7 @@
 import { LineIndex } from "../diagnostics/diagnostic.js";
 import { pyStripBounds } from "./py-strip.js";
-import { parse as parseLayout } from "./generated/directive.js";
+import { scanLayout } from "./scan-layout.js";
 import type { MarkdownFile, Span } from "./ast.js";
-
-interface RawSpan {
-  text: string;
-  start: number;
-  end: number;
-}
-
-interface RawLayout {
-  markers: RawSpan[];
-  preamble: RawSpan;
-  fence: { open: { start: number; end: number }; inner: RawSpan; close: { start: number; end: number } } | null;
-  rest: RawSpan;
-}
 
 /** Python's universal-newline read: CRLF and lone CR become LF (BOMs are kept, as Python keeps them). */
 export function normaliseNewlines(text: string): string {
@@ -26,7 +13,7 @@ export function normaliseNewlines(text: string): string {
  * exactly as the original's `_extract_xml_block` does (`lang` is "xml" for directives, "yaml" for knowledge).
  */
 export function splitMarkdown(text: string, source: string, lang: "xml" | "yaml", lines = new LineIndex(text)): MarkdownFile {
-  const layout = parseLayout(text, { fenceLanguage: lang, grammarSource: source }) as RawLayout;
+  const layout = scanLayout(text, lang);
   const span = (start: number, end: number): Span => {
     const [s, e] = pyStripBounds(text, start, end);
     return { text: text.slice(s, e), loc: lines.location(source, s, e) };

@@ -2,20 +2,7 @@ import type { LineIndex, Location } from "../diagnostics/diagnostic.js";
 import { parse as parseXml } from "./generated/xml.js";
 import type { XmlElement } from "./ast.js";
 import { MAX_XML_DEPTH, tooDeepAt } from "./xml-depth.js";
-
-interface RawText {
-  text: string;
-  start: number;
-}
-
-interface RawElement {
-  name: string;
-  attrs: { name: string; value: string; start: number }[];
-  children: (RawElement | RawText)[];
-  start: number;
-  end: number;
-  openEnd: number;
-}
+import { parseSimpleXml, type RawElement, type RawText } from "./xml-simple.js";
 
 /** A well-formedness error: `message` is expat's wording, `offset` is in the parsed string. */
 export class XmlSyntaxError extends Error {
@@ -51,15 +38,35 @@ export function buildXmlTree(src: XmlSource): XmlElement {
   const deep = tooDeepAt(src.xml);
   if (deep !== -1) throw new XmlTooDeepError(deep);
   try {
-    raw = parseXml(src.xml) as RawElement;
+    raw = parseSimpleXml(src.xml) ?? (parseXml(src.xml, { peg$silentFails: 1 }) as RawElement);
   } catch (e) {
-    // Stack exhaustion the depth scan did not foresee is still reported as a limit, never a crash.
-    if (e instanceof RangeError) throw new XmlTooDeepError(0);
-    const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
-    if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
-    // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
-    throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
+    // Expectations are recorded only for Peggy's own error (never for the grammar's xmlError), so the
+    // parse runs silent and, in the rare case that needs them, again to locate that error.
+    if (!(e instanceof RangeError) && (e as { xmlOffset?: number }).xmlOffset === undefined) return reparse(src);
+    return failed(e);
   }
+  return tree(raw, src);
+}
+
+function reparse(src: XmlSource): never {
+  try {
+    parseXml(src.xml);
+  } catch (e) {
+    return failed(e);
+  }
+  throw new Error("XML parse failed only when silent");
+}
+
+function failed(e: unknown): never {
+  // Stack exhaustion the depth scan did not foresee is still reported as a limit, never a crash.
+  if (e instanceof RangeError) throw new XmlTooDeepError(0);
+  const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
+  if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
+  // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
+  throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
+}
+
+function tree(raw: RawElement, src: XmlSource): XmlElement {
   const loc = (start: number, end: number): Location =>
     src.lines.location(src.source, src.toFile(start), src.toFile(end));
   return convert(raw, loc, new Map());
