@@ -14,6 +14,7 @@ import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { readSpaces, type Spaces } from "./read-spaces.js";
 import { runtimeFiles } from "./runtime-files.js";
+import { beginStamp, upToDate } from "./up-to-date.js";
 import type { SpacesRead } from "./watch-sources.js";
 import { signingKey, timestampFor } from "./signing.js";
 
@@ -65,10 +66,23 @@ export interface ProjectBuildResult {
   removed: number;
   /** True when `--verify-sources` failed and nothing was written. */
   refused?: boolean;
+  /** Every file out/ now holds as this build's output (set when the build committed). */
+  produced?: ReadonlySet<string>;
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
 export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
+  // A one-shot build (not --watch, which knows what changed) first asks whether anything did.
+  const stamped = !opts.memo && !opts.read && !opts.sourceTrust ? { ...opts, env: io.env } : null;
+  const hit = stamped ? upToDate(stamped) : null;
+  if (hit) return { ...hit, rebuilt: 0, reused: hit.directives, written: 0, removed: 0 };
+  const stamp = stamped ? beginStamp(stamped) : null;
+  const result = buildProjectFully(opts, io);
+  if (stamp && !result.refused && result.produced) stamp.save(result, result.produced);
+  return result;
+}
+
+function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
   const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces);
   const directives = sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;
   const signatures = checkSourceSignatures(sources, opts.sourceTrust ?? null);
@@ -226,5 +240,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     reused,
     written: out.written,
     removed: out.removed,
+    produced,
   };
 }

@@ -1,0 +1,155 @@
+// `rye build` when nothing changed, as make and `tsc -b` answer it: from file metadata alone. A
+// successful build records the stat of everything it read (every item folder and file of every
+// space, the hook config, the signing key) and of out/'s folders; the next build that finds all of
+// them unchanged repeats the recorded report without reading, hashing or compiling anything.
+// Anything else (a file edited, added, removed or renamed, an output file deleted or added, another
+// compiler, key, flag or space) falls through to the incremental build, which is exact.
+// What a stat cannot see: an out/ file edited in place. Compiled modules check their own signature
+// when imported and `rye verify` checks every file, so such an edit is caught there; deleting
+// `.rye-cache/` forces the full check.
+import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceFile } from "../index.js";
+import { signingKeyDir } from "../sign/keys.js";
+import { VERSION } from "../version.js";
+import { compilerFingerprint, sha256 } from "./build-cache.js";
+import { ITEM_DIRS } from "./read-project.js";
+import type { Spaces } from "./read-spaces.js";
+
+const FORMAT = 1;
+/** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
+type Entry = [path: string, size: number, mtimeMs: number, ino: number];
+/** Files and folders modified this recently are not trusted: a same-tick change would look unchanged. */
+const RACY_MS = 1000;
+
+/** What `rye build` reports; the parts of a build result the stamp repeats. */
+export interface StampedResult {
+  diagnostics: Diagnostic[];
+  compiled: string[];
+  directives: number;
+}
+
+interface Stamp extends StampedResult {
+  format: number;
+  key: string;
+  inputs: Entry[];
+  outLink: string | null;
+  outputs: Entry[];
+}
+
+export interface StampOptions {
+  project: string;
+  outDir: string;
+  spaces: Spaces;
+  allowUnsigned?: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+const fileOf = (project: string) => join(project, ".rye-cache", "up-to-date.json");
+
+/** Everything other than files that decides what a build writes. */
+function keyOf(o: StampOptions): string {
+  const { project, user, systems, maxFileBytes } = o.spaces;
+  return sha256(JSON.stringify([FORMAT, VERSION, compilerFingerprint(), o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
+}
+
+function entry(path: string): Entry {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) return [path, -2, 0, 0];
+  return [path, st.isDirectory() ? -1 : st.size, st.mtimeMs, st.ino];
+}
+
+/** The stat of every folder and file a build of these spaces reads (following symlinks, as reading does). */
+function snapshotInputs(o: StampOptions): Entry[] {
+  const out: Entry[] = [];
+  const walk = (dir: string) => {
+    const e = entry(dir);
+    out.push(e);
+    if (e[1] !== -1) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      const path = join(dir, name);
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (st?.isDirectory()) walk(path);
+      else out.push(st ? [path, st.size, st.mtimeMs, st.ino] : [path, -2, 0, 0]);
+    }
+  };
+  const roots = [o.spaces.project, ...(resolve(o.spaces.user) !== resolve(o.spaces.project) ? [o.spaces.user] : []), ...o.spaces.systems];
+  for (const root of roots) {
+    const ai = join(root, ".ai");
+    out.push(entry(ai), entry(join(ai, "config")), entry(join(ai, "config", "agent")), entry(join(ai, "config", "agent", "hook_conditions.yaml")));
+    for (const { dir } of Object.values(ITEM_DIRS)) walk(join(ai, dir));
+  }
+  const keys = signingKeyDir(o.env);
+  out.push(entry(join(keys, "private_key.pem")), entry(join(keys, "public_key.pem")));
+  return out;
+}
+
+const same = (a: Entry, b: Entry) => a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+const unchanged = (entries: Entry[]) => entries.every((e) => same(e, entry(e[0])));
+
+function readLink(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The recorded report when nothing a build reads or writes moved since the last successful build,
+ * with the sources its diagnostics cite (for code frames); null otherwise.
+ */
+export function upToDate(o: StampOptions): (StampedResult & { sources: SourceFile[] }) | null {
+  let stamp: Stamp;
+  try {
+    stamp = JSON.parse(readFileSync(fileOf(o.project), "utf8")) as Stamp;
+  } catch {
+    return null;
+  }
+  if (stamp.format !== FORMAT || stamp.key !== keyOf(o) || readLink(o.outDir) !== stamp.outLink) return null;
+  if (!unchanged(stamp.outputs) || !unchanged(stamp.inputs)) return null;
+  const cited = [...new Set(stamp.diagnostics.map((d) => d.loc?.source).filter((s): s is string => s !== undefined))];
+  const sources: SourceFile[] = [];
+  for (const path of cited) {
+    try {
+      sources.push({ kind: "directive", id: "", path, text: readFileSync(resolve(o.project, path), "utf8") });
+    } catch {
+      // A cited file is gone only if the stat check above raced with its removal: no frame for it.
+    }
+  }
+  return { diagnostics: stamp.diagnostics, compiled: stamp.compiled, directives: stamp.directives, sources };
+}
+
+/**
+ * Starts a stamp before a build reads anything (so a change made while it runs makes the stamp
+ * stale, never wrong) and removes the old one; `save` records it once the build has committed.
+ */
+export function beginStamp(o: StampOptions): { save(result: StampedResult, outputs: Iterable<string>): void } {
+  const path = fileOf(o.project);
+  rmSync(path, { force: true });
+  const started = Date.now();
+  const key = keyOf(o);
+  const inputs = snapshotInputs(o);
+  return {
+    save(result, outputs) {
+      if (result.diagnostics.some((d) => d.severity === "error")) return;
+      const dirs = new Set<string>([o.outDir]);
+      for (const rel of outputs) for (let d = dirname(rel); d !== "." && !dirs.has(join(o.outDir, d)); d = dirname(d)) dirs.add(join(o.outDir, d));
+      const out = [...dirs].sort().map(entry);
+      const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
+      if (newest(inputs) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
+      const stamp: Stamp = { format: FORMAT, key, inputs, outLink: readLink(o.outDir), outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
+      mkdirSync(dirname(path), { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(stamp));
+      renameSync(tmp, path);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+
+// The stat-only answer to "did anything change?" must never hide a change: every case below edits
+// something after a stamp was recorded and expects the same out/ a build from scratch gives.
+const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
+
+async function rye(dir: string, ...args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true), isTTY: false }) as unknown as Io["stdout"];
+  const io = { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd: dir, env: { USER_SPACE: TEST_USER } } as Io;
+  const code = await main(["build", "--project", dir, ...args], io);
+  return { code, stdout, stderr };
+}
+
+const directive = (name: string, body: string) => `# ${name}
+
+\`\`\`xml
+<directive name="${name}" version="1.0.0">
+  <metadata>
+    <description>${name} for the up-to-date tests.</description>
+  </metadata>
+  <inputs>
+    <input name="topic" type="string" required="true">What to write about.</input>
+    <input name="unused" type="string" required="false">Declared, never used: a warning.</input>
+  </inputs>
+</directive>
+\`\`\`
+
+<process>
+  ${body}
+</process>
+`;
+
+/** Moves every mtime under `dir` ten seconds back, out of the window a stamp refuses to trust. */
+function age(dir: string): void {
+  const past = new Date(Date.now() - 10_000);
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.isFile()) utimesSync(join(d, e.name), past, past);
+    }
+    utimesSync(d, past, past);
+  };
+  walk(dir);
+}
+
+const stampOf = (dir: string) => join(dir, ".rye-cache", "up-to-date.json");
+const cacheOf = (dir: string) => join(dir, ".rye-cache", "build.json");
+
+/** A built project whose stamp is recorded, so the next unchanged build answers from it. */
+async function stamped(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "rye-stamp-"));
+  mkdirSync(join(dir, ".ai", "directives", "t"), { recursive: true });
+  writeFileSync(join(dir, ".ai", "directives", "t", "one.md"), directive("one", "Write about {input:topic}."));
+  writeFileSync(join(dir, ".ai", "directives", "t", "two.md"), directive("two", "Summarise {input:topic}."));
+  age(join(dir, ".ai"));
+  expect((await rye(dir)).code).toBe(0);
+  age(join(dir, ".out.generations"));
+  age(TEST_USER); // the signing key the first build generated
+  expect(existsSync(stampOf(dir))).toBe(false); // out/ was just written: not trusted yet
+  expect((await rye(dir)).code).toBe(0);
+  expect(existsSync(stampOf(dir))).toBe(true);
+  return dir;
+}
+
+const withoutTime = (s: string) => s.replace(/ in \d+ ms/, "");
+
+describe("rye build when nothing changed", () => {
+  test("repeats the last report, code frames included, without compiling or writing", async () => {
+    const dir = await stamped();
+    const before = await rye(dir);
+    rmSync(cacheOf(dir)); // the incremental cache is not even read on this path
+    const again = await rye(dir);
+    expect(again.code).toBe(0);
+    expect(withoutTime(again.stdout)).toBe(withoutTime(before.stdout));
+    expect(again.stdout).toContain("Compiled 2 of 2 directives");
+    expect(again.stdout).toContain("(0 files written)");
+    expect(again.stderr).toBe(before.stderr);
+    expect(again.stderr).toContain("RYE2002");
+    expect(again.stderr).toContain("> ");
+    expect(existsSync(cacheOf(dir))).toBe(false);
+  });
+
+  test("an edited source is rebuilt", async () => {
+    const dir = await stamped();
+    appendFileSync(join(dir, ".ai", "directives", "t", "one.md"), "\nOne more line.\n");
+    const r = await rye(dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("(0 files written)");
+    expect(readFileSync(join(dir, "out", "directives", "t", "one.js"), "utf8")).toContain("One more line.");
+    expect((await rye(dir, "--check")).code).toBe(0);
+  });
+
+  test("an added and a removed source change the build", async () => {
+    const dir = await stamped();
+    writeFileSync(join(dir, ".ai", "directives", "t", "three.md"), directive("three", "List {input:topic}."));
+    expect((await rye(dir)).stdout).toContain("Compiled 3 of 3 directives");
+    rmSync(join(dir, ".ai", "directives", "t", "two.md"));
+    expect((await rye(dir)).stdout).toContain("Compiled 2 of 2 directives");
+    expect(existsSync(join(dir, "out", "directives", "t", "two.js"))).toBe(false);
+    expect((await rye(dir, "--check")).code).toBe(0);
+  });
+
+  test("a deleted output file is written again", async () => {
+    const dir = await stamped();
+    const js = join(dir, "out", "directives", "t", "two.js");
+    const text = readFileSync(js, "utf8");
+    rmSync(js);
+    const r = await rye(dir);
+    expect(r.code).toBe(0);
+    expect(readFileSync(js, "utf8")).toBe(text);
+    expect((await rye(dir, "--check")).code).toBe(0);
+  });
+
+  test("other flags or another output folder are not answered from the stamp", async () => {
+    const dir = await stamped();
+    const r = await rye(dir, "--out", "elsewhere");
+    expect(r.code).toBe(0);
+    expect(statSync(join(dir, "elsewhere", "directives", "t", "one.js")).isFile()).toBe(true);
+  });
+});
