@@ -77,4 +77,4 @@ export {
   type ManifestEntry,
 } from "./sign-manifest.js";
 export { canonicalJson, computeIntegrity, PyFloat, pyFloat } from "./integrity.js";
-export { kindFromPath, sniffMarkdownKind, type FileKind } from "./kind-from-path.js";
+export { isUnderAi, kindFromPath, sniffMarkdownKind, type FileKind } from "./kind-from-path.js";

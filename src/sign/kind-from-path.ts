@@ -5,10 +5,22 @@ export type FileKind = ItemKind | "module" | "manifest" | null;
 
 const JS = new Set([".js", ".ts", ".mjs", ".cjs"]);
 
+const slashed = (path: string) => (path.includes("\\") ? path.replace(/\\/g, "/") : path);
+
+/** The folder right below the first `.ai` segment of `path`, if any (verify asks this of every file it walks). */
 function aiDir(path: string): string | undefined {
-  const parts = path.split(/[\\/]/);
-  const i = parts.indexOf(".ai");
-  return i === -1 ? undefined : parts[i + 1];
+  const p = slashed(path);
+  const segment = p.startsWith(".ai/") ? 0 : p.indexOf("/.ai/") + 1;
+  if (segment === 0 && !p.startsWith(".ai/")) return undefined;
+  const from = segment + 4;
+  const end = p.indexOf("/", from);
+  return end === -1 ? p.slice(from) : p.slice(from, end);
+}
+
+/** True when a segment of `path` is `.ai`. */
+export function isUnderAi(path: string): boolean {
+  const p = slashed(path);
+  return p === ".ai" || p.startsWith(".ai/") || p.includes("/.ai/") || p.endsWith("/.ai");
 }
 
 /**

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import {
+  isUnderAi,
   kindFromPath,
   sniffMarkdownKind,
   userSpace,
@@ -16,6 +16,7 @@ import { parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
 import { NOT_BUILD_OUTPUT } from "../check-output.js";
 import { trustForSpaces } from "../signing.js";
+import { FileHashes } from "../file-hashes.js";
 
 const USAGE = `Usage: rye verify [paths…] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--json]
 
@@ -28,9 +29,6 @@ module, manifest). Exit code 1 when any file fails.`;
 
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 
-function isUnderAi(path: string): boolean {
-  return path.split(/[\\/]/).includes(".ai");
-}
 
 // Outside .ai/, a walk picks up only files rye build wrote, so a project's own code and config are not reported.
 function wanted(path: string, kind: FileKind): boolean {
@@ -72,39 +70,6 @@ function wantedFile(path: string, named: ReadonlySet<string>): boolean {
 }
 
 const KINDS = ["directive", "knowledge", "tool", "config", "module", "manifest"];
-
-/** sha256 of files by absolute path, each read once (null: absent). */
-class FileHashes {
-  private readonly cache = new Map<string, string | null>();
-  // One buffer for every read: a build of 10k items is ~30k files, and fresh buffers cost GC time.
-  private readonly buffer = Buffer.allocUnsafe(1 << 20);
-  of(path: string): string | null {
-    let h = this.cache.get(path);
-    if (h === undefined) {
-      h = this.hash(path);
-      this.cache.set(path, h);
-    }
-    return h;
-  }
-
-  private hash(path: string): string | null {
-    let fd: number;
-    try {
-      fd = openSync(path, "r");
-    } catch {
-      return null;
-    }
-    try {
-      const hash = createHash("sha256");
-      for (let n; (n = readSync(fd, this.buffer, 0, this.buffer.length, null)) > 0; ) hash.update(this.buffer.subarray(0, n));
-      return hash.digest("hex");
-    } catch {
-      return null;
-    } finally {
-      closeSync(fd);
-    }
-  }
-}
 
 /** A signed build's manifest that lists every file: files it lists are checked by hash alone. */
 interface Vouching {
@@ -238,6 +203,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const shown = (path: string) => relative(io.cwd, path).split(sep).join("/") || path;
   const kindOf = positionals.length > 0 ? forced : undefined;
   const hashes = new FileHashes();
+  await hashes.prefetch(files);
   // Manifests first: a verified one that lists every file of its build vouches for them by hash,
   // so a build of 10k items costs one Ed25519 check instead of one per file.
   const manifests = new Map<string, { kind: string; r: ItemVerification }>();
