@@ -45,6 +45,8 @@ export interface BuildItemHooks {
   reuse?(src: SourceFile): ItemOutcome | undefined;
   onLookup?(from: SourceFile, kind: ItemKind, id: string): void;
   onItem(src: SourceFile, outcome: ItemOutcome, files: Map<string, string> | null): void;
+  /** True once the build is known to fail (it will write nothing): later items are checked but not emitted. */
+  failed?(): boolean;
 }
 
 export interface BuildResult {
@@ -64,6 +66,10 @@ export function build(sources: readonly SourceFile[], version: string, options: 
     // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
     const entries = new Map<string, string>();
     const reuse = items.reuse;
+    // Tools first: a build that already has an error writes nothing, so its items are checked, not emitted.
+    const tools = compileTools(sources);
+    const toolsFailed = tools.diagnostics.some((x) => x.severity === "error");
+    const emitting = () => !toolsFailed && items.failed?.() !== true;
     const { diagnostics, compiled } = compileDirectives(sources, options.hookConfig ?? null, {
       reuse: reuse && ((src) => {
         const outcome = reuse(src) as (ItemOutcome & { registry?: unknown }) | undefined;
@@ -71,9 +77,9 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         return outcome;
       }),
       onLookup: items.onLookup,
-      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k ? moduleFiles(emitKnowledge(k, version)) : null),
+      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version)) : null),
       onDirective: (src, outcome, a) => {
-        if (!a) return items.onItem(src, outcome, null);
+        if (!a || !emitting()) return items.onItem(src, outcome, null);
         const m = emitDirective(a, version);
         entries.set(a.id, m.registry);
         const carried: ItemOutcome & { registry: string } = { ...outcome, registry: m.registry };
@@ -81,7 +87,6 @@ export function build(sources: readonly SourceFile[], version: string, options: 
       },
     });
     // Tools are few and cheap: compiled every build, written only when their text changes.
-    const tools = compileTools(sources);
     const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries);
     for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
     return { files, diagnostics: [...diagnostics, ...tools.diagnostics], compiled, tools: tools.tools.map((t) => t.id) };

@@ -143,9 +143,12 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   let reused = 0;
   const progress = () => opts.onProgress?.(rebuilt + reused, total);
 
+  const isError = (x: Diagnostic) => x.severity === "error";
+  let failed = readProblems.some(isError) || signatures.some(isError);
   const result = build(sources, VERSION, {
     hookConfig,
     items: {
+      failed: () => failed,
       reuse(src) {
         const k = itemKey(src.kind, src.id);
         const rec = cache.items[k];
@@ -172,6 +175,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         seen.set(itemKey(kind, id), [kind, id]);
       },
       onItem(src, outcome, files) {
+        if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
         const before = cache.items[itemKey(src.kind, src.id)]?.files ?? [];
         const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
         for (const r of records) produced.add(r[0]);

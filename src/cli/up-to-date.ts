@@ -60,39 +60,47 @@ function entry(path: string): Entry {
   return [path, st.isDirectory() ? -1 : st.size, st.mtimeMs, st.ino];
 }
 
-/** The stat of every folder and file a build of these spaces reads (following symlinks, as reading does). */
-function snapshotInputs(o: StampOptions): Entry[] {
+/**
+ * The stat of every folder and file a build of these spaces reads (following symlinks, as reading
+ * does), or null when a stat alone cannot tell (a symlink loop, an unreadable entry): no stamp then.
+ */
+function snapshotInputs(o: StampOptions): Entry[] | null {
   const out: Entry[] = [];
-  const walk = (dir: string) => {
-    const e = entry(dir);
-    out.push(e);
-    if (e[1] !== -1) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names.sort()) {
-      const path = join(dir, name);
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (st?.isDirectory()) walk(path);
-      else out.push(st ? [path, st.size, st.mtimeMs, st.ino] : [path, -2, 0, 0]);
-    }
+  const seen = new Set<string>();
+  const walk = (dir: string): boolean => {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    if (!st) return out.push([dir, -2, 0, 0]), true;
+    if (!st.isDirectory()) return out.push([dir, st.size, st.mtimeMs, st.ino]), true;
+    const id = `${st.dev}:${st.ino}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    out.push([dir, -1, st.mtimeMs, st.ino]);
+    for (const name of readdirSync(dir).sort()) if (!walk(join(dir, name))) return false;
+    return true;
   };
-  const roots = [o.spaces.project, ...(resolve(o.spaces.user) !== resolve(o.spaces.project) ? [o.spaces.user] : []), ...o.spaces.systems];
-  for (const root of roots) {
-    const ai = join(root, ".ai");
-    out.push(entry(ai), entry(join(ai, "config")), entry(join(ai, "config", "agent")), entry(join(ai, "config", "agent", "hook_conditions.yaml")));
-    for (const { dir } of Object.values(ITEM_DIRS)) walk(join(ai, dir));
+  try {
+    const roots = [o.spaces.project, ...(resolve(o.spaces.user) !== resolve(o.spaces.project) ? [o.spaces.user] : []), ...o.spaces.systems];
+    for (const root of roots) {
+      const ai = join(root, ".ai");
+      out.push(entry(ai), entry(join(ai, "config")), entry(join(ai, "config", "agent")), entry(join(ai, "config", "agent", "hook_conditions.yaml")));
+      for (const { dir } of Object.values(ITEM_DIRS)) if (!walk(join(ai, dir))) return null;
+    }
+    const keys = signingKeyDir(o.env);
+    out.push(entry(join(keys, "private_key.pem")), entry(join(keys, "public_key.pem")));
+    return out;
+  } catch {
+    return null;
   }
-  const keys = signingKeyDir(o.env);
-  out.push(entry(join(keys, "private_key.pem")), entry(join(keys, "public_key.pem")));
-  return out;
 }
 
 const same = (a: Entry, b: Entry) => a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
-const unchanged = (entries: Entry[]) => entries.every((e) => same(e, entry(e[0])));
+const unchanged = (entries: Entry[]) => {
+  try {
+    return entries.every((e) => same(e, entry(e[0])));
+  } catch {
+    return false;
+  }
+};
 
 function readLink(path: string): string | null {
   try {
@@ -133,23 +141,34 @@ export function upToDate(o: StampOptions): (StampedResult & { sources: SourceFil
  */
 export function beginStamp(o: StampOptions): { save(result: StampedResult, outputs: Iterable<string>): void } {
   const path = fileOf(o.project);
-  rmSync(path, { force: true });
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // An unwritable cache folder: save() fails the same way and no stamp is ever trusted from it.
+  }
   const started = Date.now();
   const key = keyOf(o);
   const inputs = snapshotInputs(o);
+  const write = (result: StampedResult, outputs: Iterable<string>, inputs: Entry[]) => {
+    const dirs = new Set<string>([o.outDir]);
+    for (const rel of outputs) for (let d = dirname(rel); d !== "." && !dirs.has(join(o.outDir, d)); d = dirname(d)) dirs.add(join(o.outDir, d));
+    const out = [...dirs].sort().map(entry);
+    const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
+    if (newest(inputs) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
+    const stamp: Stamp = { format: FORMAT, key, inputs, outLink: readLink(o.outDir), outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(stamp));
+    renameSync(tmp, path);
+  };
   return {
     save(result, outputs) {
-      if (result.diagnostics.some((d) => d.severity === "error")) return;
-      const dirs = new Set<string>([o.outDir]);
-      for (const rel of outputs) for (let d = dirname(rel); d !== "." && !dirs.has(join(o.outDir, d)); d = dirname(d)) dirs.add(join(o.outDir, d));
-      const out = [...dirs].sort().map(entry);
-      const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
-      if (newest(inputs) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
-      const stamp: Stamp = { format: FORMAT, key, inputs, outLink: readLink(o.outDir), outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
-      mkdirSync(dirname(path), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(stamp));
-      renameSync(tmp, path);
+      if (!inputs || result.diagnostics.some((d) => d.severity === "error")) return;
+      try {
+        write(result, outputs, inputs);
+      } catch {
+        // Only an optimisation: without a stamp the next build checks everything.
+      }
     },
   };
 }
