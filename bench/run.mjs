@@ -113,9 +113,12 @@ for (const count of [1000, BIG]) {
   if (count === BIG) {
     target(`cold build ${count}: directives/s (no process start)`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000, "≥ 2000/s");
     target(`cold build ${count}: peak RSS`, cold.maxRssMb, "MB", cold.maxRssMb <= 300, "≤ 300 MB");
+    // The first rebuild after a cold build cannot trust out/'s just-written folders by their stat
+    // (src/cli/up-to-date.ts) and checks everything; the ones after it answer from the stamp.
     const noop = wholeProcess(["build", "--project", dir]);
     const noopIn = childBuild(dir);
-    results.figures[`noop${count}`] = { wholeProcessMs: noop.ms, inProcessMs: noopIn.ms, written: noopIn.written };
+    const noopAgain = wholeProcess(["build", "--project", dir]);
+    results.figures[`noop${count}`] = { firstWholeProcessMs: noop.ms, wholeProcessMs: noopAgain.ms, inProcessMs: noopIn.ms, written: noopIn.written };
     target(`no-op rebuild ${count} (in-process; ${noopIn.written} files written)`, noopIn.ms, "ms", noopIn.ms <= 300 && noopIn.written === 0, "≤ 300 ms, 0 written");
     const touched = join(dir, ".ai", "directives", "bench", "g0", "task_7.md");
     const one = childBuild(dir, touched);
@@ -203,7 +206,7 @@ const md = [
   `| cold, ${f.corpusName} (in-process; whole process ${fmt(f.corpus.wholeProcessMs)} ms) | ${f.corpus.directives} | ${fmt(f.corpus.inProcessMs)} | ${fmt(f.corpus.perSecond)} | ${fmt(f.corpus.maxRssMb)} |`,
   `| cold, generated 1k | 1000 | ${fmt(f.cold1000.inProcessMs)} | ${fmt(f.cold1000.perSecond)} | ${fmt(f.cold1000.maxRssMb)} |`,
   `| cold, generated ${BIG} | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
-  `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | |`,
+  `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; the first one after the cold build, which records the stamp, ${fmt(f[`noop${BIG}`].firstWholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | |`,
   `| one directive changed, ${BIG}, warm process (${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | |`,
   "",
   `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
