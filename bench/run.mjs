@@ -93,13 +93,18 @@ const corpusProject = corpusRoots[0] ? projectCopy(corpusRoots[0], "corpus") : p
 results.figures.corpusName = corpusRoots[0] ? "rye-2026-02/system" : "example .ai/ (../shared absent)";
 log(`build: ${results.figures.corpusName}…`);
 {
-  const cold = wholeProcess(["build", "--project", corpusProject]);
+  // Three cold whole-process builds, the median reported: one sample swings by a third on a shared machine.
+  const fresh = () => {
+    for (const p of ["out", ".out.generations", ".rye-cache"]) rmSync(join(corpusProject, p), { recursive: true, force: true });
+  };
+  const runs = [0, 1, 2].map(() => (fresh(), wholeProcess(["build", "--project", corpusProject]).ms));
+  const cold = { ms: [...runs].sort((a, b) => a - b)[1], runs };
   // A corpus build with errors (2026-02 has tools edited after signing, RYE4009) writes nothing.
-  for (const p of ["out", ".out.generations", ".rye-cache"]) rmSync(join(corpusProject, p), { recursive: true, force: true });
+  fresh();
   const inproc = childBuild(corpusProject);
   const n = (await sourcesOf(corpusProject)).filter((s) => s.kind === "directive").length;
-  results.figures.corpus = { directives: n, wholeProcessMs: cold.ms, inProcessMs: inproc.ms, perSecond: n / (inproc.ms / 1000), maxRssMb: inproc.maxRssMb };
-  target("whole-process rye build of the real corpus", cold.ms, "ms", cold.ms <= 1000, "≤ 1000 ms");
+  results.figures.corpus = { directives: n, wholeProcessMs: cold.ms, wholeProcessRuns: cold.runs, inProcessMs: inproc.ms, perSecond: n / (inproc.ms / 1000), maxRssMb: inproc.maxRssMb };
+  target("whole-process rye build of the real corpus (median of 3)", cold.ms, "ms", cold.ms <= 1000, "≤ 1000 ms");
 }
 
 // ── build: generated 1k with phase split, and 10k ────────────────────────────────────────────
@@ -203,7 +208,7 @@ const md = [
   "",
   "| build | directives | ms | directives/s | peak RSS MB |",
   "|---|---|---|---|---|",
-  `| cold, ${f.corpusName} (in-process; whole process ${fmt(f.corpus.wholeProcessMs)} ms) | ${f.corpus.directives} | ${fmt(f.corpus.inProcessMs)} | ${fmt(f.corpus.perSecond)} | ${fmt(f.corpus.maxRssMb)} |`,
+  `| cold, ${f.corpusName} (in-process; whole process ${f.corpus.wholeProcessRuns.map((x) => fmt(x)).join(", ")} ms) | ${f.corpus.directives} | ${fmt(f.corpus.inProcessMs)} | ${fmt(f.corpus.perSecond)} | ${fmt(f.corpus.maxRssMb)} |`,
   `| cold, generated 1k | 1000 | ${fmt(f.cold1000.inProcessMs)} | ${fmt(f.cold1000.perSecond)} | ${fmt(f.cold1000.maxRssMb)} |`,
   `| cold, generated ${BIG} | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
   `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; the first one after the cold build, which records the stamp, ${fmt(f[`noop${BIG}`].firstWholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | |`,
