@@ -188,6 +188,12 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     },
   });
 
+  const diagnostics = [...readProblems, ...signatures, ...result.diagnostics];
+  // A build with errors leaves out/, and the cache describing it, as they were.
+  if (diagnostics.some(isError)) {
+    tx.abort();
+    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0 };
+  }
   // Whole-build files: cheap, so regenerated every time and written only when they changed.
   const shared = new Map([...result.files, ...runtimeFiles()]);
   for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
@@ -220,12 +226,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     yield* sharedBefore.keys();
   };
   out.finish(produced, trusted ? recordedBefore() : undefined);
-  const diagnostics = [...readProblems, ...signatures, ...result.diagnostics];
-  // A build with errors leaves out/, and the cache describing it, as they were.
-  if (diagnostics.some((x) => x.severity === "error")) {
-    tx.abort();
-    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0 };
-  }
   tx.commit();
   // A no-op build leaves the cache file alone too, unless a file's stat moved (then it is re-recorded).
   const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
