@@ -126,6 +126,13 @@ export class Fingerprints {
  * rebuilt or upgraded compiler never reuses output of the old one.
  */
 export function compilerFingerprint(): string {
+  // The code running is what was loaded at start, whatever happens to the files later: once per process.
+  return (fingerprintOfThisProcess ??= fingerprintCompiler());
+}
+
+let fingerprintOfThisProcess: string | undefined;
+
+function fingerprintCompiler(): string {
   const root = dirname(dirname(fileURLToPath(import.meta.url)));
   const h = createHash("sha1");
   const walk = (dir: string) => {
