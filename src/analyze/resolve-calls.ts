@@ -1,19 +1,14 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { scanCalls } from "../parse/scan-calls.js";
+import type { DirectiveCall } from "../runtime/directive.js";
 import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
 type Value = { kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value }[] } | { kind: "list"; items: Value[] };
 type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number };
 
-/** One call a directive makes, with its resolved target (null when dynamic or not found). */
-export interface CallPlan {
-  primary: string;
-  item_type: string | null;
-  item_id: string | null;
-  parameters: Record<string, unknown> | null;
-  target: { kind: string; id: string; space: string } | null;
-}
+/** One call a directive makes, with its resolved target (null when dynamic or not found): what its module exports as `calls`. */
+export type CallPlan = DirectiveCall;
 
 /** What calls can resolve against: item lookups across spaces. */
 export interface ItemIndex {

@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { DirectiveData, DirectiveLocations } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
+import type { DirectiveContextPlan } from "../runtime/directive.js";
 import { hooksFromDirective, type HookDef } from "./hooks.js";
 
 /**
@@ -33,17 +34,11 @@ export function lookupView(entry: DirectiveEntry): DirectiveEntry {
   return { id: entry.id, space: entry.space, data, locs: { root, extends: extendsLoc, context: contextLocs } };
 }
 
-/** What a thread of this directive will be told, resolved at build time (seed 004). */
-export interface ContextPlan {
-  /** Item ids root first, the directive itself last. */
-  chain: string[];
-  system: string[];
-  before: string[];
-  after: string[];
-  suppress: string[];
-  /** The directive whose permissions apply: itself, or the root-most ancestor that has some. */
-  permissionsFrom: string | null;
-  /** Context hooks that may fire, after suppression (conditions are checked at run time). */
+/**
+ * What a thread of this directive will be told, resolved at build time (seed 004): the plan its
+ * module exports, with the hooks as defined (conditions are checked at run time).
+ */
+export interface ContextPlan extends Omit<DirectiveContextPlan, "hooks"> {
   hooks: HookDef[];
 }
 

@@ -47,11 +47,13 @@ export interface DirectiveMetadata {
 
 /** Which knowledge lands where in a thread of a directive (extends chain resolved, suppressions applied). */
 export interface DirectiveContextPlan {
+  /** Item ids root first, the directive itself last. */
   chain: string[];
   system: string[];
   before: string[];
   after: string[];
   suppress: string[];
+  /** The directive whose permissions apply: itself, or the root-most ancestor that has some. */
   permissionsFrom: string | null;
   hooks: { id: string; event: string; position: string; wrap: boolean; items: string[] }[];
 }
