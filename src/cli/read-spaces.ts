@@ -34,6 +34,14 @@ function maxFileBytes(value: string | undefined): { maxFileBytes?: number } {
   return { maxFileBytes: Number(m[1]) * scale };
 }
 
+/** The spaces a build reads, as [space, root] in probing order (a user space that is the project is read once). */
+export function spacesInOrder(spaces: Spaces): [space: string, root: string][] {
+  const list: [string, string][] = [["project", spaces.project]];
+  if (resolve(spaces.user) !== resolve(spaces.project)) list.push(["user", spaces.user]);
+  spaces.systems.forEach((dir, i) => list.push([`system:${i}`, dir]));
+  return list;
+}
+
 /**
  * Reads every space, project → user → system, tagging each item with its space; items of other
  * spaces carry absolute paths so diagnostics name them unambiguously. The first
@@ -43,9 +51,7 @@ export function readSpaces(spaces: Spaces): { sources: SourceFile[]; diagnostics
   const options = { maxFileBytes: spaces.maxFileBytes };
   const project = readProject(spaces.project, undefined, options);
   const sources: SourceFile[] = project.sources.map((s) => ({ ...s, space: "project" }));
-  const others: [string, string][] = [];
-  if (resolve(spaces.user) !== resolve(spaces.project)) others.push(["user", spaces.user]);
-  spaces.systems.forEach((dir, i) => others.push([`system:${i}`, dir]));
+  const others = spacesInOrder(spaces).slice(1);
   for (const [space, root] of others) {
     for (const s of readProject(root, undefined, options).sources) sources.push({ ...s, space, path: join(root, s.path) });
   }

@@ -7,7 +7,7 @@
 // What a stat cannot see: an out/ file edited in place. Compiled modules check their own signature
 // when imported and `rye verify` checks every file, so such an edit is caught there; deleting
 // `.rye-cache/` forces the full check.
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, type Stats, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../index.js";
@@ -15,7 +15,7 @@ import { signingKeyDir } from "../sign/keys.js";
 import { VERSION } from "../version.js";
 import { compilerFingerprint, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "./read-project.js";
-import type { Spaces } from "./read-spaces.js";
+import { spacesInOrder, type Spaces } from "./read-spaces.js";
 
 const FORMAT = 1;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
@@ -54,11 +54,11 @@ function keyOf(o: StampOptions): string {
   return sha256(JSON.stringify([FORMAT, VERSION, compilerFingerprint(), o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
 }
 
-function entry(path: string): Entry {
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) return [path, -2, 0, 0];
-  return [path, st.isDirectory() ? -1 : st.size, st.mtimeMs, st.ino];
+function toEntry(path: string, st: Stats | undefined): Entry {
+  return st ? [path, st.isDirectory() ? -1 : st.size, st.mtimeMs, st.ino] : [path, -2, 0, 0];
 }
+
+const entry = (path: string) => toEntry(path, statSync(path, { throwIfNoEntry: false }));
 
 /**
  * The stat of every folder and file a build of these spaces reads (following symlinks, as reading
@@ -69,18 +69,16 @@ function snapshotInputs(o: StampOptions): Entry[] | null {
   const seen = new Set<string>();
   const walk = (dir: string): boolean => {
     const st = statSync(dir, { throwIfNoEntry: false });
-    if (!st) return out.push([dir, -2, 0, 0]), true;
-    if (!st.isDirectory()) return out.push([dir, st.size, st.mtimeMs, st.ino]), true;
+    out.push(toEntry(dir, st));
+    if (!st?.isDirectory()) return true;
     const id = `${st.dev}:${st.ino}`;
     if (seen.has(id)) return false;
     seen.add(id);
-    out.push([dir, -1, st.mtimeMs, st.ino]);
     for (const name of readdirSync(dir).sort()) if (!walk(join(dir, name))) return false;
     return true;
   };
   try {
-    const roots = [o.spaces.project, ...(resolve(o.spaces.user) !== resolve(o.spaces.project) ? [o.spaces.user] : []), ...o.spaces.systems];
-    for (const root of roots) {
+    for (const [, root] of spacesInOrder(o.spaces)) {
       const ai = join(root, ".ai");
       out.push(entry(ai), entry(join(ai, "config")), entry(join(ai, "config", "agent")), entry(join(ai, "config", "agent", "hook_conditions.yaml")));
       for (const { dir } of Object.values(ITEM_DIRS)) if (!walk(join(ai, dir))) return null;
