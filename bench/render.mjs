@@ -18,7 +18,7 @@ const MARK = /\u0001i(\d+)\u0001/;
 /** Compiles `sources` unsigned into a temp dir and returns [{ id, text, path, mod }] for each compiled directive. */
 async function compileAll(dist, sources) {
   const { build } = await import(`${dist}/index.js`);
-  const { runtimeFiles } = await import(`${dist}/cli/runtime-files.js`);
+  const { runtimeFiles } = await import(`${dist}/output/runtime-files.js`);
   const { files, compiled } = build(sources, "bench");
   const dir = mkdtempSync(join(tmpdir(), "rye-bench-render-"));
   for (const [rel, text] of [...files, ...runtimeFiles()]) {

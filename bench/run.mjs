@@ -119,7 +119,7 @@ for (const count of [1000, BIG]) {
     target(`cold build ${count}: directives/s (no process start)`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000, "≥ 2000/s");
     target(`cold build ${count}: peak RSS`, cold.maxRssMb, "MB", cold.maxRssMb <= 300, "≤ 300 MB");
     // The first rebuild after a cold build cannot trust out/'s just-written folders by their stat
-    // (src/cli/up-to-date.ts) and checks everything; the ones after it answer from the stamp.
+    // (src/cache/up-to-date.ts) and checks everything; the ones after it answer from the stamp.
     const noop = wholeProcess(["build", "--project", dir]);
     const noopIn = childBuild(dir);
     const noopAgain = wholeProcess(["build", "--project", dir]);

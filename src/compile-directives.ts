@@ -10,7 +10,7 @@ import * as d from "./diagnostics/codes.js";
 import { parseDirective, type ParsedDirective } from "./parse/parse-directive.js";
 import { parseKnowledge, type KnowledgeData } from "./parse/parse-knowledge.js";
 import type { KnowledgeBlock, ThreadPlan } from "./runtime/thread.js";
-import type { ItemKind, SourceFile } from "./index.js";
+import type { ItemKind, SourceFile } from "./compile/source.js";
 
 export interface KnowledgeItem {
   id: string;

@@ -3,7 +3,7 @@
 import type { Diagnostic, Location } from "./diagnostics/diagnostic.js";
 import { LineIndex } from "./diagnostics/diagnostic.js";
 import * as d from "./diagnostics/codes.js";
-import type { SourceFile } from "./index.js";
+import type { SourceFile } from "./compile/source.js";
 import { PROCESS_PRIMITIVES, type ChainPlan } from "./runtime/exec/plan.js";
 import { contentHash, normalizeNewlines, sha256Hex } from "./sign/hash-region.js";
 import { formatFor, parseSignatureLine } from "./sign/signature-line.js";

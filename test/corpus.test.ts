@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { readProject } from "../src/cli/read-project.js";
+import { readProject } from "../src/project/read-project.js";
 import { parseDirective } from "../src/parse/parse-directive.js";
 import { interpolateParsed } from "../src/runtime/interpolate.js";
 import { PyFloat } from "../src/runtime/pystr.js";

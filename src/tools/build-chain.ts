@@ -1,8 +1,7 @@
 import type { Span } from "./read-python-metadata.js";
-import { readToolMetadata, type MetadataProblem, type ToolMetadata } from "./tool-metadata.js";
+import type { ChainElement, Space } from "./chain-element.js";
+import { readToolMetadata, type MetadataProblem } from "./tool-metadata.js";
 
-/** Where an item lives: the project, the user space, or a named system bundle. */
-export type Space = "project" | "user" | `system:${string}`;
 
 /** One file found for an item id. */
 export interface ResolvedTool {
@@ -15,19 +14,6 @@ export interface ResolvedTool {
 /** Looks an item id up, searching the spaces allowed from `fromSpace` (see `searchOrder`). */
 export interface ToolFinder {
   resolve(itemId: string, fromSpace: Space): ResolvedTool | undefined;
-}
-
-/** One element of an executor chain: the file and its normalised metadata. */
-export interface ChainElement {
-  item_id: string;
-  path: string;
-  space: Space;
-  ext: string;
-  metadata: ToolMetadata;
-  /** Content hash used as the element's integrity, when an `integrity` function was given. */
-  integrity: string | null;
-  /** Where each metadata field was written, for diagnostics. */
-  spans: Partial<Record<keyof ToolMetadata, Span>>;
 }
 
 /** A problem with the chain as a whole (`error`) or with reading one element's file. */
@@ -109,5 +95,6 @@ export function buildChain(
   }
 }
 
+export type { ChainElement, Space } from "./chain-element.js";
 export { chainDicts, validateChain, type ChainValidation } from "./validate-chain.js";
 export { planChain } from "./plan-chain.js";

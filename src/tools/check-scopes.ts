@@ -1,4 +1,4 @@
-import type { ChainElement } from "./build-chain.js";
+import type { ChainElement } from "./chain-element.js";
 
 /** A placeholder written where its templating system never runs, found in one chain element. */
 export interface ScopeProblem {

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import type { ChainPlan, ConfigResolveStep, PlanContext } from "../runtime/exec/plan.js";
-import type { ChainElement } from "./build-chain.js";
+import type { ChainElement } from "./chain-element.js";
 import { chainDicts, validateChain } from "./validate-chain.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

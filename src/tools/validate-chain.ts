@@ -1,5 +1,5 @@
 import type { ChainDict } from "../runtime/exec/plan.js";
-import type { ChainElement } from "./build-chain.js";
+import type { ChainElement } from "./chain-element.js";
 
 /** Outcome of `validateChain`, shaped as the original ChainValidationResult. */
 export interface ChainValidation {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { FileHashes } from "../../src/cli/file-hashes.js";
+import { FileHashes } from "../../src/verify/file-hashes.js";
 
 test("hashes read on worker threads equal the file's sha256, and a missing file stays missing", async () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-hashes-"));

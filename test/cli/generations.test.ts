@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { generationsDir, writeOutput } from "../../src/cli/write-output.js";
+import { generationsDir, writeOutput } from "../../src/output/write-output.js";
 
 const ino = (path: string) => statSync(path).ino;
 

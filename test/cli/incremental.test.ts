@@ -5,8 +5,8 @@ import { describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { Progress, type Io } from "../../src/cli/io.js";
 import { runOnce } from "../../src/cli/commands/build.js";
-import { spacesFrom } from "../../src/cli/read-spaces.js";
-import { watchBuild } from "../../src/cli/watch.js";
+import { spacesFrom } from "../../src/project/read-spaces.js";
+import { watchBuild } from "../../src/watch/watch.js";
 
 // Incremental builds must give exactly what a build from scratch gives: every check below compares
 // against `rye build --check`, which compiles everything anew without the cache.

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
-import { runtimeFiles } from "../../src/cli/runtime-files.js";
+import { runtimeFiles } from "../../src/output/runtime-files.js";
 import { CODES } from "../../src/diagnostics/codes.js";
 import { build, type BuildResult, type SourceFile } from "../../src/index.js";
 import { directiveCase, directiveText, nearValidText, type DirectiveCase } from "./arbitraries.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type BuildResult, type SourceFile } from "../../src/index.js";
-import { runtimeFiles } from "../../src/cli/runtime-files.js";
+import { runtimeFiles } from "../../src/output/runtime-files.js";
 
 /** Compiles sources into a fresh temp directory (with the runtime) and returns it with the result. */
 export function compileToDir(sources: readonly SourceFile[]): { dir: string; result: BuildResult } {

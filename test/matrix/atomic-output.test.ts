@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { acquireLock, LockTimeoutError } from "../../src/cli/lock.js";
-import { generationsDir, writeOutput } from "../../src/cli/write-output.js";
+import { acquireLock, LockTimeoutError } from "../../src/output/lock.js";
+import { generationsDir, writeOutput } from "../../src/output/write-output.js";
 
 // Real processes: `node bin/rye.js build` on a project of a few hundred directives, killed with
 // SIGKILL at random moments. Whenever it dies, out/ must be the previous complete output or the

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { readProject } from "../../src/cli/read-project.js";
+import { readProject } from "../../src/project/read-project.js";
 import type { SourceFile } from "../../src/index.js";
 import { parseKnowledge } from "../../src/parse/parse-knowledge.js";
 import { compileToDir, importDirective } from "../helpers/compile.js";

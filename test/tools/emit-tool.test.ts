@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa as realExeca } from "execa";
 import type { Execa } from "../../src/runtime/exec/run-process.js";
 import { describe, expect, it } from "vitest";
-import { readProject } from "../../src/cli/read-project.js";
+import { readProject } from "../../src/project/read-project.js";
 import { PyFloat } from "../../src/runtime/pystr.js";
 import { problemsOf, STRICT, ts } from "../helpers/strict-tsc.js";
 import { compileToDir } from "../helpers/compile.js";

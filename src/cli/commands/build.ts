@@ -1,17 +1,18 @@
 import { relative, resolve } from "node:path";
-import { build, VERSION } from "../../index.js";
+import { build } from "../../compile/build.js";
+import { VERSION } from "../../version.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { useColor } from "../io.js";
-import { readSpaces, spacesFrom } from "../read-spaces.js";
-import { runtimeFiles } from "../runtime-files.js";
-import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../build-cache-project.js";
+import { readSpaces, spacesFrom } from "../../project/read-spaces.js";
+import { runtimeFiles } from "../../output/runtime-files.js";
+import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../../builder/build-project.js";
 import { Progress } from "../io.js";
-import { watchBuild } from "../watch.js";
-import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView } from "../signing.js";
-import { checkOutput, type OutputDrift } from "../check-output.js";
+import { watchBuild } from "../../watch/watch.js";
+import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView } from "../../builder/signing.js";
+import { checkOutput, type OutputDrift } from "../../output/check-output.js";
 
 const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
 

@@ -6,8 +6,8 @@ import { VERSION } from "../../version.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { run as runBuild } from "./build.js";
-import { readSpaces, spacesFrom } from "../read-spaces.js";
-import { signText } from "../signing.js";
+import { readSpaces, spacesFrom } from "../../project/read-spaces.js";
+import { signText } from "../../builder/signing.js";
 
 const USAGE = `Usage: rye bundle [--project DIR] [--out DIR] [build options…]
 

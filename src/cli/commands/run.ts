@@ -11,7 +11,7 @@ import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/ex
 import { parsePyJson } from "../../runtime/py-json.js";
 import { PyFloat } from "../../runtime/pystr.js";
 import type { TrustStore } from "../../sign/trust-store.js";
-import { trustForSpaces } from "../signing.js";
+import { trustForSpaces } from "../../builder/signing.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";

@@ -14,9 +14,9 @@ import {
 } from "../../sign/index.js";
 import { parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
-import { NOT_BUILD_OUTPUT } from "../check-output.js";
-import { trustForSpaces } from "../signing.js";
-import { FileHashes } from "../file-hashes.js";
+import { NOT_BUILD_OUTPUT } from "../../output/check-output.js";
+import { trustForSpaces } from "../../builder/signing.js";
+import { FileHashes } from "../../verify/file-hashes.js";
 
 const USAGE = `Usage: rye verify [paths…] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--json]
 

@@ -5,9 +5,9 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { ItemKind, SourceFile } from "../index.js";
-import { ITEM_DIRS } from "./read-project.js";
-import { readSpaces, type Spaces } from "./read-spaces.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import { ITEM_DIRS } from "../project/read-project.js";
+import { readSpaces, type Spaces } from "../project/read-spaces.js";
 
 export type SpacesRead = { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null };
 

@@ -2,13 +2,13 @@ import { existsSync } from "node:fs";
 import { machineAnchors } from "../runtime/integrity.js";
 import { createTrustStore, loadTrustStore, trustStoreFromPems, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
-import type { SourceFile } from "../index.js";
+import type { SourceFile } from "../compile/source.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
 import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
 import { signModule } from "../sign/sign-module.js";
 import { VERSION } from "../version.js";
-import type { Io } from "./io.js";
+import type { Io } from "../host.js";
 
 /** The signing key of this machine; generated on first use, saying how to trust it elsewhere. */
 export function signingKey(io: Io): SigningKey {

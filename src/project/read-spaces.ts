@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { SourceFile } from "../index.js";
+import type { SourceFile } from "../compile/source.js";
 import * as d from "../diagnostics/codes.js";
 import { describe, readProject } from "./read-project.js";
 

@@ -10,12 +10,12 @@
 import { lstatSync, mkdirSync, type Stats, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { SourceFile } from "../index.js";
+import type { SourceFile } from "../compile/source.js";
 import { signingKeyDir } from "../sign/keys.js";
 import { VERSION } from "../version.js";
 import { compilerFingerprint, sha256 } from "./build-cache.js";
-import { ITEM_DIRS } from "./read-project.js";
-import { spacesInOrder, type Spaces } from "./read-spaces.js";
+import { ITEM_DIRS } from "../project/read-project.js";
+import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
 
 const FORMAT = 1;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */

@@ -13,7 +13,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { NOT_BUILD_OUTPUT } from "./check-output.js";
-import { describe } from "./read-project.js";
+import { describe } from "../project/read-project.js";
 import { acquireLock, type LockOptions } from "./lock.js";
 
 export interface WriteResult {

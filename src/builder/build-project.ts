@@ -1,21 +1,22 @@
 // One incremental `rye build` of a project: read the spaces, reuse every item whose sources and
 // dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
-import { build, VERSION, type SourceFile } from "../index.js";
+import { build } from "../compile/build.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import { VERSION } from "../version.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { manifestFiles, signManifest, type ManifestEntry, type ManifestFile } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
-import type { ItemKind } from "../index.js";
-import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "./build-cache.js";
-import { OutputUpdate } from "./build-cache-write.js";
-import { OutputTransaction, outputFailure } from "./write-output.js";
-import type { Io } from "./io.js";
+import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
+import { OutputUpdate } from "../cache/build-cache-write.js";
+import { OutputTransaction, outputFailure } from "../output/write-output.js";
+import { processIo, type Io } from "../host.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
-import { readSpaces, type Spaces } from "./read-spaces.js";
-import { runtimeFiles } from "./runtime-files.js";
-import { beginStamp, upToDate } from "./up-to-date.js";
-import type { SpacesRead } from "./watch-sources.js";
+import { readSpaces, type Spaces } from "../project/read-spaces.js";
+import { runtimeFiles } from "../output/runtime-files.js";
+import { beginStamp, upToDate } from "../cache/up-to-date.js";
+import type { SpacesRead } from "../watch/watch-sources.js";
 import { signingKey, timestampFor } from "./signing.js";
 
 /** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
@@ -71,7 +72,7 @@ export interface ProjectBuildResult {
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
-export function buildProject(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
+export function buildProject(opts: ProjectBuildOptions, io: Io = processIo()): ProjectBuildResult {
   // A one-shot build (not --watch, which knows what changed) first asks whether anything did.
   const stamped = !opts.memo && !opts.read && !opts.sourceTrust ? { ...opts, env: io.env } : null;
   const hit = stamped ? upToDate(stamped) : null;

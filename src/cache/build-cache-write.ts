@@ -5,8 +5,8 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FileRecord } from "./build-cache.js";
 import { sha256 } from "./build-cache.js";
-import { NOT_BUILD_OUTPUT } from "./check-output.js";
-import type { OutputTransaction } from "./write-output.js";
+import { NOT_BUILD_OUTPUT } from "../output/check-output.js";
+import type { OutputTransaction } from "../output/write-output.js";
 
 export class OutputUpdate {
   written = 0;

@@ -3,7 +3,7 @@ import { join, relative, sep } from "node:path";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import type { ItemKind, SourceFile } from "../index.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
 
 // The BOM is kept, as Python's `read_text(encoding="utf-8")` keeps it (rye-reference.md §6).
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

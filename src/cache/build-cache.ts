@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSy
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ItemOutcome } from "../compile-directives.js";
-import type { ItemKind, SourceFile } from "../index.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
 
 /** Bump when the cache layout changes; older caches are then ignored. */
 const FORMAT = 1;

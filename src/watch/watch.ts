@@ -3,8 +3,8 @@
 // file deleted, renamed or made invalid mid-watch is just another rebuild with its diagnostics.
 import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
-import type { Io } from "./io.js";
-import type { BuildMemo, ProjectBuildOptions } from "./build-cache-project.js";
+import type { Io } from "../host.js";
+import type { BuildMemo, ProjectBuildOptions } from "../builder/build-project.js";
 import { WatchedSources } from "./watch-sources.js";
 
 export interface WatchControl {

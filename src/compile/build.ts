@@ -1,0 +1,78 @@
+// The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
+// the build engine (src/builder/) reads the project and writes the output folder.
+import { compileDirectives, type ItemOutcome } from "../compile-directives.js";
+import { compileTools } from "../compile-tools.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { emit, emitShared, moduleFiles } from "../emit/index.js";
+import { emitDirective } from "../emit/emit-directive.js";
+import { emitKnowledge } from "../emit/emit-knowledge.js";
+import { emitTool } from "../emit/emit-tool.js";
+import type { ItemKind, SourceFile } from "./source.js";
+
+export interface BuildOptions {
+  /** The first `.ai/config/agent/hook_conditions.yaml` found across the spaces, if any. */
+  hookConfig?: { path: string; text: string } | null;
+  /**
+   * Incremental and streaming builds: each project directive and knowledge item's files go to
+   * `onItem` as soon as they are emitted (null when the item produced none) instead of into the
+   * result, and items `reuse` answers for are skipped. `files` then holds only whole-build files.
+   */
+  items?: BuildItemHooks;
+}
+
+/** See `BuildOptions.items`. */
+export interface BuildItemHooks {
+  /** Should answer with the outcome `onItem` was given: a directive's carries its `registry` type for `index.d.ts`. */
+  reuse?(src: SourceFile): ItemOutcome | undefined;
+  onLookup?(from: SourceFile, kind: ItemKind, id: string): void;
+  onItem(src: SourceFile, outcome: ItemOutcome, files: Map<string, string> | null): void;
+  /** True once the build is known to fail (it will write nothing): later items are checked but not emitted. */
+  failed?(): boolean;
+}
+
+export interface BuildResult {
+  /** Output-relative path → file text (directive modules and the index). */
+  files: Map<string, string>;
+  diagnostics: Diagnostic[];
+  /** Ids compiled without errors. */
+  compiled: string[];
+  /** Tool ids compiled without errors (modules under `tools/`). */
+  tools?: string[];
+}
+
+/** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
+export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
+  const items = options.items;
+  if (items) {
+    // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
+    const entries = new Map<string, string>();
+    const reuse = items.reuse;
+    // Tools first: a build that already has an error writes nothing, so its items are checked, not emitted.
+    const tools = compileTools(sources);
+    const toolsFailed = tools.diagnostics.some((x) => x.severity === "error");
+    const emitting = () => !toolsFailed && items.failed?.() !== true;
+    const { diagnostics, compiled } = compileDirectives(sources, options.hookConfig ?? null, {
+      reuse: reuse && ((src) => {
+        const outcome = reuse(src) as (ItemOutcome & { registry?: unknown }) | undefined;
+        if (src.kind === "directive" && typeof outcome?.registry === "string") entries.set(src.id, outcome.registry);
+        return outcome;
+      }),
+      onLookup: items.onLookup,
+      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version)) : null),
+      onDirective: (src, outcome, a) => {
+        if (!a || !emitting()) return items.onItem(src, outcome, null);
+        const m = emitDirective(a, version);
+        entries.set(a.id, m.registry);
+        const carried: ItemOutcome & { registry: string } = { ...outcome, registry: m.registry };
+        items.onItem(src, carried, moduleFiles(m));
+      },
+    });
+    // Tools are few and cheap: compiled every build, written only when their text changes.
+    const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries);
+    for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
+    return { files, diagnostics: [...diagnostics, ...tools.diagnostics], compiled, tools: tools.tools.map((t) => t.id) };
+  }
+  const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
+  const tools = compileTools(sources);
+  return { files: emit(analyses, version, knowledge, tools.tools), diagnostics: [...diagnostics, ...tools.diagnostics], compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
+}
