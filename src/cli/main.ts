@@ -4,6 +4,7 @@ import { VERSION } from "../version.js";
 const HELP = `rye ${VERSION}: a compiler for Rye directives
 
 Usage:
+  rye init [DIR]                                   create a small working project (never overwrites)
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
   rye verify [paths…]                              check Rye signatures
   rye keys generate|show|trust                     manage signing keys
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   keys: () => import("./commands/keys.js"),
   bundle: () => import("./commands/bundle.js"),
   run: () => import("./commands/run.js"),
+  init: () => import("./commands/init.js"),
 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

@@ -66,6 +66,8 @@ export const CODES = {
   RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters)"],
   RYE8004: ["error", "a directory named like an item file (e.g. `greet.md/`)"],
   RYE8005: ["error", "the output directory cannot be written (not a directory, holds other files, locked by a build that does not finish, permissions)"],
+  RYE9001: ["error", "rye.config.json (or \"rye\" in package.json) holds a key rye does not know"],
+  RYE9002: ["error", "rye.config.json (or \"rye\" in package.json) is not valid JSON, or a setting has the wrong type"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -247,3 +249,8 @@ export const extendsTooDeep = (loc: Location, length: number) =>
 
 export const cannotWriteOutput = (outDir: string, reason: string) =>
   error("RYE8005", `Cannot write ${outDir}: ${reason}. The previous output, if any, is unchanged.`);
+
+export const unknownConfigKey = (loc: Location, name: string, suggestion?: string) =>
+  error("RYE9001", `Unknown setting '${name}'${suggestion ? `: did you mean '${suggestion}'?` : "."} The settings are listed in the config file's JSON Schema (schema/rye.config.schema.json).`, loc);
+
+export const invalidConfig = (loc: Location, detail: string) => error("RYE9002", `Invalid configuration: ${detail}.`, loc);

@@ -1,0 +1,46 @@
+// `rye init`: scaffold a project without ever overwriting anything that is already there.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { GITIGNORE_LINES, TEMPLATE_FILES } from "./project-template.js";
+
+/** What `initProject` did, as project-relative paths. */
+export interface InitResult {
+  created: string[];
+  /** Files that already existed and were left as they were. */
+  skipped: string[];
+  /** Lines appended to .gitignore (empty when it already had them all). */
+  ignored: string[];
+}
+
+/**
+ * Writes the template project into `root`, file by file, skipping every file that exists.
+ * @example const { created, skipped } = initProject(process.cwd());
+ */
+export function initProject(root: string): InitResult {
+  const result: InitResult = { created: [], skipped: [], ignored: [] };
+  for (const [path, text] of TEMPLATE_FILES) {
+    const target = join(root, path);
+    mkdirSync(dirname(target), { recursive: true });
+    // "wx" fails on an existing file, so a file appearing between a check and the write is not clobbered either.
+    try {
+      writeFileSync(target, text, { flag: "wx" });
+      result.created.push(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      result.skipped.push(path);
+    }
+  }
+  result.ignored = ensureIgnored(join(root, ".gitignore"));
+  return result;
+}
+
+/** Appends the missing build-output and cache lines to a .gitignore; returns those lines. */
+function ensureIgnored(path: string): string[] {
+  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/^\//, "")));
+  if (missing.length === 0) return [];
+  const sep = text === "" || text.endsWith("\n") ? "" : "\n";
+  writeFileSync(path, `${text}${sep}${missing.join("\n")}\n`);
+  return missing;
+}

@@ -1,0 +1,61 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import type { Io } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { TEMPLATE_FILES } from "../../src/init/project-template.js";
+
+const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
+
+async function rye(args: string[], cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true) }) as unknown as Io["stdout"];
+  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: TEST_USER } });
+  return { code, stdout, stderr };
+}
+
+describe("rye init", () => {
+  test("scaffolds a project that builds with nothing above info", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-init-"));
+    const init = await rye(["init"], dir);
+    expect(init.code).toBe(0);
+    for (const [path] of TEMPLATE_FILES) expect(init.stdout).toContain(`created  ${path}`);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("/out/\n/.rye-cache/\n");
+
+    const built = await rye(["build", "--json"], dir);
+    expect(built.code).toBe(0);
+    const report = JSON.parse(built.stdout) as { compiled: string[]; diagnostics: { severity: string }[] };
+    expect(report.compiled).toEqual(["hello/summarize"]);
+    expect(report.diagnostics.filter((d) => d.severity !== "info")).toEqual([]);
+    expect(existsSync(join(dir, "out", "directives", "hello", "summarize.js"))).toBe(true);
+
+  });
+
+  test("never overwrites: a second run and a run over edited files change nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-init-"));
+    mkdirSync(join(dir, ".ai", "knowledge", "hello"), { recursive: true });
+    writeFileSync(join(dir, ".ai", "knowledge", "hello", "tone.md"), "mine");
+    writeFileSync(join(dir, ".gitignore"), "node_modules\nout/");
+    const first = await rye(["init", "."], dir);
+    expect(first.stdout).toContain("skipped  .ai/knowledge/hello/tone.md (exists)");
+    expect(readFileSync(join(dir, ".ai", "knowledge", "hello", "tone.md"), "utf8")).toBe("mine");
+    // `out/` already covers the output folder; only the cache line is added, after a newline.
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules\nout/\n/.rye-cache/\n");
+
+    const again = await rye(["init"], dir);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain("created");
+    expect(again.stdout).toContain("Nothing to do");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules\nout/\n/.rye-cache/\n");
+  });
+
+  test("takes one folder at most, and creates it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-init-"));
+    expect((await rye(["init", "a", "b"], dir)).code).toBe(2);
+    expect(existsSync(join(dir, "a"))).toBe(false);
+    expect((await rye(["init", "new"], dir)).code).toBe(0);
+    expect(existsSync(join(dir, "new", "rye.config.json"))).toBe(true);
+  });
+});
