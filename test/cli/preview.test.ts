@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import type { Io } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+
+const DIRECTIVE = `# Hi
+
+\`\`\`xml
+<directive name="hi" version="1.0.0">
+  <metadata><description>Say hi.</description></metadata>
+  <inputs>
+    <input name="who" type="string" required="true">Who</input>
+    <input name="times" type="integer" required="false" default="2">How often</input>
+  </inputs>
+</directive>
+\`\`\`
+
+Say hi to {input:who}, {input:times} times.
+`;
+
+const BROKEN = DIRECTIVE.replace("{input:times}", "{input:tims}");
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "rye-preview-test-"));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+async function rye(args: string[], cwd: string) {
+  let stdout = "";
+  let stderr = "";
+  const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true) }) as unknown as Io["stdout"];
+  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: cwd } });
+  return { code, stdout, stderr };
+}
+
+describe("rye preview", () => {
+  const dir = project({ ".ai/directives/t/hi.md": DIRECTIVE, ".ai/directives/t/broken.md": BROKEN });
+
+  test("prints the prompt as seed 004 lays it out, with defaults applied", async () => {
+    const { code, stdout } = await rye(["preview", "t/hi", "--inputs", '{"who": "Ada"}'], dir);
+    expect(code).toBe(0);
+    expect(stdout).toBe('<directive name="hi">\n<description>Say hi.</description>\nSay hi to Ada, 2 times.\n</directive>\n');
+  });
+
+  test("prints the thread with --thread, and JSON with --json", async () => {
+    const thread = await rye(["preview", "t/hi", "--inputs", '{"who": "Ada", "times": 1}', "--thread"], dir);
+    expect(thread.code).toBe(0);
+    expect(thread.stdout).toContain("── system ──\n");
+    expect(thread.stdout).toContain("── user ──\n");
+    expect(thread.stdout).toContain("Say hi to Ada, 1 times.");
+    const json = await rye(["preview", "t/hi", "--inputs", '{"who": "Bo"}', "--json"], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: "success", id: "t/hi", prompt: expect.stringContaining("Say hi to Bo, 2 times.") });
+  });
+
+  test("gives a run's validation payload for bad inputs, and exit 1", async () => {
+    const { code, stdout } = await rye(["preview", "t/hi", "--inputs", '{"who": "Ada", "extra": 1}'], dir);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ status: "error", item_id: "t/hi" });
+    expect(JSON.parse(stdout).error).toContain("extra");
+  });
+
+  test("shows the diagnostics of a directive that does not compile", async () => {
+    const { code, stderr } = await rye(["preview", "t/broken", "--inputs", '{"who": "Ada"}'], dir);
+    expect(code).toBe(1);
+    expect(stderr).toContain("RYE2001");
+    expect(stderr).toContain("'t/broken' does not compile");
+  });
+
+  test("suggests the closest id for an unknown one; usage errors exit 2", async () => {
+    const unknown = await rye(["preview", "t/hii"], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("did you mean 't/hi'?");
+    expect((await rye(["preview"], dir)).code).toBe(2);
+    expect((await rye(["preview", "t/hi", "--inputs", "{nope"], dir)).code).toBe(2);
+  });
+});
