@@ -7,6 +7,7 @@ Usage:
   rye init [DIR]                                   create a small working project (never overwrites)
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
   rye preview <id> [--inputs JSON] [--thread]     print what a model receives, from the sources
+  rye lsp                                          the language server (editors start it)
   rye verify [paths…]                              check Rye signatures
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   run: () => import("./commands/run.js"),
   init: () => import("./commands/init.js"),
   preview: () => import("./commands/preview.js"),
+  lsp: () => import("./commands/lsp.js"),
 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

@@ -1,0 +1,71 @@
+// Re-checks what an edit can affect: the edited items, and every item whose analysis looked one of
+// them up (extends children, context users, callers), transitively. Everything else keeps its outcome.
+import type { ItemOutcome } from "../compile-directives.js";
+import { compileDirectives } from "../compile-directives.js";
+import { compileTools } from "../compile-tools.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+
+const key = (kind: ItemKind, id: string) => `${kind}\u0000${id}`;
+
+/** Incremental checking of one project, fed the whole source list each time. */
+export class Checker {
+  private readonly outcomes = new Map<string, ItemOutcome>();
+  /** Item key → paths of the items whose analysis looked it up. */
+  private readonly dependents = new Map<string, Set<string>>();
+  private readonly analyses = new Map<string, DirectiveAnalysis>();
+  private toolDiagnostics: Diagnostic[] = [];
+  private first = true;
+  /** Which item each source path is, so dependents found by path can be followed further. */
+  private readonly pathKeys = new Map<string, string>();
+
+  /** Checks `sources` after `changed` (source paths) changed; returns every diagnostic of the project. */
+  check(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, changed: readonly SourceFile[]): Diagnostic[] {
+    for (const s of sources) this.pathKeys.set(s.path, key(s.kind, s.id));
+    const affected = this.affected(changed);
+    if (this.first || changed.some((s) => s.kind === "tool")) this.toolDiagnostics = compileTools(sources).diagnostics;
+    const all = this.first;
+    this.first = false;
+    const { diagnostics } = compileDirectives(sources, hookConfig, {
+      reuse: (src) => (all || affected.has(src.path) ? undefined : this.outcomes.get(src.path)),
+      onLookup: (from, kind, id) => {
+        const k = key(kind, id);
+        let set = this.dependents.get(k);
+        if (!set) this.dependents.set(k, (set = new Set()));
+        set.add(from.path);
+      },
+      onDirective: (src, outcome, analysis) => {
+        this.outcomes.set(src.path, outcome);
+        if (analysis) this.analyses.set(src.id, analysis);
+        else this.analyses.delete(src.id);
+      },
+      onKnowledge: (src, outcome) => void this.outcomes.set(src.path, outcome),
+    });
+    return [...diagnostics, ...this.toolDiagnostics];
+  }
+
+  /** Forgets every outcome: the next check is a whole one (after the project was re-read from disk). */
+  reset(): void {
+    this.first = true;
+  }
+
+  /** The last analysis of a project directive that analysed (null when it has errors that stop analysis). */
+  analysis(id: string): DirectiveAnalysis | null {
+    return this.analyses.get(id) ?? null;
+  }
+
+  /** Source paths to re-check: the changed items and, transitively, everything that looked them up. */
+  private affected(changed: readonly SourceFile[]): Set<string> {
+    const out = new Set<string>();
+    const queue = changed.map((s) => ({ path: s.path, k: key(s.kind, s.id) }));
+    while (queue.length > 0) {
+      const { path, k } = queue.pop()!;
+      if (out.has(path)) continue;
+      out.add(path);
+      for (const dep of this.dependents.get(k) ?? []) queue.push({ path: dep, k: this.pathKeys.get(dep) ?? "" });
+    }
+    return out;
+  }
+
+}

@@ -1,0 +1,94 @@
+// The language server's view of a project: the items on disk, with the text of every open editor
+// buffer in place of the file's (unsaved edits are what gets checked).
+import { existsSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { loadProject, type LoadedProject } from "../builder/load-project.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import { ITEM_DIRS } from "../project/read-project.js";
+
+/** Where a file sits among a project's items. */
+export interface ItemRef {
+  kind: ItemKind;
+  id: string;
+  ext: string;
+  /** As sources name it: project-relative for the project, absolute for other spaces. */
+  path: string;
+}
+
+/** The project under an editor, reloaded from disk on demand and overlaid with open buffers. */
+export class Workspace {
+  private loaded: LoadedProject;
+  private readonly overlays = new Map<string, string>();
+
+  constructor(
+    readonly root: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.loaded = loadProject({ project: root, env });
+  }
+
+  /** Re-reads every space from disk (files created, deleted or renamed outside the editor). */
+  reload(): void {
+    this.loaded = loadProject({ project: this.root, env: this.env });
+  }
+
+  get hookConfig(): LoadedProject["hookConfig"] {
+    return this.loaded.hookConfig;
+  }
+
+  /** Replaces a file's text with an editor buffer's; null puts the file's own text back. */
+  setOverlay(file: string, text: string | null): void {
+    if (text === null) this.overlays.delete(file);
+    else this.overlays.set(file, text);
+  }
+
+  /** Every item of every space, open buffers in place of their files, new unsaved items included. */
+  sources(): SourceFile[] {
+    const seen = new Set<string>();
+    const out = this.loaded.sources.map((s) => {
+      const file = this.absolute(s.path);
+      seen.add(file);
+      const text = this.overlays.get(file);
+      return text === undefined ? s : { ...s, text };
+    });
+    for (const [file, text] of this.overlays) {
+      if (seen.has(file)) continue;
+      const ref = this.itemAt(file);
+      if (ref) out.push({ kind: ref.kind, id: ref.id, path: ref.path, ext: ref.ext, text, space: "project" });
+    }
+    return out;
+  }
+
+  /** The text the server should use for a file: its open buffer, else what was read from disk. */
+  textOf(file: string): string | undefined {
+    return this.overlays.get(file) ?? this.loaded.sources.find((s) => this.absolute(s.path) === file)?.text;
+  }
+
+  /** A source path (project-relative or absolute) as an absolute file path. */
+  absolute(path: string): string {
+    return isAbsolute(path) ? path : join(this.root, path);
+  }
+
+  /** The project item a file is, when it lies under the project's `.ai/` item folders. */
+  itemAt(file: string): ItemRef | null {
+    const rel = relative(this.root, file).split(sep).join("/");
+    for (const kind of ["directive", "knowledge", "tool"] as const) {
+      const { dir, exts } = ITEM_DIRS[kind];
+      const prefix = `.ai/${dir}/`;
+      if (!rel.startsWith(prefix)) continue;
+      const ext = exts.find((e) => rel.endsWith(e));
+      if (ext) return { kind, id: rel.slice(prefix.length, -ext.length), ext, path: rel };
+    }
+    return null;
+  }
+
+  /** The files an item id resolves to, project → user → system (the first is the one used). */
+  filesOf(kind: ItemKind, id: string): SourceFile[] {
+    return this.sources().filter((s) => s.kind === kind && s.id === id);
+  }
+
+  /** True when `file` still exists on disk or is open (deleted files lose their diagnostics). */
+  exists(file: string): boolean {
+    return this.overlays.has(file) || existsSync(file);
+  }
+}
