@@ -8,6 +8,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateCorpus } from "../scripts/gen-corpus.mjs";
+import { benchLsp } from "./lsp.mjs";
 import { benchRender } from "./render.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -62,7 +63,7 @@ function projectCopy(from, name) {
 }
 
 async function sourcesOf(project) {
-  const { readProject } = await import(join(DIST, "cli", "read-project.js"));
+  const { readProject } = await import(join(DIST, "project", "read-project.js"));
   return readProject(project, ["directive", "knowledge"]).sources;
 }
 
@@ -107,6 +108,14 @@ log(`build: ${results.figures.corpusName}…`);
   target("whole-process rye build of the real corpus (median of 3)", cold.ms, "ms", cold.ms <= 1000, "≤ 1000 ms");
 }
 
+// ── language server: keystroke to diagnostics on the real corpus ───────────────────────────────
+{
+  log("lsp: keystroke-to-diagnostics latency…");
+  const lsp = await benchLsp(RYE, corpusProject, env);
+  results.figures.lsp = lsp;
+  target(`rye lsp: keystroke to diagnostics, p95 of ${lsp.keystrokes} edits (${results.figures.corpusName}; median ${lsp.medianMs.toFixed(1)} ms)`, lsp.p95Ms, "ms", lsp.p95Ms <= 50, "≤ 50 ms");
+}
+
 // ── build: generated 1k with phase split, and 10k ────────────────────────────────────────────
 for (const count of [1000, BIG]) {
   const dir = join(work, `gen${count}`);
@@ -143,13 +152,13 @@ for (const count of [1000, BIG]) {
 
 /** Where a non-incremental build's time goes, phase by phase, in this process. */
 async function phases(dir) {
-  const { readProject } = await import(join(DIST, "cli", "read-project.js"));
+  const { readProject } = await import(join(DIST, "project", "read-project.js"));
   const { parseDirective } = await import(join(DIST, "parse", "parse-directive.js"));
   const { compileDirectives } = await import(join(DIST, "compile-directives.js"));
   const { emit } = await import(join(DIST, "emit", "index.js"));
   const { signOutput } = await import(join(DIST, "sign", "sign-output.js"));
   const { generateKeyPair, loadSigningKey, writeKeyPair } = await import(join(DIST, "sign", "keys.js"));
-  const { writeOutput } = await import(join(DIST, "cli", "write-output.js"));
+  const { writeOutput } = await import(join(DIST, "output", "write-output.js"));
   const lap = (f) => {
     const t = performance.now();
     const v = f();

@@ -102,7 +102,8 @@ export function startServer(connection: Connection = createConnection(ProposedFe
       const file = ws.absolute(d.loc.source);
       byFile.set(file, [...(byFile.get(file) ?? []), d]);
     }
-    for (const file of published.keys()) if (!byFile.has(file)) connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
+    // Files that had diagnostics and lost them, and edited files without any, get an empty list.
+    for (const file of [...published.keys(), ...files]) if (!byFile.has(file)) connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
     for (const [file, list] of byFile) {
       connection.sendDiagnostics({
         uri: pathToFileURL(file).href,
