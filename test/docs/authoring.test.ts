@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { build, type SourceFile } from "../../src/index.js";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+import { codeBlocks } from "./code-blocks.js";
+
+const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
+const blocks = codeBlocks(docs);
+
+// Every directive and knowledge block of a page is one project: pages build their examples on each other.
+const pages = [...new Set(blocks.filter((b) => b.attrs.directive || b.attrs.knowledge).map((b) => b.file))];
+
+function sourcesOf(page: string): SourceFile[] {
+  return blocks
+    .filter((b) => b.file === page && (b.attrs.directive || b.attrs.knowledge))
+    .map((b) => {
+      const kind = b.attrs.directive ? "directive" : "knowledge";
+      const id = b.attrs.directive ?? b.attrs.knowledge!;
+      return { kind, id, path: `.ai/${kind === "directive" ? "directives" : "knowledge"}/${id}.md`, text: b.text } as SourceFile;
+    });
+}
+
+describe.each(pages)("docs/%s examples", (page) => {
+  test("every directive and knowledge block compiles with no warning or error", () => {
+    const { diagnostics, compiled } = build(sourcesOf(page), "test");
+    expect(diagnostics.filter((d) => d.severity !== "info")).toEqual([]);
+    expect(compiled.sort()).toEqual(sourcesOf(page).filter((s) => s.kind === "directive").map((s) => s.id).sort());
+  });
+
+  test("every `rye preview` shown prints what the page says", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-docs-"));
+    for (const s of sourcesOf(page)) {
+      mkdirSync(dirname(join(dir, s.path)), { recursive: true });
+      writeFileSync(join(dir, s.path), s.text);
+    }
+    const shown = blocks.filter((b) => b.file === page && b.lang === "text" && /npx rye preview /.test(b.before));
+    for (const b of shown) {
+      const m = /`npx rye preview (\S+) --inputs '([^']*)'`/.exec(b.before)!;
+      let out = "";
+      const stream = { write: (s: string) => ((out += s), true) } as unknown as Io["stdout"];
+      const code = await main(["preview", m[1]!, "--inputs", m[2]!], { stdout: stream, stderr: stream, cwd: dir, env: { USER_SPACE: dir } });
+      expect({ line: b.line, code, out }).toEqual({ line: b.line, code: 0, out: b.text });
+    }
+  });
+});

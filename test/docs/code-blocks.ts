@@ -1,0 +1,37 @@
+// The fenced code blocks of the docs, with their info strings, so tests can compile or run them.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** One fenced block: its file, the line it starts on, its language and attributes, and its text. */
+export interface CodeBlock {
+  file: string;
+  line: number;
+  lang: string;
+  attrs: Record<string, string>;
+  text: string;
+  /** The prose between the previous block and this one. */
+  before: string;
+}
+
+/** Every fenced block of every `.md` file in `dir` (fences of three or more backticks, nested longer ones kept whole). */
+export function codeBlocks(dir: string): CodeBlock[] {
+  const out: CodeBlock[] = [];
+  for (const name of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
+    const lines = readFileSync(join(dir, name), "utf8").split("\n");
+    let prose: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const open = /^(`{3,})(\S*)\s*(.*)$/.exec(lines[i]!);
+      if (!open) {
+        prose.push(lines[i]!);
+        continue;
+      }
+      const fence = open[1]!;
+      const end = lines.findIndex((l, j) => j > i && l.trim() === fence);
+      const attrs = Object.fromEntries([...open[3]!.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+      out.push({ file: name, line: i + 1, lang: open[2]!, attrs, text: `${lines.slice(i + 1, end).join("\n")}\n`, before: prose.join("\n") });
+      prose = [];
+      i = end;
+    }
+  }
+  return out;
+}
