@@ -42,10 +42,13 @@ version: "1.0.0"
 ${label}
 `;
 
-/** The spec for a usable id: '/'-separated, no empty, '.' or '..' part, no backslash, control character or line terminator. */
+/**
+ * The spec for a usable id: '/'-separated, no empty, '.' or '..' part, no backslash, control character,
+ * line terminator, or `%`, `?`, `#` (README, "Diagnostics").
+ */
 function usable(id: string): boolean {
   // eslint-disable-next-line no-control-regex
-  return !/[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
+  return !/[\\\u0000-\u001f\u007f-\u009f\u2028\u2029%?#]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
 }
 
 /** A name as the file system will hold it: no empty, '.' or '..' segment, none too long. */
@@ -200,13 +203,23 @@ describe("a folder name holding U+2028, then a segment that opens a block commen
 });
 
 describe("names that URLs read differently from paths", () => {
-  test("p%41x.md and pAx.md are two items, each imported from its own module", () => {
+  const names = ["p%41x", "pAx", "q?r", "s#t", "u v", "ünï", "100%"];
+
+  test("%, ? and # are a located RYE8003; spaces and non-ASCII build", () => {
     const project = mkdtempSync(join(tmpdir(), "rye-pct-"));
-    const names = ["p%41x", "pAx", "q?r", "s#t", "u v", "ünï", "100%"];
     writeTree(project, new Map(names.map((n) => [`.ai/directives/${n}.md`, directiveText(n)])));
     const read = readProject(project);
-    expect(read.diagnostics).toEqual([]);
+    expect(read.diagnostics.map((d) => [d.code, d.loc?.source, d.loc?.start.line]).sort()).toEqual(
+      ["p%41x", "q?r", "s#t", "100%"].map((n) => ["RYE8003", `.ai/directives/${n}.md`, 1]).sort(),
+    );
     const { run } = buildAndImport(project, read.sources);
+    expect(run.bodies).toEqual({ pAx: "pAx v", "u v": "u v v", ünï: "ünï v" });
+  });
+
+  test("given to the pure build, p%41x and pAx are two items, each imported from its own module", () => {
+    const project = mkdtempSync(join(tmpdir(), "rye-pct-pure-"));
+    const { result, run } = buildAndImport(project, names.map((n) => ({ kind: "directive", id: n, path: `.ai/directives/${n}.md`, text: directiveText(n) })));
+    expect(result.files.get("index.js")).toContain('from "./directives/p%2541x.js"');
     expect(run.bodies).toEqual(Object.fromEntries(names.map((n) => [n, `${n} v`])));
   });
 });
