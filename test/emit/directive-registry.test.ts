@@ -53,6 +53,13 @@ describe("out/index.js", () => {
     expect(graph.files.filter((f) => !/^(index\.js|directives\/.*\.js|runtime\/[^/]+\.js|runtime\/context\/[^/]+\.js|runtime\/exec\/substitute-params\.js|runtime\/exec\/expand-env\.js)$/.test(f))).toEqual([]);
   });
 
+  test("no emitted module checks itself: none imports the integrity check or reads its own URL", () => {
+    const emitted = [...result.files].filter(([path]) => /\.(js|ts)$/.test(path));
+    expect(emitted.length).toBeGreaterThan(20);
+    for (const [path, text] of emitted) expect(text, path).not.toMatch(/integrity\.js|ensureIntegrity|import\.meta/);
+    for (const entry of ["index.js", "tools.js"]) expect(importGraph(join(dir, entry)).files).not.toContain("runtime/integrity.js");
+  });
+
   test("while out/tools.js does reach execa and node: modules (the walk can see them)", () => {
     const graph = importGraph(join(dir, "tools.js"));
     expect(graph.external).toContain("execa");
