@@ -2,12 +2,12 @@
 
 /**
  * A JS/TS string literal for any string: quotes, backslashes, control characters, lone
- * surrogates (JSON.stringify escapes them), and U+2028/2029 are all escaped, so backticks,
- * `${`, `*\/` or `</script>` in a directive are inert data.
+ * surrogates (JSON.stringify escapes them), U+2028/2029 and bidirectional formatting characters
+ * are all escaped, so backticks, `${`, `*\/` or `</script>` in a directive are inert data.
  * @example lit('a"b`${c}') === '"a\\"b`${c}"'
  */
 export function lit(s: string): string {
-  return escapeLineSeparators(JSON.stringify(s));
+  return escapeRawSpecials(JSON.stringify(s));
 }
 
 const SEPARATORS = /[\u2028\u2029]/;
@@ -16,19 +16,19 @@ const SEPARATORS = /[\u2028\u2029]/;
  * JSON text may hold U+2028/2029 and bidirectional formatting characters raw; escape them (rarely
  * present, so test before replacing). JSON.stringify has already escaped the C0 controls.
  */
-function escapeLineSeparators(s: string): string {
+function escapeRawSpecials(s: string): string {
   if (SEPARATORS.test(s)) s = s.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
   return INVISIBLE_TEST.test(s) ? s.replace(INVISIBLE, hex) : s;
 }
 
 /** A JSON value as a JS expression (same escaping as `lit`). @example json({a: 1}) === '{"a":1}' */
 export function json(value: unknown, indent?: number): string {
-  if (!hasProtoKey(value)) return escapeLineSeparators(JSON.stringify(value, null, indent));
+  if (!hasProtoKey(value)) return escapeRawSpecials(JSON.stringify(value, null, indent));
   // In an object literal `"__proto__": v` sets the prototype instead of a property; a computed
   // key does not (and is also valid in a type literal). Rename such keys to a marker that no
   // serialised user string can contain (its quotes are unescaped), then rewrite the marker.
   const text = JSON.stringify(value, (_k, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, "__proto__") ? renameProto(v as object) : v), indent);
-  return escapeLineSeparators(text.split(`"${PROTO_MARK_JSON}":`).join('["__proto__"]:'));
+  return escapeRawSpecials(text.split(`"${PROTO_MARK_JSON}":`).join('["__proto__"]:'));
 }
 
 const PROTO_MARK = "\u0000rye:__proto__\u0000";
