@@ -46,9 +46,9 @@ export function signText(text: string, sources: readonly SourceFile[], io: Io): 
   return signModule(text, signingKey(io), timestampFor(sources, io));
 }
 
-/** The warning `--allow-unsigned` prints: unsigned output only runs where checks are switched off. */
+/** The warning `--allow-unsigned` prints: unsigned output fails every verification. */
 export const UNSIGNED_WARNING =
-  "warning: --allow-unsigned: the output is NOT signed. Compiled modules refuse to run unless RYE_ALLOW_UNSIGNED=1 is set; never ship it.\n";
+  "warning: --allow-unsigned: the output is NOT signed and fails rye verify; never ship it.\n";
 
 /** The spaces' trust stores plus the keys compiled modules trust on this machine (RYE_TRUSTED_KEYS, its own key). */
 export function trustForSpaces(spaces: SpaceRoot[], env: NodeJS.ProcessEnv): TrustStore {

@@ -63,7 +63,7 @@ export const CODES = {
   RYE1007: ["error", "an extends chain longer than the compiler's limit of 64 directives"],
   RYE8001: ["error", "a symlink that points outside the project, or that cannot be followed (dangling, a loop)"],
   RYE8002: ["error", "a file or directory of the project that cannot be read (permissions, I/O error)"],
-  RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters)"],
+  RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters, line terminators, `%`, `?`, `#`)"],
   RYE8004: ["error", "a directory named like an item file (e.g. `greet.md/`)"],
   RYE8005: ["error", "the output directory cannot be written (not a directory, holds other files, locked by a build that does not finish, permissions)"],
   RYE9001: ["error", "rye.config.json (or \"rye\" in package.json) holds a key rye does not know"],
@@ -235,8 +235,12 @@ export const badSymlink = (loc: Location, detail: string) => error("RYE8001", `S
 
 export const unreadablePath = (loc: Location, detail: string) => error("RYE8002", `Cannot read: ${detail}.`, loc);
 
+// The id is shown with its control characters and line terminators escaped: they are why it is refused.
+// eslint-disable-next-line no-control-regex
+const visible = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 export const badItemId = (loc: Location, id: string) =>
-  error("RYE8003", `The file name gives item id '${id}', which is not usable: ids are '/'-separated names without empty, '.' or '..' parts, backslashes or control characters. Rename the file.`, loc);
+  error("RYE8003", `The file name gives item id '${visible(id)}', which is not usable: ids are '/'-separated names without empty, '.' or '..' parts, backslashes, control characters, line terminators (U+2028, U+2029) or '%', '?', '#' (an import reads them as URL syntax). Rename the file or folder.`, loc);
 
 export const directoryLikeItem = (loc: Location, name: string) =>
   error("RYE8004", `'${name}' is a directory, but its name ends like an item file; rename it (the original cannot read it either).`, loc);

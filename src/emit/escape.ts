@@ -2,29 +2,33 @@
 
 /**
  * A JS/TS string literal for any string: quotes, backslashes, control characters, lone
- * surrogates (JSON.stringify escapes them), and U+2028/2029 are all escaped, so backticks,
- * `${`, `*\/` or `</script>` in a directive are inert data.
+ * surrogates (JSON.stringify escapes them), U+2028/2029 and bidirectional formatting characters
+ * are all escaped, so backticks, `${`, `*\/` or `</script>` in a directive are inert data.
  * @example lit('a"b`${c}') === '"a\\"b`${c}"'
  */
 export function lit(s: string): string {
-  return escapeLineSeparators(JSON.stringify(s));
+  return escapeRawSpecials(JSON.stringify(s));
 }
 
 const SEPARATORS = /[\u2028\u2029]/;
 
-/** JSON text may hold U+2028/2029 raw; escape them (rarely present, so test before replacing). */
-function escapeLineSeparators(s: string): string {
-  return SEPARATORS.test(s) ? s.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")) : s;
+/**
+ * JSON text may hold U+2028/2029 and bidirectional formatting characters raw; escape them (rarely
+ * present, so test before replacing). JSON.stringify has already escaped the C0 controls.
+ */
+function escapeRawSpecials(s: string): string {
+  if (SEPARATORS.test(s)) s = s.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return INVISIBLE_TEST.test(s) ? s.replace(INVISIBLE, hex) : s;
 }
 
 /** A JSON value as a JS expression (same escaping as `lit`). @example json({a: 1}) === '{"a":1}' */
 export function json(value: unknown, indent?: number): string {
-  if (!hasProtoKey(value)) return escapeLineSeparators(JSON.stringify(value, null, indent));
+  if (!hasProtoKey(value)) return escapeRawSpecials(JSON.stringify(value, null, indent));
   // In an object literal `"__proto__": v` sets the prototype instead of a property; a computed
   // key does not (and is also valid in a type literal). Rename such keys to a marker that no
   // serialised user string can contain (its quotes are unescaped), then rewrite the marker.
   const text = JSON.stringify(value, (_k, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, "__proto__") ? renameProto(v as object) : v), indent);
-  return escapeLineSeparators(text.split(`"${PROTO_MARK_JSON}":`).join('["__proto__"]:'));
+  return escapeRawSpecials(text.split(`"${PROTO_MARK_JSON}":`).join('["__proto__"]:'));
 }
 
 const PROTO_MARK = "\u0000rye:__proto__\u0000";
@@ -53,8 +57,50 @@ export function concat(parts: readonly string[]): string {
 
 /** Text for a doc comment: it cannot close the comment early or start a new line of code. */
 export function doc(s: string): string {
-  return s.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
+  return s.replace(/\*\//g, "*\\/").replace(LINE_BREAKS, " ").replace(INVISIBLE, hex);
 }
+
+/**
+ * Every ECMAScript LineTerminator (LF, CR, LS, PS). One of them inside a `//` comment ends it, and
+ * whatever follows is code. (U+0085 is not one: inside a comment it is plain text.)
+ */
+const LINE_BREAKS = /[\n\r\u2028\u2029]+/g;
+
+/**
+ * Characters escaped as `\uXXXX` in comments and string literals: controls, and the bidirectional
+ * formatting characters that make code read differently from how it parses.
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_TEST = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+const hex = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * Text for any comment, `//` or block, such as the source path in a module's header: every line
+ * terminator and invisible character becomes a visible `\uXXXX`, and `*\/` cannot close a block.
+ * @example comment("a\u2028b*\/c") === "a\\u2028b*\\/c"
+ */
+export function comment(s: string): string {
+  return s.replace(/[\n\r\u2028\u2029]/g, hex).replace(INVISIBLE, hex).replace(/\*\//g, "*\\/");
+}
+
+/**
+ * A relative import specifier as a string literal, for a path that may hold any file name.
+ * Node resolves a specifier as a URL, so the characters a URL reads differently from a path
+ * (`%` starts an escape, `?` a query, `#` a fragment; tabs and newlines are dropped) are
+ * percent-encoded. Everything else stays literal, so TypeScript and bundlers, which resolve
+ * specifiers as paths, find the same file; a space or non-ASCII name resolves either way.
+ * @example specifier("./directives/p%41x.js") === '"./directives/p%2541x.js"'
+ */
+export function specifier(path: string): string {
+  // A lone surrogate becomes U+FFFD, as it does in the file name the output is written under.
+  return lit(path.replace(LONE_SURROGATE, "\uFFFD").replace(URL_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`));
+}
+// eslint-disable-next-line no-control-regex
+const URL_SPECIAL = /[%?#\u0000-\u001f\u007f]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -2,7 +2,7 @@ import type { DirectiveAnalysis } from "../analyze/analysis.js";
 import type { KnowledgeItem } from "../compile-directives.js";
 import { emitKnowledge } from "./emit-knowledge.js";
 import { emitDirective } from "./emit-directive.js";
-import { emitIndex } from "./emit-index.js";
+import { emitIndex, emitToolsIndex } from "./emit-index.js";
 import { emitTool } from "./emit-tool.js";
 import type { CompiledTool } from "../compile-tools.js";
 
@@ -22,16 +22,17 @@ export function moduleFiles(m: { path: string; js: string; ts: string; dts: stri
   ]);
 }
 
-/** The files that depend on the whole build, not on one item: the registry and out/package.json. */
+/** The files that depend on the whole build, not on one item: the two registries and out/package.json. */
 export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, string> = new Map()): Map<string, string> {
   // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
   const key = `${version}\0${ids.map((id) => `${id}\u0002${entries.get(id) ?? ""}`).join("\0")}\u0001${toolIds.join("\0")}`;
   if (lastShared?.key === key) return new Map(lastShared.files);
   const files = new Map<string, string>();
-  const index = emitIndex(ids, version, toolIds, entries);
-  files.set("index.js", index.js);
-  files.set(`${TS_DIR}index.ts`, index.ts);
-  files.set("index.d.ts", index.dts);
+  for (const [name, registry] of [["index", emitIndex(ids, version, entries)], ["tools", emitToolsIndex(toolIds, version)]] as const) {
+    files.set(`${name}.js`, registry.js);
+    files.set(`${TS_DIR}${name}.ts`, registry.ts);
+    files.set(`${name}.d.ts`, registry.dts);
+  }
   // The output is ES modules whatever the enclosing project's package.json says.
   files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
   lastShared = { key, files: new Map(files) };

@@ -64,10 +64,13 @@ export function readProject(
 
 const START = { offset: 0, line: 1, column: 1 };
 
-/** Ids become output paths and cross-references: plain `/`-separated names only. */
+/** Ids become output paths, cross-references and text in generated code: plain `/`-separated names only. */
 function usableId(id: string): boolean {
+  // Control characters include C1 (U+0085 ends a line for Python) and U+2028/2029 end a JS line.
+  // `%`, `?` and `#` mean something else in an import specifier to Node (a URL) than to bundlers and
+  // TypeScript (a path): no spelling of them imports everywhere.
   // eslint-disable-next-line no-control-regex
-  return !/[\\\u0000-\u001f\u007f]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
+  return !/[\\\u0000-\u001f\u007f-\u009f\u2028\u2029%?#]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
 }
 
 /** Reads one item as UTF-8 text, or reports why it cannot be used. */

@@ -121,13 +121,18 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
     expect((await rye("run", "tool", "../x")).code).toBe(2);
   });
 
-  it("a compiled module edited after signing refuses to run", async () => {
-    // A module not imported before in this process, so its first-use check runs now.
-    appendFileSync(join(dir, "out/tools/test/untouched.js"), "\n// tampered\n");
-    const r = await rye("run", "tool", "test/untouched", "--params", '{"value": "x"}');
-    expect(r.code).toBe(1);
-    expect(r.json()).toMatchObject({ status: "error", item_id: "test/untouched" });
-    expect(r.json().error).toMatch(/^Content modified since signing: test\/untouched/);
+  it("a compiled module edited after signing fails rye verify, naming the file", async () => {
+    // Modules do not check themselves on import: trusted code verifies them before they run.
+    const module = join(dir, "out/tools/test/untouched.js");
+    const before = readFileSync(module, "utf8");
+    appendFileSync(module, "\n// tampered\n");
+    try {
+      const r = await rye("verify", "out");
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/Differs from the manifest: tools\/test\/untouched\.js \(test\/untouched\)/);
+    } finally {
+      writeFileSync(module, before);
+    }
   });
 
   it("follows a chain into a system space given to the build (--system)", async () => {

@@ -136,6 +136,12 @@ const ROWS: Row[] = [
   },
   { name: "item id '.' from a file named ..md", tree: { ".ai/directives/..md": directive("{input:x}") }, expected: ["RYE8003 .ai/directives/..md:1:1"], exit: 1 },
   { name: "item id with a backslash", tree: { ".ai/directives/a\\b.md": directive("{input:x}") }, expected: ["RYE8003 .ai/directives/a\\b.md:1:1"], exit: 1 },
+  {
+    name: "item ids with U+2028 in a folder name, or %, ? or # in a file name",
+    tree: { ".ai/directives/a\u2028b/c.md": directive("{input:x}"), ".ai/directives/p%41x.md": directive("{input:x}"), ".ai/directives/q?r#s.md": directive("{input:x}") },
+    expected: ["RYE8003 .ai/directives/a\u2028b/c.md:1:1", "RYE8003 .ai/directives/p%41x.md:1:1", "RYE8003 .ai/directives/q?r#s.md:1:1"],
+    exit: 1,
+  },
   { name: "extends with ..", tree: { ".ai/directives/t.md": directive("{input:x}", { attrs: ' extends="../../etc/passwd"' }) }, expected: ["RYE3004 .ai/directives/t.md:4:37"], exit: 1 },
   { name: "context item with an absolute path", tree: { ".ai/directives/t.md": directive("{input:x}", { meta: "<context><before>/etc/passwd</before></context>" }) }, expected: ["RYE3005 .ai/directives/t.md:5:58"], exit: 1 },
   {

@@ -31,7 +31,7 @@ const execa = realExeca as unknown as Execa;
 const { dir, result } = compileToDir([...readProject(repo).sources, FLOATY]);
 
 const CONSUMER = `
-import { tools } from "./index.js";
+import { tools } from "./tools.js";
 import wordCount, { execute, plan, type Params } from "./tools/examples/word_count.js";
 import type { ToolResponse } from "./runtime/exec/run-tool.js";
 
@@ -63,8 +63,8 @@ describe("emitted tool modules", () => {
 
   it("type-check under strict tsc with Params from CONFIG_SCHEMA, and misuse is a type error", () => {
     writeFileSync(join(dir, "consumer.ts"), CONSUMER);
-    // The consumer sees the declarations; ts/index.ts pulls in every module's source, strictly checked too.
-    const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "ts", "index.ts")], STRICT);
+    // The consumer sees the declarations; ts/index.ts and ts/tools.ts pull in every module's source, strictly checked too.
+    const program = ts.createProgram([join(dir, "consumer.ts"), join(dir, "ts", "index.ts"), join(dir, "ts", "tools.ts")], STRICT);
     const problems = problemsOf(program, dir);
     expect(problems).toEqual([]);
   }, 60_000);
