@@ -17,7 +17,7 @@ async function rye(args: string[], cwd: string) {
 }
 
 describe("rye init", () => {
-  test("scaffolds a project that builds with nothing above info", async () => {
+  test("scaffolds a project that builds with nothing above info, and a tool that runs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rye-init-"));
     const init = await rye(["init"], dir);
     expect(init.code).toBe(0);
@@ -30,6 +30,11 @@ describe("rye init", () => {
     expect(report.compiled).toEqual(["hello/summarize"]);
     expect(report.diagnostics.filter((d) => d.severity !== "info")).toEqual([]);
     expect(existsSync(join(dir, "out", "directives", "hello", "summarize.js"))).toBe(true);
+
+    const ran = await rye(["run", "tool", "hello/word_count", "--params", '{"text": "one two three"}', "--project", dir], dir);
+    expect(ran.stderr).toBe("");
+    expect(JSON.parse(ran.stdout)).toMatchObject({ status: "success", data: { success: true, count: 3 } });
+    expect(ran.code).toBe(0);
 
   });
 

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createContext, runInContext } from "node:vm";
 import { buildSync, type Metafile } from "esbuild";
 import { describe, expect, test } from "vitest";
-import { readProject } from "../../src/cli/read-project.js";
+import { readProject } from "../../src/project/read-project.js";
 import { compileToDir, source } from "../helpers/compile.js";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));

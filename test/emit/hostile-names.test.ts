@@ -8,8 +8,8 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { build, type SourceFile } from "../../src/index.js";
-import { readProject } from "../../src/cli/read-project.js";
-import { runtimeFiles } from "../../src/cli/runtime-files.js";
+import { readProject } from "../../src/project/read-project.js";
+import { runtimeFiles } from "../../src/output/runtime-files.js";
 
 /** Writes a marker file in the working directory and sets a global: either means code from a name ran. */
 const PAYLOAD = 'globalThis.__ryePwned=1;process.getBuiltinModule("fs").writeFileSync("rye-pwned","x");';
