@@ -81,7 +81,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const prelude = plan.prelude("  ");
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
-${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}
+${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n${outputsInterface(a)}\n` : ""}
 export const id = ${lit(a.id)};
 export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
@@ -173,11 +173,42 @@ function inputMembers(a: DirectiveAnalysis, indent: string): string[] {
     .filter((i) => !seen.has(i.name) && seen.add(i.name))
     .map((i) => {
       const optional = !i.required || i.default !== undefined;
-      const note = [i.description ? doc(i.description) : "", i.default !== undefined ? `Default: ${doc(JSON.stringify(i.default))}.` : ""]
-        .filter(Boolean)
-        .join(" ");
-      return `${note ? `${indent}/** ${note} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${Object.hasOwn(TS_TYPES, i.type) ? TS_TYPES[i.type] : "unknown"};`;
+      const note = sentences([i.description, i.default !== undefined ? `Default: ${defaultText(i.type, i.default)}` : undefined]);
+      return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${tsType(i.type)};`;
     });
+}
+
+/** A declared type's TypeScript spelling (`unknown` for types the checker does not know). */
+function tsType(type: string | undefined): string {
+  return Object.hasOwn(TS_TYPES, type ?? "string") ? TS_TYPES[type ?? "string"]! : "unknown";
+}
+
+/** A default as a reader of the declaration expects it: numbers and booleans bare, text quoted. */
+function defaultText(type: string, value: unknown): string {
+  const text = String(value);
+  if ((type === "integer" || type === "number" || type === "float") && /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(text.trim())) return text.trim();
+  if (type === "boolean" && /^(?:true|false)$/i.test(text.trim())) return text.trim().toLowerCase();
+  return JSON.stringify(value);
+}
+
+/** Doc-comment parts joined as sentences: each ends with a full stop unless it already ends a sentence. */
+function sentences(parts: readonly (string | undefined)[]): string {
+  return parts
+    .map((p) => p?.trim())
+    .filter((p): p is string => Boolean(p))
+    .map((p) => (/[.!?]["')\]]*$/.test(p) ? p : `${p}.`))
+    .join(" ");
+}
+
+/** `Outputs`: what the directive returns through `directive_return`, from `<outputs>`. */
+function outputsInterface(a: DirectiveAnalysis): string {
+  const outputs = a.data.outputs ?? [];
+  if (outputs.length === 0) return "/** This directive declares no outputs. */\nexport type Outputs = Record<string, never>;\n";
+  const members = outputs.map((o) => {
+    const note = o.description ? `  /** ${doc(sentences([o.description]))} */\n` : "";
+    return `${note}  ${key(o.name)}${o.required ? "" : "?"}: ${tsType(o.type)};`;
+  });
+  return `/** Outputs of ${doc(a.id)}, returned through \`directive_return\`. */\nexport interface Outputs {\n${members.join("\n")}\n}\n`;
 }
 
 function inputsInterface(a: DirectiveAnalysis): string {
@@ -185,10 +216,14 @@ function inputsInterface(a: DirectiveAnalysis): string {
   return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${inputMembers(a, "  ").join("\n")}\n}\n`;
 }
 
-/** `DirectiveModule<"id", { …inputs }>` (or `OptionalInputsModule`), as a member type of the registry. */
+/**
+ * The registry member of this directive: its description as a doc comment (what completion of
+ * `directives["` shows), then `readonly "id": DirectiveModule<"id", { …inputs }>` (or `OptionalInputsModule`).
+ */
 function registryEntry(a: DirectiveAnalysis): string {
   const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ").join("\n")}\n  }`;
-  return `${requiredCount(a) === 0 ? "OptionalInputsModule" : "DirectiveModule"}<${lit(a.id)}, ${inputs}>`;
+  const description = a.data.description ? `  /** ${doc(sentences([a.data.description]))} */\n` : "";
+  return `${description}  readonly ${lit(a.id)}: ${requiredCount(a) === 0 ? "OptionalInputsModule" : "DirectiveModule"}<${lit(a.id)}, ${inputs}>`;
 }
 
 function declarations(a: DirectiveAnalysis, runtime: string): string {
@@ -197,6 +232,7 @@ function declarations(a: DirectiveAnalysis, runtime: string): string {
 import type { Thread, ThreadOptions } from ${lit(runtime.replace("directive.js", "thread.js"))};
 
 ${inputsInterface(a)}
+${outputsInterface(a)}
 export declare const id: ${lit(a.id)};
 export declare const metadata: DirectiveMetadata;
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */

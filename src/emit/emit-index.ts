@@ -31,8 +31,8 @@ export type DirectiveId = keyof typeof directives;
   // Each directive's type is spelled out here rather than imported from its module: a consumer of
   // the registry then loads one declaration file, not one per directive. (An id without an entry,
   // from a caller that kept no entries, falls back to its module's declarations.)
-  const entry = (id: string) => entries.get(id) ?? `typeof import(${specifier(`./directives/${id}.js`)})`;
-  const dtsEntries = sorted.map((id) => `  readonly ${lit(id)}: ${entry(id)};`).join("\n");
+  const entry = (id: string) => entries.get(id) ?? `  readonly ${lit(id)}: typeof import(${specifier(`./directives/${id}.js`)})`;
+  const dtsEntries = sorted.map((id) => `${entry(id)};`).join("\n");
   const dts = `import type { DirectiveModule, OptionalInputsModule } from "./runtime/directive.js";
 
 /** Every compiled directive by item id. */
