@@ -1,7 +1,7 @@
 import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
 import type { PromptParts } from "../runtime/directive.js";
 import { TS_TYPES } from "../analyze/analysis.js";
-import { access, doc, json, key, lit } from "./escape.js";
+import { access, doc, json, key, lit, pyValue, usesPyFloat } from "./escape.js";
 import { promptParts } from "./prompt-parts.js";
 import { envNames, withoutEnv } from "./env-free.js";
 import { RenderPlan } from "./render-plan.js";
@@ -79,12 +79,16 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const prompt = usesEnv ? envPrompt(a, plan, parts) : plan.prompt(parts, a.body);
   const envCheck = usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : "";
   const prelude = plan.prelude("  ");
+  // Metadata and hook conditions hold Python values: `<limits spend="1.0"/>` is the float 1.0.
+  const metadata = pyValue(meta, 2);
+  const thread = pyValue(a.thread ?? { system: [], before: [], after: [], hooks: [] });
+  const floats = usesPyFloat(metadata + thread) ? `import { PyFloat } from ${lit(runtime)};\n` : "";
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
-${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}
+${floats}${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}
 export const id = ${lit(a.id)};
-export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
+export const metadata${T(": DirectiveMetadata")} = ${metadata};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
 const REQUIRED${T(": readonly string[]")} = ${json(required)};
 const PROMPT = ${json(parts)};
@@ -114,7 +118,7 @@ export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>
 export const contextPlan = ${json(contextPlanOf(a), 2)};
 /** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */
 export const calls = ${json(a.calls ?? [], 2)};
-const THREAD${T(": ThreadPlan")} = ${json(a.thread ?? { system: [], before: [], after: [], hooks: [] })};
+const THREAD${T(": ThreadPlan")} = ${thread};
 const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
 
 /** The system message and first user message a thread of this directive starts with (seed 004 order). */
