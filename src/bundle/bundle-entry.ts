@@ -82,12 +82,14 @@ export function main(argv, out = process.stdout, err = process.stderr) {
       return 2;
     }
   }
+  // validate() takes model, limit_overrides and previous_thread_id out of the inputs, as the original's executor does.
   const checked = mod.validate(inputs);
   if (checked.status !== "success") {
     out.write(JSON.stringify(checked, null, 2) + "\\n");
     return 1;
   }
-  const data = thread ? mod.renderThread(inputs, { model }) : mod.render(inputs);
+  const options = { ...checked.options, ...(model ? { model } : {}) };
+  const data = thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs);
   out.write(JSON.stringify({ status: "success", type: "directive", item_id: id, data }, null, 2) + "\\n");
   return 0;
 }

@@ -32,11 +32,14 @@ directive's model id or the agent's default_model. A bundled tool runs its plan 
 the project at --project (default: the current directory), each re-hashed against the plan first.
 Exit codes: 0 success, 1 failure, 2 usage.`;
 
+/** What a thread takes besides its inputs: validate() splits these off the parameters. */
+type ExecutionOptions = { model?: string; limit_overrides?: unknown; previous_thread_id?: string };
+
 interface DirectiveModule {
   metadata: { model?: Record<string, string> };
-  validate(p: unknown): { status: string };
+  validate(p: unknown): { status: string; inputs?: unknown; options?: ExecutionOptions };
   render(i: unknown): unknown;
-  renderThread(i: unknown, o?: { model?: string }): { system: string; messages: { content: string }[] };
+  renderThread(i: unknown, o?: ExecutionOptions): { system: string; messages: { content: string }[] };
 }
 
 /** `rye run <bundle> directive <id> …`. */
@@ -69,20 +72,21 @@ export async function run(args: string[], io: Io): Promise<number> {
     print({ status: "error", error: `Directive not found: ${id}`, item_id: id });
     return 1;
   }
+  // validate() takes model, limit_overrides and previous_thread_id out of the inputs, as the original's executor does.
   const checked = mod.validate(inputs);
   if (checked.status !== "success") {
     print(checked);
     return 1;
   }
+  const options: ExecutionOptions = { ...checked.options, ...(typeof values.model === "string" && values.model ? { model: values.model } : {}) };
   if (typeof values.agent !== "string") {
-    const model = typeof values.model === "string" ? values.model : undefined;
-    print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(inputs, { model }) : mod.render(inputs) });
+    print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs) });
     return 0;
   }
-  return launch(mod, inputs, values.agent, typeof values.agents === "string" ? values.agents : ".ai/config/agents.toml", values.model, io);
+  return launch(mod, checked.inputs, values.agent, typeof values.agents === "string" ? values.agents : ".ai/config/agents.toml", options, io);
 }
 
-async function launch(mod: DirectiveModule, inputs: unknown, name: string, agentsFile: string, modelFlag: unknown, io: Io): Promise<number> {
+async function launch(mod: DirectiveModule, inputs: unknown, name: string, agentsFile: string, options: ExecutionOptions, io: Io): Promise<number> {
   const path = resolve(io.cwd, agentsFile);
   if (!existsSync(path)) {
     io.stderr.write(`No agent configuration at ${path} (--agents FILE).\n`);
@@ -97,9 +101,9 @@ async function launch(mod: DirectiveModule, inputs: unknown, name: string, agent
     io.stderr.write(`Agent '${name}' is not in ${agentsFile}; it has: ${Object.keys(config.agents).join(", ") || "none"}.\n`);
     return 2;
   }
-  const chosen = (typeof modelFlag === "string" ? modelFlag : undefined) ?? mod.metadata.model?.id ?? agent.default_model ?? "";
+  const chosen = options.model || mod.metadata.model?.id || agent.default_model || "";
   const model = agent.models?.[chosen] ?? chosen;
-  const thread = mod.renderThread(inputs, { model });
+  const thread = mod.renderThread(inputs, { ...options, model });
   const result = await launchAgent(agent.command, { bin: agent.bin, model, prompt: thread.messages[0]!.content, role: thread.system }, { env: io.env, cwd: io.cwd });
   return result.exitCode === 0 ? 0 : 1;
 }
