@@ -19,7 +19,7 @@ export class PyFloat {
  * A Python dict. A `Map` keeps any insertion order; a plain object keeps it too, except that
  * JavaScript lists integer-like keys (`"2"`) first, in numeric order. Pass a Map when that matters.
  */
-export type PyDict = ReadonlyMap<unknown, PyValue> | { readonly [key: string]: PyValue };
+export type PyDict = ReadonlyMap<unknown, unknown> | { readonly [key: string]: unknown };
 
 /**
  * A value as Python sees it: `number` is an int when integer-valued, else a float; `bigint` is an

@@ -3,7 +3,7 @@
 // content is embedded at build time, so nothing is read from disk here.
 import { interpolateContext, matches } from "./context/index.js";
 import { pyStrip } from "./pystr.js";
-import { pyItems, type PyDict, type PyValue } from "./py-value.js";
+import { pyDict, pyGet, pyItems, type PyDict, type PyValue } from "./py-value.js";
 
 /** One knowledge item embedded in a compiled module: id, its `name` (the wrap tag) and its body. */
 export type KnowledgeBlock = readonly [id: string, name: string, content: string];
@@ -100,10 +100,9 @@ export function threadContext(
   defaults: Readonly<Record<string, unknown>>,
   options: ThreadOptions | undefined,
 ): Record<string, unknown> {
-  const limits: Record<string, unknown> = { ...metadata.limits };
-  for (const [k, v] of options?.limit_overrides ? pyItems(options.limit_overrides) : []) {
-    Object.defineProperty(limits, String(k), { value: v, enumerable: true, writable: true, configurable: true });
-  }
+  // {**limits, **overrides}: an override keeps the limit's place, a new key goes last.
+  const items = [...pyItems(metadata.limits ?? {}), ...(options?.limit_overrides ? pyItems(options.limit_overrides) : [])];
+  const limits = pyDict(items.map(([k, v]) => [String(k), v] as const));
   const withDefaults: Record<string, unknown> = { ...inputs };
   for (const [k, v] of Object.entries(defaults)) if (withDefaults[k] === undefined) withDefaults[k] = v;
   return {
@@ -115,8 +114,8 @@ export function threadContext(
     project_path: "",
     depth: 0,
     parent_thread_id: "none",
-    spend_limit: limits.spend ?? "unlimited",
-    max_turns: limits.turns ?? "unlimited",
+    spend_limit: pyGet(limits, "spend") ?? "unlimited",
+    max_turns: pyGet(limits, "turns") ?? "unlimited",
     capabilities_summary: permissions.length > 0 ? permissions.join(", ") : "unrestricted",
     ...options?.context,
   };
