@@ -86,7 +86,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { ensureIntegrity } from ${lit(runtime.replace("directive.js", "integrity.js"))};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
-${floats}${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n` : ""}
+${floats}${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a, runtime)}\n` : ""}
 export const id = ${lit(a.id)};
 export const metadata${T(": DirectiveMetadata")} = ${metadata};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
@@ -177,8 +177,28 @@ function requiredCount(a: DirectiveAnalysis): number {
   return a.inputs.filter((i) => i.required && i.default === undefined).length;
 }
 
+/**
+ * The TypeScript type of an input of `type`: Python values as JS callers pass them (runtime/py-value.ts),
+ * so an int beyond 2^53 (`bigint`), a whole float (`PyFloat`) or an ordered dict (`Map`) need no cast.
+ * `runtime` is the specifier of runtime/directive.js from the file the type is written in.
+ */
+function inputType(type: string, runtime: string): string {
+  switch (type) {
+    case "integer":
+      return "number | bigint";
+    case "number":
+    case "float":
+      return `number | bigint | import(${lit(runtime)}).PyFloat`;
+    case "object":
+    case "dict":
+      return "Record<string, unknown> | ReadonlyMap<string, unknown>";
+    default:
+      return TS_TYPES[type] ?? "unknown";
+  }
+}
+
 /** The members of the `Inputs` type, one per line with its doc comment, each line starting with `indent`. */
-function inputMembers(a: DirectiveAnalysis, indent: string): string[] {
+function inputMembers(a: DirectiveAnalysis, indent: string, runtime: string): string[] {
   const seen = new Set<string>();
   return a.inputs
     .filter((i) => !seen.has(i.name) && seen.add(i.name))
@@ -187,18 +207,19 @@ function inputMembers(a: DirectiveAnalysis, indent: string): string[] {
       const note = [i.description ? doc(i.description) : "", i.default !== undefined ? `Default: ${doc(JSON.stringify(i.default))}.` : ""]
         .filter(Boolean)
         .join(" ");
-      return `${note ? `${indent}/** ${note} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${TS_TYPES[i.type] ?? "unknown"};`;
+      return `${note ? `${indent}/** ${note} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${inputType(i.type, runtime)};`;
     });
 }
 
-function inputsInterface(a: DirectiveAnalysis): string {
+function inputsInterface(a: DirectiveAnalysis, runtime: string): string {
   if (a.inputs.length === 0) return "/** This directive declares no inputs. */\nexport type Inputs = Record<string, never>;\n";
-  return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${inputMembers(a, "  ").join("\n")}\n}\n`;
+  return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${inputMembers(a, "  ", runtime).join("\n")}\n}\n`;
 }
 
 /** `DirectiveModule<"id", { …inputs }>` (or `OptionalInputsModule`), as a member type of the registry. */
 function registryEntry(a: DirectiveAnalysis): string {
-  const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ").join("\n")}\n  }`;
+  // Written into out/index.d.ts, beside runtime/.
+  const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ", "./runtime/directive.js").join("\n")}\n  }`;
   return `${requiredCount(a) === 0 ? "OptionalInputsModule" : "DirectiveModule"}<${lit(a.id)}, ${inputs}>`;
 }
 
@@ -207,7 +228,7 @@ function declarations(a: DirectiveAnalysis, runtime: string): string {
   return `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
 import type { Thread, ThreadOptions } from ${lit(runtime.replace("directive.js", "thread.js"))};
 
-${inputsInterface(a)}
+${inputsInterface(a, runtime)}
 export declare const id: ${lit(a.id)};
 export declare const metadata: DirectiveMetadata;
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */

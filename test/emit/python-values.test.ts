@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,6 +10,7 @@ import { parsePyJson } from "../../src/runtime/py-json.js";
 import { PyFloat } from "../../src/runtime/py-value.js";
 import { pyStr } from "../../src/runtime/pystr.js";
 import { SHARED_DIR, SHARED_SKIP_REASON, hasShared } from "../helpers/shared.js";
+import { problemsOf, STRICT, ts } from "../helpers/strict-tsc.js";
 
 // Python values through every entry point: a compiled module's render() and validate(), the
 // bundle's command line and `rye run`. The same JSON text goes to each and to the original's own
@@ -36,6 +37,7 @@ const SHOW = `<!-- rye:unsigned -->
   <inputs>
     <input name="x" type="object" required="true">X</input>
     <input name="n" type="integer">N</input>
+    <input name="r" type="number">R</input>
   </inputs>
 </directive>
 \`\`\`
@@ -151,6 +153,34 @@ describe("the compiled module", () => {
   });
 });
 
+test("types: Maps, bigints and PyFloats type-check where Python would take them, the emitted source included", () => {
+  const consumer = join(dir, "out", "values-consumer.ts");
+  writeFileSync(
+    consumer,
+    `import { directives } from "./index.js";
+import { render, renderThread, validate } from "./directives/vals/show.js";
+import { PyFloat } from "./runtime/directive.js";
+
+directives["vals/show"].render({ x: new Map([["b", 1]]), n: 12345678901234567890n, r: new PyFloat(1) });
+render({ x: { a: 1 }, n: 3, r: 2n });
+renderThread({ x: {} }, { model: "m", limit_overrides: { spend: new PyFloat(2) }, previous_thread_id: "t" });
+directives["vals/show"].renderThread({ x: {} }, { limit_overrides: new Map([["turns", 5]]) });
+const v = validate({});
+if (v.status === "success") renderThread(v.inputs, v.options);
+// @ts-expect-error an integer input takes no float
+render({ x: {}, n: new PyFloat(1) });
+// @ts-expect-error an object input takes no string
+directives["vals/show"].render({ x: "s" });
+// @ts-expect-error the execution keys are options, not inputs
+render({ x: {}, model: "m" });
+`,
+  );
+  const source = join(dir, "out", "ts", "directives", "vals", "show.ts");
+  expect(readFileSync(source, "utf8")).toContain('"spend": new PyFloat(1)');
+  const program = ts.createProgram([consumer, source], { ...STRICT, skipLibCheck: false });
+  expect(problemsOf(program, dir)).toEqual([]);
+}, 60_000);
+
 describe("the bundle's command line", () => {
   test.each(CASES)("directive --inputs $params", ({ params, body, note }) => {
     const rendered = runBundle("directive", "vals/show", "--inputs", params);
@@ -186,7 +216,7 @@ describe("rye run", () => {
   test("unknown parameters still fail, named in the order given", async () => {
     const bad = await ryeRun("directive", "vals/show", "--inputs", '{"x": {}, "zz": 1, "2": 2, "model": "m"}');
     expect(bad.code).toBe(1);
-    expect(bad.json).toMatchObject({ status: "error", error: "Unknown parameters: zz, 2. Valid inputs: x, n" });
+    expect(bad.json).toMatchObject({ status: "error", error: "Unknown parameters: zz, 2. Valid inputs: x, n, r" });
   });
 });
 
