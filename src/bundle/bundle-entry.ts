@@ -10,6 +10,7 @@ export function bundleEntrySource(version: string): string {
 import * as registry from "./index.js";
 import { parsePyJson } from "./runtime/py-json.js";
 import { PyFloat } from "./runtime/pystr.js";
+import { toPlainObject } from "./runtime/py-value.js";
 
 const directives = registry.directives;
 // A project without tools has no tools registry.
@@ -26,7 +27,8 @@ async function runTool(id, rest, out, err) {
   let dryRun = false;
   let project = process.cwd();
   for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === "--params") params = parsePyJson(rest[++i] ?? "");
+    // A tool takes its parameters by name: a plain object even where JSON order would need a Map.
+    if (rest[i] === "--params") params = toPlainObject(parsePyJson(rest[++i] ?? ""));
     else if (rest[i] === "--dry-run") dryRun = true;
     else if (rest[i] === "--project") project = rest[++i] ?? "";
     else {

@@ -10,6 +10,7 @@ import type { Execa } from "../../runtime/exec/run-process.js";
 import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/exec/run-tool.js";
 import { parsePyJson } from "../../runtime/py-json.js";
 import { PyFloat } from "../../runtime/pystr.js";
+import { toPlainObject } from "../../runtime/py-value.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../signing.js";
 import { verifyItem } from "../../sign/verify-item.js";
@@ -133,7 +134,9 @@ async function runTool(args: string[], io: Io): Promise<number> {
   }
   let params: unknown = {};
   try {
+    // A tool takes its parameters by name: a plain object even where JSON order would need a Map.
     if (values.params !== undefined) params = parsePyJson(values.params);
+    if (params instanceof Map) params = toPlainObject(params);
   } catch (e) {
     io.stderr.write(`--params is not valid JSON: ${(e as Error).message}\n`);
     return 2;
