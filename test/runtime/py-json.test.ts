@@ -168,6 +168,16 @@ describe("parsePyJson reads values as Python does", () => {
 });
 
 describe("pyJsonDumps", () => {
+  test("values given from JavaScript are written as Python's json.dumps writes theirs", () => {
+    // Python: json.dumps("\x01\x1f ~\x7f\u00e9\U0001F600") and json.dumps([None, 1.5, inf, nan, 0, -1.0, 10**20, {"a": [True, False]}]).
+    expect(pyJsonDumps("\x01\x1f ~\x7f\u00e9\u{1F600}")).toBe('"\\u0001\\u001f ~\\u007f\\u00e9\\ud83d\\ude00"');
+    expect(pyJsonDumps([undefined, 1.5, Infinity, NaN, -0, new PyFloat(-1), 10n ** 20n, { a: [true, false] }])).toBe(
+      "[null, 1.5, Infinity, NaN, 0, -1.0, 100000000000000000000, {\"a\": [true, false]}]",
+    );
+    expect(pyJsonDumps(1e21)).toBe("1000000000000000000000");
+    expect(pyJsonDumps(-Infinity)).toBe("-Infinity");
+  });
+
   test("Map keys that are not strings are written as Python writes them", () => {
     expect(pyJsonDumps(new Map<unknown, unknown>([[1, "a"], [true, "b"], [null, "c"], [new PyFloat(2), "d"], [12345678901234567890n, "e"]]))).toBe(
       '{"1": "a", "true": "b", "null": "c", "2.0": "d", "12345678901234567890": "e"}',
