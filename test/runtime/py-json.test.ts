@@ -119,6 +119,10 @@ describe("parsePyJson is as strict as json.loads", () => {
     expect(() => parsePyJson('{"a": 1} {}')).toThrow("extra data at position 9");
     expect(() => parsePyJson("1.")).toThrow("extra data at position 1");
     expect(() => parsePyJson('"a\tb"')).toThrow("bad string at position 0");
+    // Raw control characters, both ends of the range: refused by the pattern itself.
+    expect(() => parsePyJson('["\u0000"]')).toThrow("bad string at position 1");
+    expect(() => parsePyJson('["\u001f"]')).toThrow("bad string at position 1");
+    expect(parsePyJson('" "')).toBe(" ");
     expect(() => parsePyJson('{"a" 1}')).toThrow("expected ':' at position 5");
     expect(() => parsePyJson('{"a": 1 "b": 2}')).toThrow("expected ',' or '}' at position 8");
     expect(() => parsePyJson("[1 2]")).toThrow("expected ',' or ']' at position 3");
