@@ -27,6 +27,8 @@ the rye_execute response as JSON; --dry-run validates the chain and prints it wi
 
 Runs a directive from a bundle built by \`rye bundle\`, with no sources: validates the inputs and
 prints the rendered prompt (or, with --thread, the system message and first user message) as JSON.
+As in the original, model, limit_overrides and previous_thread_id in --inputs are not inputs: they
+set the thread's model and limits (--model wins over model).
 With --agent, launches that agent CLI from the agents TOML (default .ai/config/agents.toml) with
 {prompt} = the first user message, {role}/{role_file} = the system message, {model} = --model, the
 directive's model id or the agent's default_model. A bundled tool runs its plan against the files of
