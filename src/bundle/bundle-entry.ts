@@ -11,6 +11,7 @@ import { directives } from "./index.js";
 import { tools } from "./tools.js";
 import { parsePyJson } from "./runtime/py-json.js";
 import { PyFloat } from "./runtime/pystr.js";
+import { toPlainObject } from "./runtime/py-value.js";
 
 export { directives, tools };
 
@@ -24,7 +25,8 @@ async function runTool(id, rest, out, err) {
   let dryRun = false;
   let project = process.cwd();
   for (let i = 0; i < rest.length; i++) {
-    if (rest[i] === "--params") params = parsePyJson(rest[++i] ?? "");
+    // A tool takes its parameters by name: a plain object even where JSON order would need a Map.
+    if (rest[i] === "--params") params = toPlainObject(parsePyJson(rest[++i] ?? ""));
     else if (rest[i] === "--dry-run") dryRun = true;
     else if (rest[i] === "--project") project = rest[++i] ?? "";
     else {
@@ -80,12 +82,14 @@ export function main(argv, out = process.stdout, err = process.stderr) {
       return 2;
     }
   }
+  // validate() takes model, limit_overrides and previous_thread_id out of the inputs, as the original's executor does.
   const checked = mod.validate(inputs);
   if (checked.status !== "success") {
     out.write(JSON.stringify(checked, null, 2) + "\\n");
     return 1;
   }
-  const data = thread ? mod.renderThread(inputs, { model }) : mod.render(inputs);
+  const options = { ...checked.options, ...(model ? { model } : {}) };
+  const data = thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs);
   out.write(JSON.stringify({ status: "success", type: "directive", item_id: id, data }, null, 2) + "\\n");
   return 0;
 }

@@ -1,7 +1,7 @@
 import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
 import type { PromptParts } from "../runtime/directive.js";
 import { TS_TYPES } from "../analyze/analysis.js";
-import { access, comment, doc, json, key, lit } from "./escape.js";
+import { access, comment, doc, json, key, lit, pyValue, usesPyFloat } from "./escape.js";
 import { promptParts } from "./prompt-parts.js";
 import { envNames, withoutEnv } from "./env-free.js";
 import { RenderPlan } from "./render-plan.js";
@@ -79,11 +79,15 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const prompt = usesEnv ? envPrompt(a, plan, parts) : plan.prompt(parts, a.body);
   const envCheck = usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : "";
   const prelude = plan.prelude("  ");
+  // Metadata and hook conditions hold Python values: `<limits spend="1.0"/>` is the float 1.0.
+  const metadata = pyValue(meta, 2);
+  const thread = pyValue(a.thread ?? { system: [], before: [], after: [], hooks: [] });
+  const floats = usesPyFloat(metadata + thread) ? `import { PyFloat } from ${lit(runtime)};\n` : "";
   return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
-${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a)}\n${outputsInterface(a)}\n` : ""}
+${floats}${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : ""}
 export const id = ${lit(a.id)};
-export const metadata${T(": DirectiveMetadata")} = ${json(meta, 2)};
+export const metadata${T(": DirectiveMetadata")} = ${metadata};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
 const REQUIRED${T(": readonly string[]")} = ${json(required)};
 const PROMPT = ${json(parts)};
@@ -107,7 +111,7 @@ export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>
 export const contextPlan = ${json(contextPlanOf(a), 2)};
 /** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */
 export const calls = ${json(a.calls ?? [], 2)};
-const THREAD${T(": ThreadPlan")} = ${json(a.thread ?? { system: [], before: [], after: [], hooks: [] })};
+const THREAD${T(": ThreadPlan")} = ${thread};
 const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
 
 /** The system message and first user message a thread of this directive starts with (seed 004 order). */
@@ -166,15 +170,35 @@ function requiredCount(a: DirectiveAnalysis): number {
   return a.inputs.filter((i) => i.required && i.default === undefined).length;
 }
 
+/**
+ * The TypeScript type of an input of `type`: Python values as JS callers pass them (runtime/py-value.ts),
+ * so an int beyond 2^53 (`bigint`), a whole float (`PyFloat`) or an ordered dict (`Map`) need no cast.
+ * `runtime` is the specifier of runtime/directive.js from the file the type is written in.
+ */
+function inputType(type: string, runtime: string): string {
+  switch (type) {
+    case "integer":
+      return "number | bigint";
+    case "number":
+    case "float":
+      return `number | bigint | import(${lit(runtime)}).PyFloat`;
+    case "object":
+    case "dict":
+      return "Record<string, unknown> | ReadonlyMap<string, unknown>";
+    default:
+      return Object.hasOwn(TS_TYPES, type) ? TS_TYPES[type]! : "unknown";
+  }
+}
+
 /** The members of the `Inputs` type, one per line with its doc comment, each line starting with `indent`. */
-function inputMembers(a: DirectiveAnalysis, indent: string): string[] {
+function inputMembers(a: DirectiveAnalysis, indent: string, runtime: string): string[] {
   const seen = new Set<string>();
   return a.inputs
     .filter((i) => !seen.has(i.name) && seen.add(i.name))
     .map((i) => {
       const optional = !i.required || i.default !== undefined;
       const note = sentences([i.description, i.default !== undefined ? `Default: ${defaultText(i.type, i.default)}` : undefined]);
-      return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${tsType(i.type)};`;
+      return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${inputType(i.type, runtime)};`;
     });
 }
 
@@ -211,9 +235,9 @@ function outputsInterface(a: DirectiveAnalysis): string {
   return `/** Outputs of ${doc(a.id)}, returned through \`directive_return\`. */\nexport interface Outputs {\n${members.join("\n")}\n}\n`;
 }
 
-function inputsInterface(a: DirectiveAnalysis): string {
+function inputsInterface(a: DirectiveAnalysis, runtime: string): string {
   if (a.inputs.length === 0) return "/** This directive declares no inputs. */\nexport type Inputs = Record<string, never>;\n";
-  return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${inputMembers(a, "  ").join("\n")}\n}\n`;
+  return `/** Inputs of ${doc(a.id)}. */\nexport interface Inputs {\n${inputMembers(a, "  ", runtime).join("\n")}\n}\n`;
 }
 
 /**
@@ -221,7 +245,8 @@ function inputsInterface(a: DirectiveAnalysis): string {
  * `directives["` shows), then `readonly "id": DirectiveModule<"id", { …inputs }>` (or `OptionalInputsModule`).
  */
 function registryEntry(a: DirectiveAnalysis): string {
-  const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ").join("\n")}\n  }`;
+  // Written into out/index.d.ts, beside runtime/.
+  const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ", "./runtime/directive.js").join("\n")}\n  }`;
   const description = a.data.description ? `  /** ${doc(sentences([a.data.description]))} */\n` : "";
   return `${description}  readonly ${lit(a.id)}: ${requiredCount(a) === 0 ? "OptionalInputsModule" : "DirectiveModule"}<${lit(a.id)}, ${inputs}>`;
 }
@@ -231,7 +256,7 @@ function declarations(a: DirectiveAnalysis, runtime: string): string {
   return `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
 import type { Thread, ThreadOptions } from ${lit(runtime.replace("directive.js", "thread.js"))};
 
-${inputsInterface(a)}
+${inputsInterface(a, runtime)}
 ${outputsInterface(a)}
 export declare const id: ${lit(a.id)};
 export declare const metadata: DirectiveMetadata;

@@ -1,4 +1,5 @@
 // Every user string that reaches generated code passes through one of these functions.
+import { PyFloat } from "../runtime/py-value.js";
 
 /**
  * A JS/TS string literal for any string: quotes, backslashes, control characters, lone
@@ -114,4 +115,41 @@ export function key(name: string): string {
 /** Property access on `obj`: `obj.name` or `obj["name"]`. @example access("p", "a b") === 'p["a b"]' */
 export function access(obj: string, name: string): string {
   return IDENTIFIER.test(name) ? `${obj}.${name}` : `${obj}[${lit(name)}]`;
+}
+
+/**
+ * A Python value (runtime/py-value.ts) as a JS expression, laid out as `json(value, indent)`: a
+ * float stays a float (`new PyFloat(1)`: the module must import PyFloat, see `usesPyFloat`), an
+ * int beyond 2^53 keeps its digits (`12345678901234567890n`), a Map keeps its order.
+ * @example pyValue({ spend: new PyFloat(1) }) === '{"spend":new PyFloat(1)}'
+ */
+export function pyValue(value: unknown, indent = 0): string {
+  return writeValue(value, " ".repeat(indent), "");
+}
+
+/** True when `code` from `pyValue` may construct a PyFloat (a string holding that text over-reports: an unused import, never a missing one). */
+export function usesPyFloat(code: string): boolean {
+  return code.includes("new PyFloat(");
+}
+
+function writeValue(v: unknown, step: string, at: string): string {
+  if (typeof v === "string") return lit(v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v !== "object" || v === null) return JSON.stringify(v) ?? "null";
+  if (v instanceof PyFloat) return `new PyFloat(${numberLiteral(v.value)})`;
+  const inner = at + step;
+  const open = step ? `\n${inner}` : "";
+  const close = step ? `\n${at}` : "";
+  const list = (items: string[], l: string, r: string) => (items.length === 0 ? l + r : `${l}${open}${items.join(`,${open}`)}${close}${r}`);
+  if (Array.isArray(v)) return list(v.map((x) => writeValue(x === undefined ? null : x, step, inner)), "[", "]");
+  // Rare (no source yields one): written on one line.
+  if (v instanceof Map) return `new Map([${[...v].map(([k, x]) => `[${writeValue(k, "", "")}, ${writeValue(x, "", "")}]`).join(", ")}])`;
+  const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+  // A `"__proto__":` key in an object literal would set the prototype; a computed key does not.
+  return list(entries.map(([k, x]) => `${k === "__proto__" ? '["__proto__"]' : lit(k)}:${step ? " " : ""}${writeValue(x, step, inner)}`), "{", "}");
+}
+
+/** A number as JS source that evaluates to exactly it (`-0`, `NaN` and the infinities included). */
+function numberLiteral(x: number): string {
+  return Object.is(x, -0) ? "-0" : String(x);
 }

@@ -1,5 +1,6 @@
 import type { Location } from "../diagnostics/diagnostic.js";
 import type { DirectiveMetadata } from "../runtime/directive.js";
+import type { PyFloat } from "../runtime/py-value.js";
 
 /** One `<input>` as the original parses it. `default` is present only when the attribute exists. */
 export interface DeclaredInput {
@@ -36,7 +37,7 @@ export interface ContextSpec {
  * under their tag name, as in the original.
  */
 export interface DirectiveData extends DirectiveMetadata {
-  runtime?: Record<string, boolean | number | string>;
+  runtime?: Record<string, boolean | number | bigint | PyFloat | string>;
   permissions?: { tag: "cap"; content: string }[];
   context?: ContextSpec;
   inputs?: DeclaredInput[];

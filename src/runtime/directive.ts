@@ -2,11 +2,13 @@
 // every string into literals and input references, so rendering is concatenation.
 import { isPyWhitespace, pyStr, pyStrip } from "./pystr.js";
 import { resolveDollarRefs, resolveEnvRefs, resolveInputRefs } from "./interpolate.js";
-import { checkInputTypes, validateInputs, type DeclaredInput } from "./validate.js";
-import type { Thread, ThreadOptions } from "./thread.js";
+import { checkInputTypes, describe, validateInputs, type DeclaredInput } from "./validate.js";
+import { PyFloat, isPyDict, pyDict, pyItems, type PyDict, type PyValue } from "./py-value.js";
+import type { ExecutionOptions, Thread, ThreadOptions } from "./thread.js";
 
 export type Params = Readonly<Record<string, unknown>>;
-export type { DeclaredInput };
+export type { DeclaredInput, ExecutionOptions, PyDict, PyValue };
+export { PyFloat };
 
 /** Options of a compiled directive's `render`. */
 export interface RenderOptions {
@@ -32,7 +34,8 @@ export interface DirectiveMetadata {
   category?: string;
   author?: string;
   model?: Record<string, string>;
-  limits?: Record<string, number | string>;
+  /** `<limits>` attributes: an int (`number`, or `bigint` beyond 2^53), a float (`PyFloat`, `1.0` stays `1.0`), else the text. */
+  limits?: Record<string, number | bigint | PyFloat | string>;
   permissions?: { tag: string; content: string }[];
   acknowledged_risks?: { risk: string; reason: string }[];
   hooks?: Record<string, unknown>[];
@@ -187,21 +190,62 @@ export function buildPrompt(parts: PromptParts, content: string, body: string): 
 }
 
 export type ValidationResult<I> =
-  | { status: "success"; inputs: I; declared_inputs: DeclaredInput[] }
+  | {
+      status: "success";
+      inputs: I;
+      declared_inputs: DeclaredInput[];
+      /** The execution keys that were given (`model`, `limit_overrides`, `previous_thread_id`); absent when none was. */
+      options?: ExecutionOptions;
+    }
   | { status: "error"; error: string; item_id: string; declared_inputs?: DeclaredInput[] };
 
-/** `validate()` of a compiled directive: the original's checks and payloads, plus type checks (decisions.md #7). */
+/** Parameter keys the original's directive executor removes before validating, with the type each must have. */
+const EXECUTION_KEYS: Record<keyof ExecutionOptions, [string, (v: unknown) => boolean]> = {
+  model: ["a string", (v) => typeof v === "string"],
+  limit_overrides: ["an object", isPyDict],
+  previous_thread_id: ["a string", (v) => typeof v === "string"],
+};
+
+/**
+ * Splits the execution keys off `params` as the original's executor does (a null value counts as
+ * absent), or names the ones whose value has the wrong type.
+ */
+function splitExecutionOptions(params: PyDict): { inputs: PyDict; options: ExecutionOptions; problems: string[] } {
+  const rest: [string, unknown][] = [];
+  const options: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [k, v] of pyItems(params)) {
+    const name = String(k);
+    const rule = Object.hasOwn(EXECUTION_KEYS, name) ? EXECUTION_KEYS[name as keyof ExecutionOptions] : undefined;
+    if (!rule) rest.push([name, v]);
+    else if (v === null || v === undefined) continue;
+    else if (rule[1](v)) options[name] = v;
+    else problems.push(`'${name}' must be ${rule[0]}, got ${describe(v)}`);
+  }
+  return { inputs: pyDict(rest), options, problems };
+}
+
+/**
+ * `validate()` of a compiled directive: the original executor's removal of `model`,
+ * `limit_overrides` and `previous_thread_id` (returned as `options`), the original's checks and
+ * payloads, plus type checks (decisions.md #7).
+ */
 export function validateDirective<I>(id: string, declared: DeclaredInput[], params: unknown): ValidationResult<I> {
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+  if (!isPyDict(params)) {
     return { status: "error", error: "Parameters must be an object", item_id: id };
   }
-  const result = validateInputs(declared, params as Record<string, unknown>);
+  const split = splitExecutionOptions(params);
+  if (split.problems.length > 0) {
+    return { status: "error", error: `Invalid options: ${split.problems.join("; ")}`, item_id: id, declared_inputs: declared };
+  }
+  const result = validateInputs(declared, split.inputs);
   if (result.status === "error") {
     return { status: "error", error: result.error, item_id: id, declared_inputs: result.declared_inputs };
   }
-  const problems = checkInputTypes(declared, params as Record<string, unknown>);
+  const problems = checkInputTypes(declared, split.inputs);
   if (problems.length > 0) {
     return { status: "error", error: `Invalid input types: ${problems.join("; ")}`, item_id: id, declared_inputs: declared };
   }
-  return { status: "success", inputs: result.inputs as I, declared_inputs: result.declared_inputs };
+  const success = { status: "success" as const, inputs: result.inputs as I, declared_inputs: result.declared_inputs };
+  return Object.keys(split.options).length > 0 ? { ...success, options: split.options } : success;
 }

@@ -1,15 +1,18 @@
-// JSON as Python's json module reads and writes it: floats stay floats (PyFloat), and dumps()
-// uses Python's default separators and ASCII escaping, as `params_json` needs.
-import { PyFloat, floatRepr } from "./pystr.js";
+// JSON as Python's json module reads and writes it: floats stay floats (PyFloat), integers keep
+// every digit, objects keep their key order; dumps() uses Python's default separators and ASCII
+// escaping, as `params_json` needs.
+import { floatRepr } from "./pystr.js";
+import { PyFloat, isPyDict, pyDict, pyInteger, pyItems } from "./py-value.js";
 
 // Sticky patterns read at the cursor without copying the rest of the text.
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 
 /**
- * Parses JSON like `json.loads`: numbers written with `.`, `e` or `E` become PyFloat, others plain
- * numbers. Objects are plain objects in source key order, except that JavaScript lists
- * integer-like keys first (a language limit).
+ * Parses JSON like `json.loads`: numbers written with `.`, `e` or `E` become PyFloat, other numbers
+ * are ints (a bigint beyond 2^53). An object is a plain object, or a Map where a plain object
+ * would list integer-like keys out of order (see `pyDict`). Strict as Python's default: no raw
+ * control characters in strings, no `1.`, `.5`, `01` or `+1`, nothing after the value but whitespace.
  */
 export function parsePyJson(text: string): unknown {
   let i = 0;
@@ -24,19 +27,20 @@ export function parsePyJson(text: string): unknown {
     const c = text[i];
     if (c === "{") {
       i++;
-      const obj: Record<string, unknown> = {};
+      const entries: [string, unknown][] = [];
       ws();
-      if (text[i] === "}") return i++, obj;
+      if (text[i] === "}") return i++, pyDict(entries);
       for (;;) {
         ws();
         if (text[i] !== '"') fail("expected a string key");
         const k = str();
         ws();
-        if (text[i++] !== ":") fail("expected ':'");
-        Object.defineProperty(obj, k, { value: value(), enumerable: true, writable: true, configurable: true });
+        if (text[i] !== ":") fail("expected ':'");
+        i++;
+        entries.push([k, value()]);
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "}") return i++, obj;
+        else if (text[i] === "}") return i++, pyDict(entries);
         else fail("expected ',' or '}'");
       }
     }
@@ -61,7 +65,7 @@ export function parsePyJson(text: string): unknown {
     const m = NUMBER.exec(text);
     if (!m) return fail("unexpected character");
     i += m[0].length;
-    return m[1] || m[2] ? new PyFloat(Number(m[0])) : Number(m[0]);
+    return m[1] || m[2] ? new PyFloat(Number(m[0])) : pyInteger(m[0]);
   };
   const str = (): string => {
     STRING.lastIndex = i;
@@ -100,10 +104,8 @@ export function pyJsonDumps(v: unknown): string {
   if (typeof v === "number") return Number.isInteger(v) ? (Object.is(v, -0) ? "0" : BigInt(v).toString()) : floatJson(v);
   if (v instanceof PyFloat) return floatJson(v.value);
   if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(", ")}]`;
-  if (typeof v === "object") {
-    const entries = v instanceof Map ? [...v.entries()] : Object.entries(v);
-    return `{${entries.map(([k, x]) => `${dumpString(String(k))}: ${pyJsonDumps(x)}`).join(", ")}}`;
-  }
+  // Python writes a non-string key (a Map's) as the JSON text of that key: 1 -> "1", None -> "null".
+  if (isPyDict(v)) return `{${pyItems(v).map(([k, x]) => `${dumpString(typeof k === "string" ? k : pyJsonDumps(k))}: ${pyJsonDumps(x)}`).join(", ")}}`;
   return dumpString(String(v));
 }
 

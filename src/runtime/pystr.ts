@@ -1,18 +1,8 @@
 // Python's str()/repr() for JavaScript values, so rendered prompts are byte-identical to the
 // original's (rye-reference.md §2.5). CPython 3.11 rules; Unicode tables are Node's (ICU).
+import { PyFloat, pyItems, type PyDict } from "./py-value.js";
 
-const BRAND = Symbol.for("rye-build.PyFloat");
-
-/** A number Python holds as a float: JavaScript cannot tell `1` from `1.0`, so callers mark it. */
-export class PyFloat {
-  readonly [BRAND] = true;
-  constructor(readonly value: number) {}
-
-  // Compiled output carries its own copy of this runtime; `instanceof` must work across copies.
-  static [Symbol.hasInstance](v: unknown): boolean {
-    return typeof v === "object" && v !== null && (v as Record<symbol, unknown>)[BRAND] === true;
-  }
-}
+export { PyFloat };
 
 /** Python `str.isspace()` for one UTF-16 code unit (all such characters are in the BMP). */
 export function isPyWhitespace(code: number): boolean {
@@ -88,13 +78,13 @@ export function strRepr(s: string): string {
   return out + quote;
 }
 
-/** Python `repr()` of a JSON-like JavaScript value. */
+/** Python `repr()` of a value (see `PyValue` for how JavaScript values map to Python's). */
 export function pyRepr(v: unknown): string {
   if (typeof v === "string") return strRepr(v);
   return pyStr(v, true);
 }
 
-/** Python `str()` of a JSON-like JavaScript value (strings as themselves, containers as repr). */
+/** Python `str()` of a value (strings as themselves, containers as repr; a Map is an ordered dict). */
 export function pyStr(v: unknown, inner = false): string {
   switch (typeof v) {
     case "string":
@@ -111,8 +101,7 @@ export function pyStr(v: unknown, inner = false): string {
       if (v === null) return "None";
       if (v instanceof PyFloat) return floatRepr(v.value);
       if (Array.isArray(v)) return `[${v.map((x) => pyStr(x, true)).join(", ")}]`;
-      const entries = v instanceof Map ? [...v.entries()] : Object.entries(v);
-      return `{${entries.map(([k, x]) => `${pyStr(k, true)}: ${pyStr(x, true)}`).join(", ")}}`;
+      return `{${pyItems(v as PyDict).map(([k, x]) => `${pyStr(k, true)}: ${pyStr(x, true)}`).join(", ")}}`;
     }
     default:
       return String(v);

@@ -3,6 +3,7 @@
 // content is embedded at build time, so nothing is read from disk here.
 import { interpolateContext, matches } from "./context/index.js";
 import { pyStrip } from "./pystr.js";
+import { pyDict, pyGet, pyItems, type PyDict, type PyValue } from "./py-value.js";
 
 /** One knowledge item embedded in a compiled module: id, its `name` (the wrap tag) and its body. */
 export type KnowledgeBlock = readonly [id: string, name: string, content: string];
@@ -25,9 +26,20 @@ export interface ThreadPlan {
   hooks: CompiledHook[];
 }
 
-export interface ThreadOptions {
-  /** The model id the thread runs with (the hook context's `model`). */
+/**
+ * What the original's directive executor takes out of the parameters before validating them
+ * (`validate()` returns them here), for the thread rather than the directive's inputs.
+ */
+export interface ExecutionOptions {
+  /** The model the thread runs with (the hook context's `model`); empty means the directive's own. */
   model?: string;
+  /** Limits over the directive's `<limits>` (`turns`, `spend`, …): the hook context's `limits`. */
+  limit_overrides?: PyDict;
+  /** The thread this one continues; carried for the caller, not used in rendering. */
+  previous_thread_id?: string;
+}
+
+export interface ThreadOptions extends ExecutionOptions {
   /** Extra hook-context values (e.g. `depth`, `project_path`). */
   context?: Record<string, unknown>;
 }
@@ -76,31 +88,34 @@ export function buildThread(plan: ThreadPlan, prompt: string, ctx: Record<string
 
 /**
  * The hook context a fresh thread's `thread_started` hooks see, with the original runner's keys;
- * `options.model` names the model (default: the directive's model id, else its tier).
+ * `options.model` names the model (default: the directive's model id, else its tier) and
+ * `options.limit_overrides` replace or add limits, as the original resolves them.
  */
 export function threadContext(
   id: string,
-  metadata: { model?: Record<string, string>; limits?: Record<string, unknown> },
+  metadata: { model?: Record<string, string>; limits?: Readonly<Record<string, PyValue>> },
   permissions: readonly string[],
   body: string,
   inputs: Record<string, unknown>,
   defaults: Readonly<Record<string, unknown>>,
   options: ThreadOptions | undefined,
 ): Record<string, unknown> {
-  const limits = metadata.limits ?? {};
+  // {**limits, **overrides}: an override keeps the limit's place, a new key goes last.
+  const items = [...pyItems(metadata.limits ?? {}), ...(options?.limit_overrides ? pyItems(options.limit_overrides) : [])];
+  const limits = pyDict(items.map(([k, v]) => [String(k), v] as const));
   const withDefaults: Record<string, unknown> = { ...inputs };
   for (const [k, v] of Object.entries(defaults)) if (withDefaults[k] === undefined) withDefaults[k] = v;
   return {
     directive: id,
     directive_body: body,
-    model: options?.model ?? metadata.model?.id ?? metadata.model?.tier ?? "",
+    model: options?.model || metadata.model?.id || metadata.model?.tier || "",
     limits,
     inputs: withDefaults,
     project_path: "",
     depth: 0,
     parent_thread_id: "none",
-    spend_limit: limits.spend ?? "unlimited",
-    max_turns: limits.turns ?? "unlimited",
+    spend_limit: pyGet(limits, "spend") ?? "unlimited",
+    max_turns: pyGet(limits, "turns") ?? "unlimited",
     capabilities_summary: permissions.length > 0 ? permissions.join(", ") : "unrestricted",
     ...options?.context,
   };

@@ -1,6 +1,6 @@
 // Input validation as the original's `processors/inputs/validate.py` (rye-reference.md §3), plus
 // the type checks of decisions.md #7 kept separate so the original's payloads stay exact.
-import { PyFloat } from "./pystr.js";
+import { PyFloat, isPyDict, pyGet, pyHas, pyKeys, type PyDict } from "./py-value.js";
 
 /** A declared directive input, as the parser produces it. */
 export interface DeclaredInput {
@@ -20,15 +20,16 @@ export type InputValidation =
  * missing required inputs. "Valid inputs" are listed in declaration order; the original listed
  * a Python set, whose order varied between runs.
  */
-export function validateInputs(declared: DeclaredInput[], params: Readonly<Record<string, unknown>>): InputValidation {
+export function validateInputs(declared: DeclaredInput[], params: PyDict): InputValidation {
   const names = [...new Set(declared.map((d) => d.name))];
   const known = new Set(names);
-  const unknown = Object.keys(params).filter((k) => !known.has(k));
+  const keys = pyKeys(params).map(String);
+  const unknown = keys.filter((k) => !known.has(k));
   if (unknown.length > 0 && declared.length > 0) {
     return { status: "error", error: `Unknown parameters: ${unknown.join(", ")}. Valid inputs: ${names.join(", ")}`, declared_inputs: declared };
   }
   const inputs: Record<string, unknown> = {};
-  for (const k of Object.keys(params)) Object.defineProperty(inputs, k, { value: params[k], enumerable: true, writable: true, configurable: true });
+  for (const k of keys) Object.defineProperty(inputs, k, { value: pyGet(params, k), enumerable: true, writable: true, configurable: true });
   for (const d of declared) if (!Object.hasOwn(inputs, d.name) && "default" in d) inputs[d.name] = d.default;
   const missing = declared.filter((d) => d.required && !Object.hasOwn(inputs, d.name)).map((d) => d.name);
   if (missing.length > 0) return { status: "error", error: `Missing required inputs: ${missing.join(", ")}`, declared_inputs: declared };
@@ -37,7 +38,6 @@ export function validateInputs(declared: DeclaredInput[], params: Readonly<Recor
 
 const isInt = (v: unknown) => (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
 const isNumber = (v: unknown) => typeof v === "number" || typeof v === "bigint" || v instanceof PyFloat;
-const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
 
 const FITS: Record<string, (v: unknown) => boolean> = {
   string: (v) => typeof v === "string",
@@ -45,28 +45,30 @@ const FITS: Record<string, (v: unknown) => boolean> = {
   number: isNumber,
   float: isNumber,
   boolean: (v) => typeof v === "boolean",
-  object: isObject,
-  dict: isObject,
+  object: isPyDict,
+  dict: isPyDict,
   array: Array.isArray,
   list: Array.isArray,
 };
 
 /** Values given by the caller that do not fit their input's declared `type` (defaults are never checked: they are XML strings). */
-export function checkInputTypes(declared: DeclaredInput[], params: Readonly<Record<string, unknown>>): string[] {
+export function checkInputTypes(declared: DeclaredInput[], params: PyDict): string[] {
   const problems: string[] = [];
   for (const d of declared) {
-    if (!Object.hasOwn(params, d.name) || d.type === undefined) continue;
+    if (!pyHas(params, d.name) || d.type === undefined) continue;
     const fits = FITS[d.type];
-    const v = params[d.name];
+    const v = pyGet(params, d.name);
     if (fits && !fits(v)) problems.push(`'${d.name}' must be ${d.type === "integer" ? "an" : "a"} ${d.type}, got ${describe(v)}`);
   }
   return problems;
 }
 
-function describe(v: unknown): string {
-  if (v === null) return "null";
+/** How a value is named in a type error (JSON's words: null, an array, an object). */
+export function describe(v: unknown): string {
+  if (v === null || v === undefined) return "null";
   if (Array.isArray(v)) return "an array";
   if (v instanceof PyFloat || (typeof v === "number" && !Number.isInteger(v))) return "a float";
-  if (typeof v === "number") return "an integer";
+  if (typeof v === "number" || typeof v === "bigint") return "an integer";
+  if (typeof v === "object") return "an object";
   return `a ${typeof v}`;
 }

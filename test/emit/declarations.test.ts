@@ -48,7 +48,7 @@ describe("declarations", () => {
   test("input docs are sentences, with numbers and booleans unquoted in defaults", () => {
     const text = dts();
     expect(text).toContain('  /** The text, quoted "as is". */\n  text: string;');
-    expect(text).toContain("  /** How many sentences. Default: 3. */\n  sentences?: number;");
+    expect(text).toContain("  /** How many sentences. Default: 3. */\n  sentences?: number | bigint;");
     expect(text).toContain("  /** Refuse vague summaries. Default: true. */\n  strict?: boolean;");
     expect(text).toContain('  /** Tone. Default: "plain". */\n  tone?: string;');
   });

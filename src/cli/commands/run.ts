@@ -10,6 +10,7 @@ import type { Execa } from "../../runtime/exec/run-process.js";
 import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/exec/run-tool.js";
 import { parsePyJson } from "../../runtime/py-json.js";
 import { PyFloat } from "../../runtime/pystr.js";
+import { toPlainObject } from "../../runtime/py-value.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../../builder/signing.js";
 import { verifyItem } from "../../sign/verify-item.js";
@@ -26,17 +27,22 @@ the rye_execute response as JSON; --dry-run validates the chain and prints it wi
 
 Runs a directive from a bundle built by \`rye bundle\`, with no sources: validates the inputs and
 prints the rendered prompt (or, with --thread, the system message and first user message) as JSON.
+As in the original, model, limit_overrides and previous_thread_id in --inputs are not inputs: they
+set the thread's model and limits (--model wins over model).
 With --agent, launches that agent CLI from the agents TOML (default .ai/config/agents.toml) with
 {prompt} = the first user message, {role}/{role_file} = the system message, {model} = --model, the
 directive's model id or the agent's default_model. A bundled tool runs its plan against the files of
 the project at --project (default: the current directory), each re-hashed against the plan first.
 Exit codes: 0 success, 1 failure, 2 usage.`;
 
+/** What a thread takes besides its inputs: validate() splits these off the parameters. */
+type ExecutionOptions = { model?: string; limit_overrides?: unknown; previous_thread_id?: string };
+
 interface DirectiveModule {
   metadata: { model?: Record<string, string> };
-  validate(p: unknown): { status: string };
+  validate(p: unknown): { status: string; inputs?: unknown; options?: ExecutionOptions };
   render(i: unknown): unknown;
-  renderThread(i: unknown, o?: { model?: string }): { system: string; messages: { content: string }[] };
+  renderThread(i: unknown, o?: ExecutionOptions): { system: string; messages: { content: string }[] };
 }
 
 /** `rye run <bundle> directive <id> …`. */
@@ -69,20 +75,21 @@ export async function run(args: string[], io: Io): Promise<number> {
     print({ status: "error", error: `Directive not found: ${id}`, item_id: id });
     return 1;
   }
+  // validate() takes model, limit_overrides and previous_thread_id out of the inputs, as the original's executor does.
   const checked = mod.validate(inputs);
   if (checked.status !== "success") {
     print(checked);
     return 1;
   }
+  const options: ExecutionOptions = { ...checked.options, ...(typeof values.model === "string" && values.model ? { model: values.model } : {}) };
   if (typeof values.agent !== "string") {
-    const model = typeof values.model === "string" ? values.model : undefined;
-    print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(inputs, { model }) : mod.render(inputs) });
+    print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs) });
     return 0;
   }
-  return launch(mod, inputs, values.agent, typeof values.agents === "string" ? values.agents : ".ai/config/agents.toml", values.model, io);
+  return launch(mod, checked.inputs, values.agent, typeof values.agents === "string" ? values.agents : ".ai/config/agents.toml", options, io);
 }
 
-async function launch(mod: DirectiveModule, inputs: unknown, name: string, agentsFile: string, modelFlag: unknown, io: Io): Promise<number> {
+async function launch(mod: DirectiveModule, inputs: unknown, name: string, agentsFile: string, options: ExecutionOptions, io: Io): Promise<number> {
   const path = resolve(io.cwd, agentsFile);
   if (!existsSync(path)) {
     io.stderr.write(`No agent configuration at ${path} (--agents FILE).\n`);
@@ -97,9 +104,9 @@ async function launch(mod: DirectiveModule, inputs: unknown, name: string, agent
     io.stderr.write(`Agent '${name}' is not in ${agentsFile}; it has: ${Object.keys(config.agents).join(", ") || "none"}.\n`);
     return 2;
   }
-  const chosen = (typeof modelFlag === "string" ? modelFlag : undefined) ?? mod.metadata.model?.id ?? agent.default_model ?? "";
+  const chosen = options.model || mod.metadata.model?.id || agent.default_model || "";
   const model = agent.models?.[chosen] ?? chosen;
-  const thread = mod.renderThread(inputs, { model });
+  const thread = mod.renderThread(inputs, { ...options, model });
   const result = await launchAgent(agent.command, { bin: agent.bin, model, prompt: thread.messages[0]!.content, role: thread.system }, { env: io.env, cwd: io.cwd });
   return result.exitCode === 0 ? 0 : 1;
 }
@@ -129,7 +136,9 @@ async function runTool(args: string[], io: Io): Promise<number> {
   }
   let params: unknown = {};
   try {
+    // A tool takes its parameters by name: a plain object even where JSON order would need a Map.
     if (values.params !== undefined) params = parsePyJson(values.params);
+    if (params instanceof Map) params = toPlainObject(params);
   } catch (e) {
     io.stderr.write(`--params is not valid JSON: ${(e as Error).message}\n`);
     return 2;

@@ -2,17 +2,15 @@
 // whole expressions keep their type, mixed text uses str() with missing as "", `a || b`
 // fallbacks, `| pipe` filters, then `{input:…}` refs from ctx.inputs.
 import { parsePyJson, pyJsonDumps } from "../py-json.js";
-import { PyFloat, pyStr } from "../pystr.js";
+import { pyStr } from "../pystr.js";
+import { isPyDict as isDict, pyGet, pyHas, pyItems, pyKeys } from "../py-value.js";
 import { resolvePath } from "./resolve-path.js";
-
-const isDict = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
 
 const PIPES: Record<string, (v: unknown) => unknown> = {
   json: (v) => pyJsonDumps(v),
   from_json: (v) => (typeof v === "string" ? parsePyJson(v) : v),
-  length: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : isDict(v) ? Object.keys(v).length : 0),
-  keys: (v) => (isDict(v) ? Object.keys(v) : []),
+  length: (v) => (typeof v === "string" ? [...v].length : Array.isArray(v) ? v.length : isDict(v) ? pyKeys(v).length : 0),
+  keys: (v) => (isDict(v) ? pyKeys(v) : []),
   upper: (v) => pyStr(v).toUpperCase(),
   lower: (v) => pyStr(v).toLowerCase(),
 };
@@ -52,14 +50,15 @@ export function interpolateContext(template: unknown, ctx: Record<string, unknow
         })
       : template;
     const inputs = ctx.inputs;
-    if (isDict(inputs) && Object.keys(inputs).length > 0 && out.includes("{input:")) {
+    if (isDict(inputs) && pyKeys(inputs).length > 0 && out.includes("{input:")) {
       out = out.replace(INPUT_REF, (m, key: string, mod: string | undefined) =>
-        Object.hasOwn(inputs, key) ? pyStr(inputs[key]) : mod === "?" ? "" : mod ? mod.slice(1) : m,
+        pyHas(inputs, key) ? pyStr(pyGet(inputs, key)) : mod === "?" ? "" : mod ? mod.slice(1) : m,
       );
     }
     return out;
   }
   if (Array.isArray(template)) return template.map((t) => interpolateContext(t, ctx));
+  if (template instanceof Map) return new Map(pyItems(template).map(([k, v]) => [k, interpolateContext(v, ctx)]));
   if (isDict(template)) return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, interpolateContext(v, ctx)]));
   return template;
 }

@@ -1,5 +1,6 @@
 // Dotted paths into hook and graph contexts, as the original's condition_evaluator.resolve_path.
-import { PyFloat, pyStrip } from "../pystr.js";
+import { pyStrip } from "../pystr.js";
+import { isPyDict, pyGet, pyHas } from "../py-value.js";
 
 const INT = /^[+-]?\d+(?:_\d+)*$/;
 
@@ -9,11 +10,8 @@ export function pyIndex(s: string): number | undefined {
   return INT.test(t) ? Number(t.replaceAll("_", "")) : undefined;
 }
 
-const isDict = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
-
 function step(current: unknown, part: string): { value: unknown; stop: boolean } {
-  if (isDict(current)) return { value: Object.hasOwn(current, part) ? current[part] : null, stop: false };
+  if (isPyDict(current)) return { value: pyHas(current, part) ? pyGet(current, part) : null, stop: false };
   if (Array.isArray(current)) {
     const i = pyIndex(part);
     if (i === undefined) return { value: null, stop: true };
