@@ -12,6 +12,7 @@ import { parsePyJson } from "../../runtime/py-json.js";
 import { PyFloat } from "../../runtime/pystr.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../../builder/signing.js";
+import { locateProject } from "../../builder/load-project.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
@@ -138,7 +139,12 @@ async function runTool(args: string[], io: Io): Promise<number> {
     io.stderr.write("--params must be a JSON object\n");
     return 2;
   }
-  const project = resolve(io.cwd, values.project ?? ".");
+  const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
+  if ("problem" in found) {
+    io.stderr.write(`rye run tool: ${found.problem}\n`);
+    return 2;
+  }
+  const project = found.root;
   const outDir = resolve(project, values.out ?? "out");
   const userSpace = resolve(io.cwd, values["user-space"] ?? io.env.USER_SPACE ?? homedir());
   const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, (_k, x) => (x instanceof PyFloat ? x.value : x), 2)}\n`);
