@@ -111,14 +111,14 @@ export class TreeWatcher {
     if (old?.id === id) return;
     if (old) this.detach(dir, old);
     try {
-      const watcher = watch(dir, (_event, name) => this.event(dir, name));
-      watcher.on("error", () => {
+      const entry: Watched = { watcher: watch(dir, (_event, name) => this.event(dir, name)), id };
+      entry.watcher.on("error", () => {
         // The folder went away or became unreadable: the next sync decides what to watch.
-        this.detach(dir, this.watched.get(dir));
+        this.detach(dir, entry);
         this.stale = true;
         this.onChange(null);
       });
-      this.watched.set(dir, { watcher, id });
+      this.watched.set(dir, entry);
     } catch (e) {
       // Out of inotify watches (ENOSPC), or the folder vanished in between; the next sync tries again.
       const code = (e as NodeJS.ErrnoException).code;

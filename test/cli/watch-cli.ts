@@ -56,7 +56,7 @@ export function startWatch(project: string, env: NodeJS.ProcessEnv, args: string
     lines,
     stderr: () => err.text(),
     /** Waits for a cycle after the `seen`th, then until no other follows for `quietMs`; returns the count. */
-    async settle(seen: number, quietMs = 250, timeoutMs = 15_000): Promise<number> {
+    async settle(seen: number, quietMs = 150, timeoutMs = 15_000): Promise<number> {
       const until = Date.now() + timeoutMs;
       while (lines().length <= seen) {
         if (Date.now() > until) throw new Error(`no watch cycle within ${timeoutMs} ms; stdout:\n${out.text()}\nstderr:\n${err.text()}`);
