@@ -126,9 +126,8 @@ export class TreeWatcher {
     }
   }
 
-  private detach(dir: string, w: Watched | undefined): void {
-    if (!w || this.watched.get(dir) !== w) return;
-    this.watched.delete(dir);
+  private detach(dir: string, w: Watched): void {
+    if (this.watched.get(dir) === w) this.watched.delete(dir);
     w.watcher.close();
   }
 

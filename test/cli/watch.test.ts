@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -239,6 +239,26 @@ describe("rye build --watch", () => {
       writeFileSync(join(dir, ".ai/directives/t/one.md"), directive("one", "Use {input:missing}."));
       n = await w.settle(n);
       expect(last().errors).toBe(1);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  test("items reached through a symlinked folder are watched through their target", async () => {
+    const dir = project();
+    writeTree(dir, { "shared/four.md": directive("four") });
+    symlinkSync(join(dir, "shared"), join(dir, ".ai/directives/linked"));
+    const w = startWatch(dir, testEnv(), ["--json"]);
+    const last = () => JSON.parse(w.lines().at(-1)!) as Record<string, unknown>;
+    try {
+      let n = await w.settle(0);
+      expect(last().compiled).toEqual(["linked/four", "t/one", "t/two", "u/three"]);
+      // The event names shared/four.md, never .ai/directives/linked/four.md.
+      writeFileSync(join(dir, "shared/.four.tmp"), directive("four", "Use {input:missing}."));
+      renameSync(join(dir, "shared/.four.tmp"), join(dir, "shared/four.md"));
+      n = await w.settle(n);
+      expect(last().errors).toBe(1);
+      expect(last().compiled).toEqual(["t/one", "t/two", "u/three"]);
     } finally {
       await w.stop();
     }
