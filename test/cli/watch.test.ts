@@ -263,4 +263,29 @@ describe("rye build --watch", () => {
       await w.stop();
     }
   });
+
+  test("a changed file readProject would report rather than read gives the one-shot report (BOM kept, NUL, too large)", async () => {
+    const dir = project();
+    const env = { ...testEnv(), RYE_MAX_FILE_SIZE: "2k" };
+    const w = startWatch(dir, env, ["--json"]);
+    const last = () => JSON.parse(w.lines().at(-1)!) as Record<string, unknown>;
+    const file = join(dir, ".ai/directives/t/one.md");
+    try {
+      let n = await w.settle(0);
+      const changes = [
+        `\uFEFF${directive("one")}`,
+        directive("one", "A NUL \u0000 byte."),
+        directive("one", "Long. ".repeat(400)),
+        directive("one"),
+      ];
+      for (const text of changes) {
+        writeFileSync(file, text);
+        n = await w.settle(n);
+        expect(last()).toEqual({ ...(await oneShot(dir, env)), time: last().time });
+      }
+      expect(w.lines().map((l) => (JSON.parse(l) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code).join())).toEqual(["", "", "RYE1003", "RYE1005", ""]);
+    } finally {
+      await w.stop();
+    }
+  });
 });
