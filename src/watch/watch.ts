@@ -38,8 +38,14 @@ export async function watchProject(
   const debounceMs = control.debounceMs ?? 80;
   const roots = [options.spaces.project, options.spaces.user, ...options.spaces.systems].map((r) => join(r, ".ai"));
   let timer: NodeJS.Timeout | undefined;
+  let pendingSince = 0;
   const schedule = () => {
-    if (timer) clearTimeout(timer);
+    const now = Date.now();
+    if (!timer) pendingSince = now;
+    // Events that never pause (a tool writing under .ai/ all the time) postpone a rebuild at most
+    // ten quiet periods.
+    else if (now - pendingSince > 10 * debounceMs) return;
+    else clearTimeout(timer);
     timer = setTimeout(cycle, debounceMs);
   };
   const tree = new TreeWatcher(

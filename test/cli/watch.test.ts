@@ -288,4 +288,27 @@ describe("rye build --watch", () => {
       await w.stop();
     }
   });
+
+  test("events that never pause postpone a rebuild, but not forever", async () => {
+    const dir = project();
+    const w = startWatch(dir, testEnv(), ["--json"]);
+    try {
+      const n = await w.settle(0);
+      writeFileSync(join(dir, ".ai/directives/t/one.md"), directive("one", "Use {input:missing}."));
+      // A log written under .ai/ every 5 ms for three seconds: each event alone would restart the 80 ms wait.
+      const until = Date.now() + 3000;
+      let seenDuring = n;
+      for (let i = 0; Date.now() < until; i++) {
+        writeFileSync(join(dir, ".ai/directives/activity.log"), `${i}\n`);
+        await new Promise((r) => setTimeout(r, 5));
+        seenDuring = w.lines().length;
+      }
+      // A rebuild at least every 0.8 s (plus its own time) while the events go on.
+      expect(seenDuring).toBeGreaterThanOrEqual(n + 2);
+      expect((JSON.parse(w.lines()[n]!) as { errors: number }).errors).toBe(1);
+      await w.settle(n);
+    } finally {
+      await w.stop();
+    }
+  });
 });
