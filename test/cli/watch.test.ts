@@ -31,6 +31,14 @@ function project(): string {
 
 const tmp = () => mkdtempSync(join(tmpdir(), "rye-noproject-"));
 
+/** The first folder at or above `dir` holding .ai/, if any (then "no project" cannot be tested there). */
+function projectAbove(dir: string): string | undefined {
+  for (let d = dir; ; d = join(d, "..")) {
+    if (existsSync(join(d, ".ai"))) return d;
+    if (join(d, "..") === d) return undefined;
+  }
+}
+
 describe("finding the project", () => {
   test("a --project that does not exist is a usage error and creates nothing", async () => {
     const parent = tmp();
@@ -74,10 +82,8 @@ describe("finding the project", () => {
   test("no folder holding .ai/ up to the root is a usage error that creates nothing", async () => {
     const dir = tmp();
     // The walk must not find one above the temporary folder either, or this test proves nothing.
-    for (let d = dir; ; d = join(d, "..")) {
-      if (existsSync(join(d, ".ai"))) return void console.warn(`skipped: ${d} holds .ai/`);
-      if (join(d, "..") === d) break;
-    }
+    const above = projectAbove(dir);
+    if (above) return void console.warn(`skipped: ${above} holds .ai/`);
     const r = await rye(dir, testEnv(), ["build"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`neither ${dir} nor any folder above it holds .ai/`);
@@ -103,10 +109,21 @@ describe("finding the project", () => {
     const parent = tmp();
     const missing = join(parent, "missing");
     expect((await rye(parent, env, ["bundle", "--project", missing])).code).toBe(2);
+    expect(existsSync(missing)).toBe(false);
     const run = await rye(parent, env, ["run", "tool", "x/y", "--project", missing]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${missing} does not exist`);
     expect(readdirSync(parent)).toEqual([]);
+    // A bundled tool too: refused before the bundle is even loaded.
+    writeFileSync(join(parent, "bundle.mjs"), 'throw new Error("loaded");');
+    const bundled = await rye(parent, env, ["run", "bundle.mjs", "tool", "x/y", "--project", missing]);
+    expect(bundled.code).toBe(2);
+    expect(bundled.stderr).toContain(`${missing} does not exist`);
+    if (!projectAbove(parent)) {
+      const nowhere = await rye(parent, env, ["run", "bundle.mjs", "tool", "x/y"]);
+      expect(nowhere.code).toBe(2);
+      expect(nowhere.stderr).toContain("no project found");
+    }
     const dir = project();
     const sub = await rye(join(dir, ".ai", "directives"), env, ["run", "tool", "x/y"]);
     expect(sub.code).toBe(1);

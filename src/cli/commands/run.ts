@@ -30,7 +30,7 @@ prints the rendered prompt (or, with --thread, the system message and first user
 With --agent, launches that agent CLI from the agents TOML (default .ai/config/agents.toml) with
 {prompt} = the first user message, {role}/{role_file} = the system message, {model} = --model, the
 directive's model id or the agent's default_model. A bundled tool runs its plan against the files of
-the project at --project (default: the current directory), each re-hashed against the plan first.
+the project at --project (default: found as rye build finds it), each re-hashed against the plan first.
 Exit codes: 0 success, 1 failure, 2 usage.`;
 
 interface DirectiveModule {
@@ -193,7 +193,12 @@ async function runBundledTool(args: string[], io: Io): Promise<number> {
   const bundlePath = bundleAt(bundle, id?.startsWith("--") ? undefined : id, io);
   if (typeof bundlePath === "number") return bundlePath;
   const i = rest.indexOf("--project");
-  const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? resolve(io.cwd, a) : a)) : [...rest, "--project", io.cwd];
+  const found = locateProject({ project: i >= 0 ? rest[i + 1] : undefined, cwd: io.cwd, env: io.env });
+  if ("problem" in found) {
+    io.stderr.write(`rye run tool: ${found.problem}\n`);
+    return 2;
+  }
+  const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? found.root : a)) : [...rest, "--project", found.root];
   const { main } = (await import(pathToFileURL(bundlePath).href)) as { main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> };
   return main(["tool", id!, ...withProject], io.stdout, io.stderr);
 }
