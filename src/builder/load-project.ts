@@ -1,13 +1,15 @@
 // The first step of every command that works on a project: where it is, which spaces it reads,
 // and what they hold.
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { SourceFile } from "../compile/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { findProject, type FoundProject } from "../project/find-project.js";
 import { readSpaces, spacesFrom, type Spaces } from "../project/read-spaces.js";
 
 /** Where a project is and which other spaces it reads; every path is resolved against `cwd`. */
 export interface LoadProjectOptions {
-  /** The project root holding `.ai/` (default: `cwd`). */
+  /** The project root holding `.ai/` (default: the nearest folder at or above `cwd` holding one). */
   project?: string;
   /** The user space (default: `$USER_SPACE`, else the home directory). */
   userSpace?: string;
@@ -28,13 +30,24 @@ export interface LoadedProject {
 }
 
 /**
- * Reads a project and the spaces around it.
+ * The project a command works on: `project` when given (it must exist and hold `.ai/`), else the
+ * nearest folder at or above `cwd` holding `.ai/`, stopping below the user space. Every command
+ * taking `--project` goes through here; a problem is a usage error and nothing has been written.
+ */
+export function locateProject(options: { project?: string; userSpace?: string; cwd: string; env: NodeJS.ProcessEnv }): FoundProject {
+  const userSpace = resolve(options.cwd, options.userSpace ?? options.env.USER_SPACE ?? homedir());
+  return findProject({ project: options.project, cwd: options.cwd, userSpace });
+}
+
+/**
+ * Reads a project and the spaces around it; throws when there is no project (see `locateProject`).
  * @example const { sources, diagnostics } = loadProject({ project: "." });
  */
 export function loadProject(options: LoadProjectOptions = {}): LoadedProject {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const project = resolve(cwd, options.project ?? ".");
-  const spaces = spacesFrom(project, { "user-space": options.userSpace, system: options.systems }, cwd, env);
+  const found = locateProject({ project: options.project, userSpace: options.userSpace, cwd, env });
+  if ("problem" in found) throw new Error(found.problem);
+  const spaces = spacesFrom(found.root, { "user-space": options.userSpace, system: options.systems }, cwd, env);
   return { spaces, ...readSpaces(spaces) };
 }

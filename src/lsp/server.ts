@@ -43,7 +43,13 @@ export function startServer(connection: Connection = createConnection(ProposedFe
 
   connection.onInitialize((params) => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
-    ws = new Workspace(projectRoot(folder ? fileURLToPath(folder) : process.cwd()));
+    const root = projectRoot(folder ? fileURLToPath(folder) : process.cwd());
+    try {
+      ws = new Workspace(root);
+    } catch (e) {
+      // No project here: the server stays up and answers nothing, as editors expect of a server.
+      void connection.window.showWarningMessage(`rye: ${(e as Error).message}`);
+    }
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,

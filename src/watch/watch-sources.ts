@@ -1,17 +1,18 @@
 // The sources of a watched project, kept between rebuilds: after a change only the files the watcher
 // named are read again. Anything unusual (a directory event, a file outside the item folders, another
-// space, a hook config, an unreadable file now or before) falls back to reading every space anew,
-// so the result is always what readSpaces would return.
+// space, a hook config, a file readProject would report rather than read, an unreadable file now or
+// before) falls back to reading every space anew, so the result is always what readSpaces would return.
 import { lstatSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
-import { ITEM_DIRS } from "../project/read-project.js";
+import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
 
 export type SpacesRead = { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null };
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// As readProject decodes: a BOM is kept.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const extRank = (x: SourceFile) => ITEM_DIRS[x.kind].exts.indexOf(x.ext ?? "");
 /** readProject's order: kind, then id, then extension probing order; other spaces after, as read. */
 const byKindIdExt = (a: SourceFile, b: SourceFile) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : extRank(a) - extRank(b));
@@ -40,6 +41,7 @@ export class WatchedSources {
     const added: SourceFile[] = [];
     for (const abs of changed) {
       const item = this.itemOf(abs);
+      if (item === "ignored") continue;
       if (!item) return this.reread();
       const st = lstatSync(abs, { throwIfNoEntry: false });
       const at = byPath.get(item.path);
@@ -47,13 +49,15 @@ export class WatchedSources {
         if (at !== undefined) removed.add(at);
         continue;
       }
-      if (!st.isFile()) return this.reread(); // directories and links: readProject's rules apply
+      // Directories, links and files too large to read: readProject's rules and diagnostics apply.
+      if (!st.isFile() || st.size > (this.spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)) return this.reread();
       let text: string;
       try {
         text = decoder.decode(readFileSync(abs));
       } catch {
         return this.reread();
       }
+      if (text.includes("\0")) return this.reread();
       const src: SourceFile = { ...item, text, space: "project" };
       if (at !== undefined) sources[at] = src;
       else added.push(src);
@@ -74,17 +78,28 @@ export class WatchedSources {
     return this.last;
   }
 
-  /** The project item a path names, or null when it is anything else. */
-  private itemOf(abs: string): { kind: ItemKind; id: string; path: string; ext: string } | null {
+  /**
+   * The project item a changed file names; "ignored" for a file readProject skips (no item extension;
+   * the watcher reports folders and links as null, never by name); null for anything else.
+   */
+  private itemOf(abs: string): { kind: ItemKind; id: string; path: string; ext: string } | "ignored" | null {
     const path = relative(this.spaces.project, abs).split(sep).join("/");
     for (const kind of ["directive", "knowledge", "tool"] as const) {
       const { dir, exts } = ITEM_DIRS[kind];
       const prefix = `.ai/${dir}/`;
       if (!path.startsWith(prefix)) continue;
       const rel = path.slice(prefix.length);
+      const parts = rel.split("/");
+      const wanted = (name: string) => exts.some((e) => name.endsWith(e));
+      if (parts.some((part) => part === "" || part === "." || part === "..")) return null;
+      // A folder named like an item is reported by readProject, not entered.
+      if (parts.slice(0, -1).some(wanted)) return null;
       const ext = exts.find((e) => rel.endsWith(e));
-      if (!ext || rel.split("/").some((part) => part === "" || part === "." || part === "..")) return null;
-      return { kind, id: rel.slice(0, -ext.length), path, ext };
+      if (!ext) return "ignored";
+      const id = rel.slice(0, -ext.length);
+      // eslint-disable-next-line no-control-regex
+      if (/[\\\u0000-\u001f\u007f]/.test(id) || id.split("/").some((p) => p === "")) return null; // readProject's usableId
+      return { kind, id, path, ext };
     }
     return null;
   }

@@ -1,11 +1,14 @@
 // `rye build --watch`: build, then rebuild whenever a file under any space's .ai/ changes. Events
-// are debounced (an editor's save is often several events), a rebuild never overlaps another, and a
-// file deleted, renamed or made invalid mid-watch is just another rebuild with its diagnostics.
-import { existsSync, watch, type FSWatcher } from "node:fs";
+// are debounced (an editor's save is often several events, a checkout hundreds), a rebuild never
+// overlaps another, and a file deleted, renamed or made invalid mid-watch is just another rebuild
+// with its diagnostics. Folders are watched one by one (see TreeWatcher) and brought up to date
+// before each rebuild reads the tree.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Io } from "../host.js";
 import type { BuildMemo, ProjectBuildOptions } from "../builder/build-project.js";
 import { WatchedSources } from "./watch-sources.js";
+import { TreeWatcher } from "./watch-tree.js";
 
 export interface WatchControl {
   /** Stops watching; the CLI aborts on SIGINT. */
@@ -34,55 +37,49 @@ export async function watchProject(
   }
   const debounceMs = control.debounceMs ?? 80;
   const roots = [options.spaces.project, options.spaces.user, ...options.spaces.systems].map((r) => join(r, ".ai"));
-  const watchers = new Map<string, FSWatcher>();
-  let code = safeBuild(options, io, rebuild);
   let timer: NodeJS.Timeout | undefined;
-  let resolveDone: () => void = () => {};
-  const done = new Promise<void>((r) => (resolveDone = r));
-
+  let pendingSince = 0;
   const schedule = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (signal.aborted) return;
-      code = safeBuild(options, io, rebuild);
-      attach();
-    }, debounceMs);
+    const now = Date.now();
+    if (!timer) pendingSince = now;
+    // Events that never pause (a tool writing under .ai/ all the time) postpone a rebuild at most
+    // ten quiet periods.
+    else if (now - pendingSince > 10 * debounceMs) return;
+    else clearTimeout(timer);
+    timer = setTimeout(cycle, debounceMs);
   };
-  // (Re)attaches a watcher to every .ai/ that exists: one deleted and recreated mid-watch is picked up again.
-  const attach = () => {
-    for (const root of roots) {
-      if (watchers.has(root) || !existsSync(root)) continue;
-      try {
-        const w = watch(root, { recursive: true }, (_event, name) => {
-          control.onChange?.(name ? join(root, name.toString()) : null);
-          schedule();
-        });
-        w.on("error", () => {
-          w.close();
-          watchers.delete(root);
-          control.onChange?.(null);
-          schedule();
-        });
-        watchers.set(root, w);
-      } catch {
-        // Not watchable now (vanished in between); the next rebuild tries again.
-      }
-    }
+  const tree = new TreeWatcher(
+    roots,
+    (path) => {
+      control.onChange?.(path);
+      schedule();
+    },
+    (message) => io.stderr.write(`rye build --watch: ${message}\n`),
+  );
+  const cycle = () => {
+    timer = undefined;
+    if (signal.aborted) return;
+    // Watches first: whatever changes after this is reported, whatever changed before is read.
+    tree.sync();
+    code = safeBuild(options, io, rebuild);
   };
-  attach();
-  // A space whose .ai/ does not exist yet is polled for, cheaply, so creating it starts a rebuild.
+  let code = 0;
+  cycle();
+  // A root's parent is not watched (it may be a home folder), so a .ai/ created, deleted or
+  // replaced as a whole is found by a cheap poll.
   const poll = setInterval(() => {
-    if (roots.some((r) => !watchers.has(r) && existsSync(r))) {
+    if (tree.rootsMoved()) {
       control.onChange?.(null);
       schedule();
     }
   }, 1000);
-  io.stderr.write(`Watching ${roots.filter((r) => watchers.has(r)).join(", ")} for changes (Ctrl-C to stop).\n`);
+  io.stderr.write(`Watching ${roots.filter((r) => existsSync(r)).join(", ")} for changes (Ctrl-C to stop).\n`);
+  let resolveDone: () => void = () => {};
+  const done = new Promise<void>((r) => (resolveDone = r));
   const stop = () => {
     if (timer) clearTimeout(timer);
     clearInterval(poll);
-    for (const w of watchers.values()) w.close();
+    tree.close();
     stopSigint();
     resolveDone();
   };

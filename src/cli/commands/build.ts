@@ -13,17 +13,21 @@ import { Progress } from "../io.js";
 import { watchBuild } from "../../watch/watch.js";
 import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView } from "../../builder/signing.js";
 import { checkOutput, type OutputDrift } from "../../output/check-output.js";
+import { locateProject } from "../../builder/load-project.js";
+import { holdsProject } from "../../project/find-project.js";
 
 const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
 
-Compiles every directive and knowledge item under DIR/.ai (default: the current directory) into
+Compiles every directive and knowledge item under DIR/.ai (default: the nearest folder at or above
+the current directory holding .ai/; a missing DIR or one without .ai/ is a usage error) into
 typed ES modules under --out (default: DIR/out). Parents and knowledge are resolved project →
 user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.
 --check writes nothing and exits 1 when out/ differs from what a build would write. Output is
 signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.
 A signed source that changed since signing is a warning (RYE5001); --verify-sources requires every
 project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).
-Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change.`;
+Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change
+and prints a timestamped line per rebuild (with --json: one JSON object per line); not with --check.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -44,7 +48,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     io,
   );
   if (typeof values === "number") return values;
-  const project = resolve(io.cwd, values.project ?? ".");
+  if (values.check && values.watch) return usageError("--check and --watch cannot be combined: --check compares once and exits", io);
+  const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
+  if ("problem" in found) return usageError(found.problem, io);
+  const project = found.root;
   const outDir = resolve(project, values.out ?? "out");
   const spaces = spacesFrom(project, values, io.cwd, io.env);
   if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
@@ -59,12 +66,32 @@ export async function run(args: string[], io: Io): Promise<number> {
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
   const sourceTrust = values["verify-sources"] ? trustForSpaces(roots, io.env) : null;
   const options = { project, outDir, spaces, allowUnsigned: values["allow-unsigned"], sourceTrust };
-  if (values.watch) return watchBuild(options, io, (o) => runOnce(o, io, Boolean(values.json)));
+  if (values.watch) return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, Boolean(values.json), true) : reportNoProject(o, io, Boolean(values.json))));
   return runOnce(options, io, Boolean(values.json));
 }
 
-/** One build with its report; the exit code of `rye build`. */
-export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): number {
+function usageError(message: string, io: Io): number {
+  io.stderr.write(`rye build: ${message}\n`);
+  return 2;
+}
+
+/** The local time of day a watch cycle ended, as tsc --watch prints it. */
+const clock = (now: Date) => `[${now.toTimeString().slice(0, 8)}]`;
+
+/** A watch cycle that finds the project's .ai/ gone builds nothing (out/ stays) and waits for it to return. */
+function reportNoProject(options: ProjectBuildOptions, io: Io, json: boolean): number {
+  const now = new Date();
+  const message = `${options.project} holds no .ai/ folder any more; nothing was built, waiting for it to return`;
+  if (json) io.stdout.write(`${JSON.stringify({ time: now.toISOString(), version: VERSION, error: message, errors: 1, warnings: 0 })}\n`);
+  else io.stdout.write(`${clock(now)} ${message}.\n`);
+  return 2;
+}
+
+/**
+ * One build with its report; the exit code of `rye build`. In a watch cycle (`watching`) the
+ * summary line starts with the time, and --json prints the report as one line with the time.
+ */
+export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, watching = false): number {
   const started = performance.now();
   const progress = json ? null : new Progress(io, started);
   let built: ProjectBuildResult;
@@ -78,10 +105,23 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): nu
   const { project, outDir } = options;
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
 
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.filter((d) => d.severity === "warning").length;
+  const now = new Date();
   if (json) {
-    const report = { outDir: relative(io.cwd, outDir) || ".", compiled, diagnostics: diagnostics.map((d) => withDisplay(d, display)) };
-    io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    const report = {
+      ...(watching ? { time: now.toISOString() } : {}),
+      version: VERSION,
+      outDir: relative(io.cwd, outDir) || ".",
+      errors,
+      warnings,
+      directives: built.directives,
+      compiled,
+      diagnostics: diagnostics.map((d) => withDisplay(d, display)),
+    };
+    io.stdout.write(`${watching ? JSON.stringify(report) : JSON.stringify(report, null, 2)}\n`);
   } else {
+    const stamp = watching ? `${clock(now)} ` : "";
     // Only the files diagnostics point into are needed for code frames.
     const cited = new Set(diagnostics.map((d) => d.loc?.source));
     const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
@@ -91,14 +131,14 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean): nu
     const summary = formatSummary(diagnostics);
     if (summary) io.stderr.write(`${summary}\n`);
     const outName = relative(io.cwd, outDir) || ".";
-    if (built.refused) io.stderr.write(`--verify-sources failed: nothing was written to ${outName}.\n`);
-    else if (diagnostics.some((d) => d.severity === "error")) {
-      io.stdout.write(`${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
+    if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
+    else if (errors > 0) {
+      io.stdout.write(`${stamp}${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
     } else io.stdout.write(
-      `Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
+      `${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
     );
   }
-  return diagnostics.some((d) => d.severity === "error") ? 1 : 0;
+  return errors > 0 ? 1 : 0;
 }
 
 /** `--check`: list what a build would change in out/, and fail if anything would. */

@@ -8,22 +8,32 @@ import type { Io } from "../io.js";
 import { run as runBuild } from "./build.js";
 import { readSpaces, spacesFrom } from "../../project/read-spaces.js";
 import { signText } from "../../builder/signing.js";
+import { locateProject } from "../../builder/load-project.js";
 
 const USAGE = `Usage: rye bundle [--project DIR] [--out DIR] [build options…]
 
 Builds the project, then writes DIR/out/bundle.mjs: every compiled item and the runtime in one
 ES module that plain node runs without sources, TypeScript or network:
   node out/bundle.mjs directive <id> --inputs '{"name": "x"}' [--thread] [--model M]
-  node out/bundle.mjs list`;
+  node out/bundle.mjs list
+DIR is found as rye build finds it. --watch is a usage error: the bundle is signed as a whole, so
+run rye build --watch while editing and rye bundle when you need the bundle.`;
 
 /** `rye bundle`: build, then bundle `out/` into one self-contained module with esbuild. */
 export async function run(args: string[], io: Io): Promise<number> {
   // Build flags pass through to `rye build`, which checks them.
-  const values = parseCommandArgs(args, { project: { type: "string" }, out: { type: "string" }, "allow-unsigned": { type: "boolean" } }, USAGE, io, false);
+  const values = parseCommandArgs(args, { project: { type: "string" }, out: { type: "string" }, "allow-unsigned": { type: "boolean" }, watch: { type: "boolean" }, "user-space": { type: "string" } }, USAGE, io, false);
   if (typeof values === "number") return values;
+  if (values.watch) {
+    io.stderr.write("rye bundle: --watch is not supported: run rye build --watch while editing, and rye bundle when you need the bundle\n");
+    return 2;
+  }
   const built = await runBuild(args, io);
   if (built !== 0) return built;
-  const project = resolve(io.cwd, typeof values.project === "string" ? values.project : ".");
+  // rye build found the project this way and accepted it.
+  const found = locateProject({ project: typeof values.project === "string" ? values.project : undefined, userSpace: typeof values["user-space"] === "string" ? values["user-space"] : undefined, cwd: io.cwd, env: io.env });
+  if ("problem" in found) return 2;
+  const project = found.root;
   const outDir = resolve(project, typeof values.out === "string" ? values.out : "out");
   const entry = join(outDir, ".bundle-entry.mjs");
   const outfile = join(outDir, "bundle.mjs");

@@ -1,6 +1,6 @@
 import { relative, resolve } from "node:path";
 import { didYouMean } from "../../analyze/did-you-mean.js";
-import { loadProject, type LoadedProject } from "../../builder/load-project.js";
+import { loadProject, locateProject, type LoadedProject } from "../../builder/load-project.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
 import { previewDirective, type PreviewResult } from "../../preview/preview-directive.js";
 import { parsePyJson } from "../../runtime/py-json.js";
@@ -35,7 +35,12 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`--inputs is not valid JSON: ${(e as Error).message}\n`);
     return 2;
   }
-  const project = loadProject({ project: values.project, userSpace: values["user-space"], systems: values.system, cwd: io.cwd, env: io.env });
+  const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
+  if ("problem" in found) {
+    io.stderr.write(`${found.problem}\n`);
+    return 2;
+  }
+  const project = loadProject({ project: found.root, userSpace: values["user-space"], systems: values.system, cwd: io.cwd, env: io.env });
   const ids = project.sources.filter((s) => s.kind === "directive" && s.space === "project").map((s) => s.id);
   if (!ids.includes(id)) {
     const hint = didYouMean(id, ids);

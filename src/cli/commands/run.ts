@@ -13,6 +13,7 @@ import { PyFloat } from "../../runtime/pystr.js";
 import { toPlainObject } from "../../runtime/py-value.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../../builder/signing.js";
+import { locateProject } from "../../builder/load-project.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
@@ -32,7 +33,7 @@ set the thread's model and limits (--model wins over model).
 With --agent, launches that agent CLI from the agents TOML (default .ai/config/agents.toml) with
 {prompt} = the first user message, {role}/{role_file} = the system message, {model} = --model, the
 directive's model id or the agent's default_model. A bundled tool runs its plan against the files of
-the project at --project (default: the current directory), each re-hashed against the plan first.
+the project at --project (default: found as rye build finds it), each re-hashed against the plan first.
 Exit codes: 0 success, 1 failure, 2 usage.`;
 
 /** What a thread takes besides its inputs: validate() splits these off the parameters. */
@@ -147,7 +148,12 @@ async function runTool(args: string[], io: Io): Promise<number> {
     io.stderr.write("--params must be a JSON object\n");
     return 2;
   }
-  const project = resolve(io.cwd, values.project ?? ".");
+  const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
+  if ("problem" in found) {
+    io.stderr.write(`rye run tool: ${found.problem}\n`);
+    return 2;
+  }
+  const project = found.root;
   const outDir = resolve(project, values.out ?? "out");
   const userSpace = resolve(io.cwd, values["user-space"] ?? io.env.USER_SPACE ?? homedir());
   const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, (_k, x) => (x instanceof PyFloat ? x.value : x), 2)}\n`);
@@ -196,7 +202,12 @@ async function runBundledTool(args: string[], io: Io): Promise<number> {
   const bundlePath = bundleAt(bundle, id?.startsWith("--") ? undefined : id, io);
   if (typeof bundlePath === "number") return bundlePath;
   const i = rest.indexOf("--project");
-  const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? resolve(io.cwd, a) : a)) : [...rest, "--project", io.cwd];
+  const found = locateProject({ project: i >= 0 ? rest[i + 1] : undefined, cwd: io.cwd, env: io.env });
+  if ("problem" in found) {
+    io.stderr.write(`rye run tool: ${found.problem}\n`);
+    return 2;
+  }
+  const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? found.root : a)) : [...rest, "--project", found.root];
   const { main } = (await import(pathToFileURL(bundlePath).href)) as { main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> };
   return main(["tool", id!, ...withProject], io.stdout, io.stderr);
 }

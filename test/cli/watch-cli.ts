@@ -1,0 +1,75 @@
+// Runs `rye build --watch` in this process as the CLI would, and a one-shot `rye build --json`
+// beside it, for the watch tests.
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
+
+export function capture() {
+  let text = "";
+  return { stream: { write: (s: string) => ((text += s), true), isTTY: false } as unknown as Io["stdout"], text: () => text };
+}
+
+/** An environment that keeps keys and the user space out of the watched trees and out of home. */
+export function testEnv(): NodeJS.ProcessEnv {
+  const base = mkdtempSync(join(tmpdir(), "rye-watch-env-"));
+  mkdirSync(join(base, "user"));
+  return { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
+}
+
+export function writeTree(dir: string, files: Record<string, string>): string {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+export async function rye(cwd: string, env: NodeJS.ProcessEnv, args: string[]) {
+  const out = capture();
+  const err = capture();
+  const code = await main(args, { stdout: out.stream, stderr: err.stream, cwd, env });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+/** `rye build --json` of a fresh copy of the project's .ai/: no cache, no earlier output. */
+export async function oneShot(project: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
+  const copy = mkdtempSync(join(tmpdir(), "rye-oneshot-"));
+  cpSync(join(project, ".ai"), join(copy, ".ai"), { recursive: true });
+  const r = await rye(copy, env, ["build", "--json"]);
+  return JSON.parse(r.stdout) as Record<string, unknown>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `rye build --watch [args]` with the project as working directory; stopped by the SIGINT the CLI
+ * listens for (emitted in this process only, no signal is sent).
+ */
+export function startWatch(project: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+  const out = capture();
+  const err = capture();
+  const exit = main(["build", "--watch", ...args], { stdout: out.stream, stderr: err.stream, cwd: project, env });
+  const lines = () => out.text().split("\n").filter((l) => l !== "");
+  return {
+    lines,
+    stderr: () => err.text(),
+    /** Waits for a cycle after the `seen`th, then until no other follows for `quietMs`; returns the count. */
+    async settle(seen: number, quietMs = 150, timeoutMs = 15_000): Promise<number> {
+      const until = Date.now() + timeoutMs;
+      while (lines().length <= seen) {
+        if (Date.now() > until) throw new Error(`no watch cycle within ${timeoutMs} ms; stdout:\n${out.text()}\nstderr:\n${err.text()}`);
+        await sleep(10);
+      }
+      for (let n = lines().length; ; n = lines().length) {
+        await sleep(quietMs);
+        if (lines().length === n) return n;
+      }
+    },
+    async stop(): Promise<number> {
+      process.emit("SIGINT");
+      return exit;
+    },
+  };
+}
