@@ -20,6 +20,8 @@ const DIRECTIVE = `# Hi
 Say hi to {input:who}, {input:times} times.
 `;
 
+const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
+
 const BROKEN = DIRECTIVE.replace("{input:times}", "{input:tims}");
 
 function project(files: Record<string, string>): string {
@@ -35,7 +37,7 @@ async function rye(args: string[], cwd: string) {
   let stdout = "";
   let stderr = "";
   const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true) }) as unknown as Io["stdout"];
-  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: cwd } });
+  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: TEST_USER } });
   return { code, stdout, stderr };
 }
 

@@ -42,7 +42,7 @@ describe.each(pages)("docs/%s examples", (page) => {
       const m = /`npx rye preview (\S+) --inputs '([^']*)'`/.exec(b.before)!;
       let out = "";
       const stream = { write: (s: string) => ((out += s), true) } as unknown as Io["stdout"];
-      const code = await main(["preview", m[1]!, "--inputs", m[2]!], { stdout: stream, stderr: stream, cwd: dir, env: { USER_SPACE: dir } });
+      const code = await main(["preview", m[1]!, "--inputs", m[2]!], { stdout: stream, stderr: stream, cwd: dir, env: { USER_SPACE: mkdtempSync(join(tmpdir(), "rye-user-")) } });
       expect({ line: b.line, code, out }).toEqual({ line: b.line, code: 0, out: b.text });
     }
   });
