@@ -59,3 +59,26 @@ export class LineIndex {
     return { source, start: this.position(start), end: this.position(end) };
   }
 }
+
+/**
+ * The report order of tsc: by file, then line and column, each problem once. A diagnostic without a
+ * location (about the whole build) comes first; the sort is stable, so diagnostics at one position
+ * keep the order the phases found them in. Two diagnostics are one when code, span and message agree,
+ * as when two directives of one chain both reach the same missing item.
+ */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const key = `${d.code}\u0000${d.loc?.source}\u0000${d.loc?.start.offset}\u0000${d.loc?.end.offset}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.sort(compareLocations);
+}
+
+function compareLocations(a: Diagnostic, b: Diagnostic): number {
+  if (!a.loc || !b.loc) return (a.loc ? 1 : 0) - (b.loc ? 1 : 0);
+  if (a.loc.source !== b.loc.source) return a.loc.source < b.loc.source ? -1 : 1;
+  return a.loc.start.line - b.loc.start.line || a.loc.start.column - b.loc.start.column;
+}
