@@ -80,3 +80,95 @@ describe("diagnostic fixtures", () => {
     expect(missing).toEqual([]);
   });
 });
+
+/** A directive source from its metadata lines and body. */
+function directive(id: string, metadata: string, body: string, attrs = ""): SourceFile {
+  const name = id.slice(id.lastIndexOf("/") + 1);
+  const text = `# ${name}\n\n\`\`\`xml\n<directive name="${name}" version="1.0.0"${attrs}>\n  <metadata>\n    <description>D.</description>\n${metadata}  </metadata>\n</directive>\n\`\`\`\n\n${body}\n`;
+  return { kind: "directive", id, path: `.ai/directives/${id}.md`, text };
+}
+const knowledge = (id: string, text = "```yaml\nname: k\n```\n\nK.\n"): SourceFile => ({ kind: "knowledge", id, path: `.ai/knowledge/${id}.md`, text });
+const tool = (id: string, schema: string): SourceFile => ({ kind: "tool", id, path: `.ai/tools/${id}.py`, ext: ".py", text: `__tool_type__ = "python"\nCONFIG_SCHEMA = ${schema}\n` });
+const messages = (sources: SourceFile[], code: string) =>
+  build(withInstruction("", sources), "test").diagnostics.filter((d) => d.code === code).map((d) => d.message);
+const spanOf = (sources: SourceFile[], code: string) => {
+  const d = build(withInstruction("", sources), "test").diagnostics.find((x) => x.code === code)!;
+  const text = sources.find((s) => s.path === d.loc!.source)!.text;
+  return text.slice(d.loc!.start.offset, d.loc!.end.offset);
+};
+
+describe("name errors suggest the nearest name", () => {
+  test("RYE6004: an unknown parameter of a called directive", () => {
+    const callee = directive("a/summary", '  </metadata>\n  <inputs>\n    <input name="highlight" type="string" required="false">H</input>\n  </inputs>\n  <metadata>\n', "{input:highlight}");
+    const caller = directive("a/caller", "", '`rye_execute(item_type="directive", item_id="a/summary", parameters={"highlights": "x", "zzz": 1})`');
+    expect(messages([callee, caller], "RYE6004")).toEqual([
+      "Call to directive 'a/summary' passes unknown parameter 'highlights'. Did you mean 'highlight'? Valid inputs: highlight.",
+      "Call to directive 'a/summary' passes unknown parameter 'zzz'. Valid inputs: highlight.",
+    ]);
+    expect(spanOf([callee, caller], "RYE6004")).toBe('"highlights"');
+  });
+
+  test("RYE2008 and RYE2009: permission tags and input types", () => {
+    const perm = directive("a/perm", "    <permissions>\n      <fetsh>*</fetsh>\n    </permissions>\n", "Body.");
+    expect(messages([perm], "RYE2008")[0]).toMatch(/^Unknown tag <fetsh> inside <permissions>\. Did you mean <fetch>\?/);
+    const typed = directive("a/typed", '  </metadata>\n  <inputs>\n    <input name="n" type="int" required="true">N</input>\n  </inputs>\n  <metadata>\n', "{input:n}");
+    expect(messages([typed], "RYE2009")[0]).toMatch(/Did you mean 'integer'\?/);
+  });
+
+  test("RYE3004, RYE3005 and RYE6002: item ids, and no suggestion when nothing is near", () => {
+    const base = directive("app/base", "", "Base.");
+    const child = directive("app/child", "    <context>\n      <before>app/style-guide</before>\n      <after>zz/qq</after>\n    </context>\n", '`rye_load(item_type="knowledge", item_id="app/style_guide")`', ' extends="app/bsae"');
+    const sources = [base, child, knowledge("app/style_guide")];
+    expect(messages(sources, "RYE3004")).toEqual(["Directive 'app/bsae' (extends) was not found in the project, user or system space. Did you mean 'app/base'?"]);
+    expect(spanOf(sources, "RYE3004")).toBe("app/bsae");
+    expect(messages(sources, "RYE3005")).toEqual([
+      "Knowledge item 'app/style-guide' (before) was not found in the project, user or system space. Did you mean 'app/style_guide'?",
+      "Knowledge item 'zz/qq' (after) was not found in the project, user or system space.",
+    ]);
+    const call = directive("app/call", "", '`rye_execute(item_type="tool", item_id="rye/file-system/raed")` `rye_execute(item_type="tool", item_id="other/read")`');
+    const tools = [tool("rye/file-system/read", "{}")];
+    expect(messages([call, ...tools], "RYE6002")).toEqual([
+      "tool 'rye/file-system/raed' is not found in the project, user or system space. Did you mean 'rye/file-system/read'?",
+      // Same final name in another folder: the usual mistake when an id is written from memory.
+      "tool 'other/read' is not found in the project, user or system space. Did you mean 'rye/file-system/read'?",
+    ]);
+  });
+
+  test("RYE6006 and RYE6007: a tool call checked against CONFIG_SCHEMA", () => {
+    const schema = '{"type": "object", "properties": {"diff": {"type": "string"}, "base": {"type": "string"}}, "required": ["diff"]}';
+    const call = directive("team/review", "", '`rye_execute(item_type="tool", item_id="team/changed_files", parameters={"dif": "x"})`');
+    const sources = [call, tool("team/changed_files", schema)];
+    expect(messages(sources, "RYE6006")).toEqual(["Call to tool 'team/changed_files' is missing required parameters: diff (its CONFIG_SCHEMA requires them)."]);
+    expect(spanOf(sources, "RYE6006")).toBe('{"dif": "x"}');
+    expect(messages(sources, "RYE6007")).toEqual([
+      "Call to tool 'team/changed_files' passes 'dif', which its CONFIG_SCHEMA does not declare. Did you mean 'diff'? Declared parameters: diff, base.",
+    ]);
+    expect(spanOf(sources, "RYE6007")).toBe('"dif"');
+    // A schema without properties or required names checks nothing.
+    expect(build(withInstruction("", [call, tool("team/changed_files", "{}")]), "test").diagnostics).toEqual([]);
+  });
+
+  test("RYE6001 underlines the token where the call stops parsing", () => {
+    const call = directive("a/broken", "", '`rye_execute(item_type="tool", item_id=some_variable, parameters={})`');
+    expect(spanOf([call], "RYE6001")).toBe("some_variable");
+  });
+});
+
+describe("messages agree with locations", () => {
+  test("RYE3002 names no line counted from the fence", () => {
+    const k = knowledge("k", "```yaml\nname: k\ntitle: @reserved\n```\n\nBody.\n");
+    const [d] = build([k], "test").diagnostics;
+    expect(d).toMatchObject({ code: "RYE3002", loc: { start: { line: 3, column: 8 } } });
+    expect(d!.message).not.toMatch(/line \d/);
+    expect(d!.message).toMatch(/^Invalid YAML in the metadata fence: .*reserved character @$/);
+  });
+
+  test("RYE3008 says how to add the missing knowledge item, once per build", () => {
+    const ds = build([directive("a/one", "", "One."), directive("a/two", "", "Two.")], "test").diagnostics;
+    expect(ds.map((d) => d.code)).toEqual(["RYE3008"]);
+    expect(ds[0]!.message).toContain("Add .ai/knowledge/rye/agent/core/DirectiveInstruction.md");
+    // A build whose hooks come from hook_conditions.yaml does not use the built-in hook.
+    const configured = build([directive("a/one", "", "One.")], "test", { hookConfig: { path: "hook_conditions.yaml", text: "context_hooks: []\n" } });
+    expect(configured.diagnostics).toEqual([]);
+  });
+});
