@@ -1,13 +1,13 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { scanCalls } from "../parse/scan-calls.js";
+import { callFailurePosition, scanCalls } from "../parse/scan-calls.js";
 import type { DirectiveCall } from "../runtime/directive.js";
 import { didYouMeanId } from "../runtime/did-you-mean.js";
 import { checkDirectiveParams, checkToolParams, type CallArgs } from "./check-call-params.js";
 import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
 type Value = ({ kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value; start: number; end: number }[] } | { kind: "list"; items: Value[] }) & { start: number };
-type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number; failAt?: number };
+type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number };
 
 /** One call a directive makes, with its resolved target (null when dynamic or not found): what its module exports as `calls`. */
 export type CallPlan = DirectiveCall;
@@ -117,7 +117,7 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
 
 /** The span to underline in a call that does not parse: the token where parsing stopped. */
 function offendingToken(text: string, raw: RawCall): [number, number] {
-  const at = Math.min(Math.max(raw.failAt ?? raw.start, raw.start), raw.end - 1);
+  const at = Math.min(Math.max(callFailurePosition(text, raw.start), raw.start), raw.end - 1);
   const token = /^[^\s,()=`]+/.exec(text.slice(at, raw.end - 1));
   return [at, at + (token ? token[0].length : 1)];
 }

@@ -62,7 +62,7 @@ export class LineIndex {
 
 /**
  * The report order of tsc: by file, then line and column, each problem once. A diagnostic without a
- * location (about the whole build) comes first; the sort is stable, so diagnostics at one position
+ * location (about the whole build) comes last, next to the summary; the sort is stable, so diagnostics at one position
  * keep the order the phases found them in. Two diagnostics are one when code, span and message agree,
  * as when two directives of one chain both reach the same missing item.
  */
@@ -78,7 +78,7 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 }
 
 function compareLocations(a: Diagnostic, b: Diagnostic): number {
-  if (!a.loc || !b.loc) return (a.loc ? 1 : 0) - (b.loc ? 1 : 0);
+  if (!a.loc || !b.loc) return (a.loc ? 0 : 1) - (b.loc ? 0 : 1);
   if (a.loc.source !== b.loc.source) return a.loc.source < b.loc.source ? -1 : 1;
   return a.loc.start.line - b.loc.start.line || a.loc.start.column - b.loc.start.column;
 }

@@ -14,8 +14,8 @@ interface LibraryResult {
   peg$FAILED: unknown;
 }
 
-/** Where the Call rule gives up on a call that does not parse: the first character no rule accepts. */
-function failurePosition(text: string, pos: number): number {
+/** Where the Call rule gives up on a call starting at `pos` that does not parse: the first character no rule accepts. */
+export function callFailurePosition(text: string, pos: number): number {
   // Only a parse that reports its failures tracks how far it got; broken calls are rare.
   const r = parse(text, { startRule: "Call", peg$library: true, peg$currPos: pos, peg$silentFails: 0 }) as LibraryResult & { peg$maxFailPos: number };
   return r.peg$maxFailPos;
@@ -33,7 +33,6 @@ export function scanCalls<T>(text: string): T[] {
         // Library mode parses a prefix from the given offset; silent: failures here are not errors.
         const r = parse(text, { startRule, peg$library: true, peg$currPos: pos, peg$silentFails: 1 }) as LibraryResult;
         if (r.peg$result !== r.peg$FAILED) {
-          if (startRule === "BrokenCall") (r.peg$result as { failAt?: number }).failAt = failurePosition(text, pos);
           out.push(r.peg$result as T);
           next = r.peg$currPos;
           break;
