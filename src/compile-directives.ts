@@ -178,7 +178,6 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
 
   const analyses: DirectiveAnalysis[] = [];
   const compiled: string[] = [];
-  const ids = (kind: ItemKind) => byId[kind].keys();
   const toolSchemas = new Map<string, unknown>();
   const toolSchema = (x: string) => {
     if (!toolSchemas.has(x)) {
@@ -234,7 +233,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
       continue;
     }
     const { analysis, diagnostics: ds } = analyzeDirective({ id, parsed: entry.parsed });
-    const ctx = resolveContext(entry, lookupDirective, knowledgeExists, configHooks, ids);
+    const ctx = resolveContext(entry, lookupDirective, knowledgeExists, configHooks);
     const permissions = ctx.plan.permissionsFrom ? (lookupDirective(ctx.plan.permissionsFrom)?.data.permissions ?? []) : [];
     const index: ItemIndex = {
       directive: lookupDirective,
@@ -244,7 +243,6 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
         return lookupKnowledge(x)?.space ?? (first ? spaceOf(first) : undefined);
       },
       toolSchema,
-      ids,
     };
     const calls = resolveCalls(entry, index, permissions.map((p) => p.content));
     outcome.diagnostics = [...ds, ...ctx.diagnostics, ...calls.diagnostics, ...failedDeps];
@@ -264,7 +262,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     else analyses.push(analysis);
   }
   diagnostics.splice(parseDiagnosticsAt, 0, ...allParseDiagnostics);
-  return { analyses, knowledge: projectKnowledge, diagnostics, compiled };
+  return { analyses, knowledge: projectKnowledge, diagnostics: d.suggestIds(diagnostics, (kind) => byId[kind].keys()), compiled };
 }
 
 function block(id: string, knowledge: (id: string) => KnowledgeItem | null): KnowledgeBlock | null {

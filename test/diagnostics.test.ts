@@ -1,10 +1,13 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { CODES } from "../src/diagnostics/codes.js";
+import type { Io } from "../src/cli/io.js";
+import { main } from "../src/cli/main.js";
 import { readSpaces } from "../src/cli/read-spaces.js";
-import { build, type SourceFile } from "../src/index.js";
+import { build, type Diagnostic, type SourceFile } from "../src/index.js";
 
 // One fixture per diagnostic code: `<case>.md` and `<case>.expected.json` listing every
 // diagnostic (code, line, column) the case must produce — no more, no fewer. A case whose name
@@ -26,6 +29,7 @@ const INSTRUCTION: SourceFile = {
   space: "system:9",
   text: "```yaml\nname: DirectiveInstruction\n```\n\nFollow the directive.\n",
 };
+const INSTRUCTION_PATH = ".ai/knowledge/rye/agent/core/DirectiveInstruction.md";
 const withInstruction = (name: string, sources: SourceFile[]) => (name.startsWith("rye3008") ? sources : [...sources, INSTRUCTION]);
 
 /** Codes whose fixtures are not single `.md` files, with the test that asserts their code, line and column. */
@@ -170,5 +174,44 @@ describe("messages agree with locations", () => {
     // A build whose hooks come from hook_conditions.yaml does not use the built-in hook.
     const configured = build([directive("a/one", "", "One.")], "test", { hookConfig: { path: "hook_conditions.yaml", text: "context_hooks: []\n" } });
     expect(configured.diagnostics).toEqual([]);
+  });
+});
+
+describe("a build that reuses its cache reports what a fresh build reports", () => {
+  const USER = mkdtempSync(join(tmpdir(), "rye-user-"));
+  async function report(dir: string) {
+    let stdout = "";
+    const sink = { write: (t: string) => ((stdout += t), true), isTTY: false } as unknown as Io["stdout"];
+    const quiet = { write: () => true, isTTY: false } as unknown as Io["stderr"];
+    await main(["build", "--project", dir, "--json", "--allow-unsigned"], { stdout: sink, stderr: quiet, cwd: dir, env: { USER_SPACE: USER } });
+    return (JSON.parse(stdout) as { diagnostics: Diagnostic[] }).diagnostics.map((d) => `${d.code} ${d.loc?.source}:${d.loc?.start.line}:${d.loc?.start.column} ${d.message}`);
+  }
+  const write = (dir: string, files: Record<string, string>) => {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, rel)), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+  };
+  const schema = (name: string) => `__tool_type__ = "python"\nCONFIG_SCHEMA = {"properties": {"${name}": {"type": "string"}}}\n`;
+
+  // Only a build without errors saves its cache, so these are warnings.
+  test("when a called tool's schema changes, and when an id near a missing one appears", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-cache-"));
+    const body = '`rye_execute(item_type="tool", item_id="team/changed_files", parameters={"dif": "x"})` `rye_execute(item_type="directive", item_id="app/bsae")`';
+    const child = directive("app/child", "", body);
+    write(dir, { [child.path]: child.text, ".ai/tools/team/changed_files.py": schema("diff"), [INSTRUCTION_PATH]: INSTRUCTION.text });
+    const missing = "RYE6002 .ai/directives/app/child.md:11:132 directive 'app/bsae' is not found in the project, user or system space.";
+    expect(await report(dir)).toEqual([
+      "RYE6007 .ai/directives/app/child.md:11:74 Call to tool 'team/changed_files' passes 'dif', which its CONFIG_SCHEMA does not declare. Did you mean 'diff'? Declared parameters: diff.",
+      missing,
+    ]);
+    write(dir, { ".ai/tools/team/changed_files.py": schema("dif") });
+    expect(await report(dir)).toEqual([missing]);
+    write(dir, { ".ai/directives/app/base.md": directive("app/base", "", "Base.").text });
+    const again = await report(dir);
+    expect(again).toEqual([`${missing} Did you mean 'app/base'?`]);
+    const fresh = mkdtempSync(join(tmpdir(), "rye-fresh-"));
+    cpSync(join(dir, ".ai"), join(fresh, ".ai"), { recursive: true });
+    expect(await report(fresh)).toEqual(again);
   });
 });

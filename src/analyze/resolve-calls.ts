@@ -2,7 +2,6 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { callFailurePosition, scanCalls } from "../parse/scan-calls.js";
 import type { DirectiveCall } from "../runtime/directive.js";
-import { didYouMeanId } from "../runtime/did-you-mean.js";
 import { checkDirectiveParams, checkToolParams, type CallArgs } from "./check-call-params.js";
 import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
@@ -20,8 +19,6 @@ export interface ItemIndex {
   has(kind: "tool" | "knowledge", id: string): string | undefined;
   /** The CONFIG_SCHEMA of the tool an id resolves to. */
   toolSchema(id: string): unknown;
-  /** Every id of a kind across the spaces, for "did you mean". */
-  ids(kind: "tool" | "directive" | "knowledge"): Iterable<string>;
 }
 
 const KINDS = ["tool", "directive", "knowledge"] as const;
@@ -83,21 +80,13 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
     // Era C writes `item_id="tool:…"` or omits item_type; both are resolved against every kind.
     const prefixed = /^(tool|directive|knowledge):(.*)$/.exec(id);
     const bareId = prefixed ? prefixed[2]! : id;
-    const untyped = !plan.item_type && !prefixed;
+    // An untyped call names some other item: the directive's own id is never what it means.
+    const self = !plan.item_type && !prefixed ? entry.id : null;
     const kinds = plan.item_type ? [plan.item_type] : prefixed ? [prefixed[1]!] : [...KINDS];
-    for (const kind of kinds) {
-      // An untyped call names some other item: the directive's own id is never what it means.
-      if (untyped && kind === "directive" && bareId === entry.id) continue;
-      const space = kind === "directive" ? index.directive(bareId)?.space : kind === "tool" || kind === "knowledge" ? index.has(kind, bareId) : undefined;
-      if (space) {
-        plan.target = { kind, id: bareId, space };
-        break;
-      }
-    }
+    plan.target = findTarget(bareId, kinds, self, index);
     if (!plan.target) {
-      const candidates = kinds.filter((k): k is (typeof KINDS)[number] => (KINDS as readonly string[]).includes(k)).flatMap((k) => [...index.ids(k)]);
-      const near = didYouMeanId(bareId, untyped ? candidates.filter((c) => c !== entry.id) : candidates);
-      diagnostics.push(d.callTargetNotFound(loc(at.value.start, at.end), plan.item_type ?? "item", bareId, near));
+      const known = kinds.filter((k): k is (typeof KINDS)[number] => (KINDS as readonly string[]).includes(k));
+      diagnostics.push(d.callTargetNotFound(loc(at.value.start, at.end), plan.item_type ?? "item", bareId, known, self));
       continue;
     }
     const given = args.get("parameters");
@@ -113,6 +102,16 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
     }
   }
   return { calls, diagnostics };
+}
+
+/** The first kind under which `id` is found; `self`, the calling directive's id, never counts as a directive. */
+function findTarget(id: string, kinds: readonly string[], self: string | null, index: ItemIndex): CallPlan["target"] {
+  for (const kind of kinds) {
+    if (kind === "directive" && id === self) continue;
+    const space = kind === "directive" ? index.directive(id)?.space : kind === "tool" || kind === "knowledge" ? index.has(kind, id) : undefined;
+    if (space) return { kind, id, space };
+  }
+  return null;
 }
 
 /** The span to underline in a call that does not parse: the token where parsing stopped. */

@@ -3,7 +3,6 @@ import * as d from "../diagnostics/codes.js";
 import type { DirectiveData, DirectiveLocations } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
 import type { DirectiveContextPlan } from "../runtime/directive.js";
-import { didYouMeanId } from "../runtime/did-you-mean.js";
 import { hooksFromDirective, type HookDef } from "./hooks.js";
 
 /**
@@ -59,7 +58,6 @@ export function resolveContext(
   findDirective: (id: string) => DirectiveEntry | undefined,
   hasKnowledge: (id: string) => boolean,
   configHooks: readonly HookDef[],
-  ids: (kind: "directive" | "knowledge") => Iterable<string> = () => [],
 ): { plan: ContextPlan; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const chain: DirectiveEntry[] = [leaf];
@@ -80,7 +78,7 @@ export function resolveContext(
     seen.add(parentId);
     const parent = findDirective(parentId);
     if (!parent) {
-      diagnostics.push(d.missingParent(at, parentId, didYouMeanId(parentId, [...ids("directive")].filter((x) => !seen.has(x)))));
+      diagnostics.push(d.missingParent(at, parentId, [...seen]));
       break;
     }
     chain.push(parent);
@@ -107,7 +105,7 @@ export function resolveContext(
   for (const entry of chain) {
     for (const c of entry.locs.context) {
       if (c.position !== "suppress" && !suppressed.has(c.id) && !hasKnowledge(c.id)) {
-        diagnostics.push(d.missingKnowledge(c.loc, c.id, c.position, didYouMeanId(c.id, ids("knowledge"))));
+        diagnostics.push(d.missingKnowledge(c.loc, c.id, c.position));
       }
     }
   }

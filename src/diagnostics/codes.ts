@@ -1,5 +1,5 @@
 import type { Diagnostic, Location } from "./diagnostic.js";
-import { didYouMean, suggest } from "../runtime/did-you-mean.js";
+import { didYouMean, didYouMeanId, suggest } from "../runtime/did-you-mean.js";
 
 // Stable diagnostic codes. Numbering by phase: RYE1xxx reading and parsing, RYE2xxx directive
 // checks. Every code has a fixture under test/fixtures/diagnostics/ and a row in the README.
@@ -159,11 +159,13 @@ export const invalidYaml = (loc: Location, detail: string) =>
 export const circularExtends = (loc: Location, id: string, chain: readonly string[]) =>
   error("RYE3003", `Circular extends chain: ${id} (chain: ${chain.join(" → ")})`, loc);
 
-export const missingParent = (loc: Location, parent: string, near?: string) =>
-  error("RYE3004", `Directive '${parent}' (extends) was not found in the project, user or system space.${suggest(near)}`, loc);
+const lookingFor = (diag: Diagnostic, lookup: NonNullable<Diagnostic["lookup"]>): Diagnostic => ({ ...diag, lookup });
 
-export const missingKnowledge = (loc: Location, id: string, position: string, near?: string) =>
-  error("RYE3005", `Knowledge item '${id}' (${position}) was not found in the project, user or system space.${suggest(near)}`, loc);
+export const missingParent = (loc: Location, parent: string, chain: readonly string[]) =>
+  lookingFor(error("RYE3004", `Directive '${parent}' (extends) was not found in the project, user or system space.`, loc), { kinds: ["directive"], id: parent, exclude: [...chain] });
+
+export const missingKnowledge = (loc: Location, id: string, position: string) =>
+  lookingFor(error("RYE3005", `Knowledge item '${id}' (${position}) was not found in the project, user or system space.`, loc), { kinds: ["knowledge"], id });
 
 export const unusedSuppress = (loc: Location, id: string) =>
   warning("RYE3006", `<suppress>${id}</suppress> matches no context item or hook of this directive's chain (suppression matches exact ids only).`, loc);
@@ -179,8 +181,19 @@ export const badHookTemplate = (loc: Location, raw: string, fix: string) => erro
 export const unparsedCall = (loc: Location, name: string) =>
   warning("RYE6001", `This ${name}(…) call does not parse as Python literal arguments, so it cannot be checked.`, loc);
 
-export const callTargetNotFound = (loc: Location, kind: string, id: string, near?: string) =>
-  warning("RYE6002", `${kind} '${id}' is not found in the project, user or system space.${suggest(near)}`, loc);
+export const callTargetNotFound = (loc: Location, kind: string, id: string, kinds: ("directive" | "knowledge" | "tool")[], self: string | null) =>
+  lookingFor(warning("RYE6002", `${kind} '${id}' is not found in the project, user or system space.`, loc), { kinds, id, ...(self ? { exclude: [self] } : {}) });
+
+/** Completes every not-found diagnostic with the nearest id the build holds, and drops what it was looked up by. */
+export function suggestIds(diagnostics: readonly Diagnostic[], ids: (kind: "directive" | "knowledge" | "tool") => Iterable<string>): Diagnostic[] {
+  return diagnostics.map((diag) => {
+    if (!diag.lookup) return diag;
+    const { lookup, ...rest } = diag;
+    const exclude = new Set(lookup.exclude ?? []);
+    const near = didYouMeanId(lookup.id, lookup.kinds.flatMap((k) => [...ids(k)]).filter((c) => !exclude.has(c)));
+    return { ...rest, message: rest.message + suggest(near) };
+  });
+}
 
 export const callMissingInput = (loc: Location, id: string, names: readonly string[]) =>
   error("RYE6003", `Call to directive '${id}' is missing required inputs: ${names.join(", ")}.`, loc);

@@ -21,6 +21,11 @@ export interface Diagnostic {
   message: string;
   loc?: Location;
   notes?: { message: string; loc?: Location }[];
+  /**
+   * An item id that was not found, for which the nearest existing id is suggested once the whole
+   * build's ids are known (see `suggestIds`): a reused item's message is then as fresh as a new one's.
+   */
+  lookup?: { kinds: ("directive" | "knowledge" | "tool")[]; id: string; exclude?: string[] };
 }
 
 /** Collects diagnostics for one phase; passed into each check so checks stay pure and testable. */
