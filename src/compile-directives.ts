@@ -3,13 +3,14 @@
 import { analyzeDirective } from "./analyze/index.js";
 import type { DirectiveAnalysis } from "./analyze/analysis.js";
 import { DEFAULT_CONTEXT_HOOKS, hooksFromConfig, type HookDef } from "./analyze/hooks.js";
-import { resolveCalls } from "./analyze/resolve-calls.js";
+import { resolveCalls, type ItemIndex } from "./analyze/resolve-calls.js";
 import { lookupView, resolveContext, type DirectiveEntry, type LeafEntry } from "./analyze/resolve-context.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
 import * as d from "./diagnostics/codes.js";
 import { parseDirective, type ParsedDirective } from "./parse/parse-directive.js";
 import { parseKnowledge, type KnowledgeData } from "./parse/parse-knowledge.js";
 import type { KnowledgeBlock, ThreadPlan } from "./runtime/thread.js";
+import { readToolMetadata } from "./tools/tool-metadata.js";
 import type { ItemKind, SourceFile } from "./compile/source.js";
 
 export interface KnowledgeItem {
@@ -113,16 +114,22 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     let e = directiveCache.get(id);
     if (e !== undefined) return e;
     e = null;
-    for (const src of byId.directive.get(id) ?? []) {
+    const srcs = byId.directive.get(id) ?? [];
+    for (const src of srcs) {
       const parsed = parseD(src);
       if (parsed.data) {
         e = { id, space: spaceOf(src), parsed, data: parsed.data, locs: parsed.locs };
         break;
       }
     }
+    // Files that exist but do not parse still name the item: dependents find it, and only its own diagnostics say why it failed.
+    if (!e && srcs[0]) e = { id, space: spaceOf(srcs[0]), data: {}, locs: parseD(srcs[0]).locs, failed: true };
     directiveCache.set(id, e);
     return e;
   };
+  /** The parse diagnostics of an item that exists but failed, from the spaces whose items are not reported on their own. */
+  const ownDiagnostics = (kind: "directive" | "knowledge", id: string): Diagnostic[] =>
+    (byId[kind].get(id) ?? []).filter((s) => spaceOf(s) !== "project").flatMap((s) => (kind === "directive" ? parseD(s) : parseK(s)).diagnostics);
   /** After its analysis a directive is only ever looked up: drop its parse. */
   const analysed = (id: string) => {
     for (const src of byId.directive.get(id) ?? []) parsedDirectives.delete(src);
@@ -171,6 +178,21 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
 
   const analyses: DirectiveAnalysis[] = [];
   const compiled: string[] = [];
+  const toolSchemas = new Map<string, unknown>();
+  const toolSchema = (x: string) => {
+    if (!toolSchemas.has(x)) {
+      const src = byId.tool.get(x)?.[0];
+      toolSchemas.set(x, src ? readToolMetadata(src.text, src.ext ?? "").metadata.config_schema : undefined);
+    }
+    return toolSchemas.get(x);
+  };
+  // Seed 004's default hook needs one knowledge item; without it every thread silently loses its instruction.
+  if (configHooks === DEFAULT_CONTEXT_HOOKS && projectDirectives.length > 0) {
+    for (const id of new Set(DEFAULT_CONTEXT_HOOKS.flatMap((h) => h.actions.map((a) => a.item_id ?? "")))) {
+      if (!byId.knowledge.has(id)) diagnostics.push(d.missingInstructionKnowledge(id));
+      else if (!findKnowledge(id)) diagnostics.push(...ownDiagnostics("knowledge", id));
+    }
+  }
   for (const { src, reused } of projectDirectives) {
     const id = src.id;
     if (reused) {
@@ -182,28 +204,51 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     const parseDiagnostics = parseD(src).data ? [] : parseD(src).diagnostics;
     allParseDiagnostics.push(...parseDiagnostics);
     const seen = (kind: ItemKind, x: string) => hooks.onLookup?.(src, kind, x);
-    const lookupDirective = (x: string) => (seen("directive", x), findDirective(x) ?? undefined);
-    const lookupKnowledge = (x: string) => (seen("knowledge", x), findKnowledge(x));
+    // Items this one depends on that exist but failed: reported by themselves, and this one is not emitted.
+    const failedDeps: Diagnostic[] = [];
+    let depFailed = false;
+    const noteFailed = (kind: "directive" | "knowledge", x: string) => {
+      depFailed = true;
+      failedDeps.push(...ownDiagnostics(kind, x));
+    };
+    const lookupDirective = (x: string) => {
+      seen("directive", x);
+      const e = findDirective(x) ?? undefined;
+      if (e?.failed && x !== id) noteFailed("directive", x);
+      return e;
+    };
+    const lookupKnowledge = (x: string) => {
+      seen("knowledge", x);
+      const k = findKnowledge(x);
+      if (!k && byId.knowledge.has(x)) noteFailed("knowledge", x);
+      return k;
+    };
+    const knowledgeExists = (x: string) => lookupKnowledge(x) !== null || byId.knowledge.has(x);
     // Only an analysed directive is reduced to its lookup view, and each id is analysed once.
     const entry = lookupDirective(id) as LeafEntry | undefined;
     const outcome: ItemOutcome = { parseDiagnostics, diagnostics: [], compiled: false };
-    if (!entry) {
+    if (!entry || entry.failed) {
       analysed(id);
       hooks.onDirective?.(src, outcome, null);
       continue;
     }
     const { analysis, diagnostics: ds } = analyzeDirective({ id, parsed: entry.parsed });
-    const ctx = resolveContext(entry, lookupDirective, (x) => lookupKnowledge(x) !== null, configHooks);
+    const ctx = resolveContext(entry, lookupDirective, knowledgeExists, configHooks);
     const permissions = ctx.plan.permissionsFrom ? (lookupDirective(ctx.plan.permissionsFrom)?.data.permissions ?? []) : [];
-    const index = {
+    const index: ItemIndex = {
       directive: lookupDirective,
-      has: (kind: "tool" | "knowledge", x: string) => (seen(kind, x), kind === "tool" ? tools.get(x) : findKnowledge(x)?.space),
+      has: (kind, x) => {
+        if (kind === "tool") return seen(kind, x), tools.get(x);
+        const first = byId.knowledge.get(x)?.[0];
+        return lookupKnowledge(x)?.space ?? (first ? spaceOf(first) : undefined);
+      },
+      toolSchema,
     };
     const calls = resolveCalls(entry, index, permissions.map((p) => p.content));
-    outcome.diagnostics = [...ds, ...ctx.diagnostics, ...calls.diagnostics];
+    outcome.diagnostics = [...ds, ...ctx.diagnostics, ...calls.diagnostics, ...failedDeps];
     diagnostics.push(...outcome.diagnostics);
     analysed(id);
-    if (!analysis || [...ctx.diagnostics, ...calls.diagnostics].some((x) => x.severity === "error")) {
+    if (!analysis || depFailed || [...ctx.diagnostics, ...calls.diagnostics].some((x) => x.severity === "error")) {
       hooks.onDirective?.(src, outcome, null);
       continue;
     }
@@ -217,7 +262,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     else analyses.push(analysis);
   }
   diagnostics.splice(parseDiagnosticsAt, 0, ...allParseDiagnostics);
-  return { analyses, knowledge: projectKnowledge, diagnostics, compiled };
+  return { analyses, knowledge: projectKnowledge, diagnostics: d.suggestIds(diagnostics, (kind) => byId[kind].keys()), compiled };
 }
 
 function block(id: string, knowledge: (id: string) => KnowledgeItem | null): KnowledgeBlock | null {

@@ -3,6 +3,7 @@
 import type { Diagnostic, Location } from "./diagnostics/diagnostic.js";
 import { LineIndex } from "./diagnostics/diagnostic.js";
 import * as d from "./diagnostics/codes.js";
+import { didYouMeanId } from "./runtime/did-you-mean.js";
 import type { SourceFile } from "./compile/source.js";
 import { PROCESS_PRIMITIVES, type ChainPlan } from "./runtime/exec/plan.js";
 import { contentHash, normalizeNewlines, sha256Hex } from "./sign/hash-region.js";
@@ -84,6 +85,7 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
   };
   const tools: CompiledTool[] = [];
   const seen = new Set<string>();
+  const toolIds = new Set(sources.filter((s) => s.kind === "tool").map((s) => s.id));
   for (const src of sources) {
     if (src.kind !== "tool" || spaceOf(src) !== "project" || seen.has(src.id)) continue;
     seen.add(src.id);
@@ -104,7 +106,7 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
         continue;
       }
       failed = true;
-      if (issue.code === "executor_not_found") report(d.executorNotFound(at, issue.itemId, src.id));
+      if (issue.code === "executor_not_found") report(d.executorNotFound(at, issue.itemId, src.id, didYouMeanId(issue.itemId, toolIds)));
       else if (issue.code === "circular_dependency") {
         const ids = built.chain.map((e) => e.item_id);
         report(d.circularChain(at, [...ids.slice(ids.indexOf(issue.itemId)), issue.itemId]));

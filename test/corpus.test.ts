@@ -40,7 +40,8 @@ describe.skipIf(!hasShared)("corpus", () => {
       expect(readProblems).toEqual([]);
       expect(sources.length).toBeGreaterThan(0);
       const { dir, result } = compileToDir(sources);
-      for (const d of result.diagnostics) expect(d.loc, `${d.code} ${d.message}`).toBeDefined();
+      // RYE3008 is about the whole build: these builds read directives only, not the knowledge that holds the instruction.
+      for (const d of result.diagnostics) if (d.code !== "RYE3008") expect(d.loc, `${d.code} ${d.message}`).toBeDefined();
       const failed = sources.filter((s) => !result.compiled.includes(s.id));
       for (const s of failed) {
         expect(result.diagnostics.some((d) => d.severity === "error" && d.loc?.source === s.path), s.path).toBe(true);

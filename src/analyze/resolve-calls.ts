@@ -1,10 +1,11 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { scanCalls } from "../parse/scan-calls.js";
+import { callFailurePosition, scanCalls } from "../parse/scan-calls.js";
 import type { DirectiveCall } from "../runtime/directive.js";
+import { checkDirectiveParams, checkToolParams, type CallArgs } from "./check-call-params.js";
 import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
-type Value = { kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value }[] } | { kind: "list"; items: Value[] };
+type Value = ({ kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value; start: number; end: number }[] } | { kind: "list"; items: Value[] }) & { start: number };
 type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number };
 
 /** One call a directive makes, with its resolved target (null when dynamic or not found): what its module exports as `calls`. */
@@ -12,8 +13,12 @@ export type CallPlan = DirectiveCall;
 
 /** What calls can resolve against: item lookups across spaces. */
 export interface ItemIndex {
+  /** A directive found in some space; one that exists but does not parse is found too, marked `failed`. */
   directive(id: string): DirectiveEntry | undefined;
+  /** The space of the tool or knowledge item, found even when it has errors of its own. */
   has(kind: "tool" | "knowledge", id: string): string | undefined;
+  /** The CONFIG_SCHEMA of the tool an id resolves to. */
+  toolSchema(id: string): unknown;
 }
 
 const KINDS = ["tool", "directive", "knowledge"] as const;
@@ -52,7 +57,7 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
   const loc = (s: number, e: number) => entry.parsed.lines.location(entry.parsed.source, base + s, base + e);
   for (const raw of scanCalls<RawCall>(body.text)) {
     if (raw.type === "broken_call") {
-      diagnostics.push(d.unparsedCall(loc(raw.start, raw.end), raw.name));
+      diagnostics.push(d.unparsedCall(loc(...offendingToken(body.text, raw)), raw.name));
       continue;
     }
     const args = new Map((raw.args ?? []).map((a) => [a.key, a]));
@@ -75,19 +80,21 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
     // Era C writes `item_id="tool:…"` or omits item_type; both are resolved against every kind.
     const prefixed = /^(tool|directive|knowledge):(.*)$/.exec(id);
     const bareId = prefixed ? prefixed[2]! : id;
+    // An untyped call names some other item: the directive's own id is never what it means.
+    const self = !plan.item_type && !prefixed ? entry.id : null;
     const kinds = plan.item_type ? [plan.item_type] : prefixed ? [prefixed[1]!] : [...KINDS];
-    for (const kind of kinds) {
-      const space = kind === "directive" ? index.directive(bareId)?.space : kind === "tool" || kind === "knowledge" ? index.has(kind, bareId) : undefined;
-      if (space) {
-        plan.target = { kind, id: bareId, space };
-        break;
-      }
-    }
+    plan.target = findTarget(bareId, kinds, self, index);
     if (!plan.target) {
-      diagnostics.push(d.callTargetNotFound(loc(at.start, at.end), plan.item_type ?? "item", bareId));
+      const known = kinds.filter((k): k is (typeof KINDS)[number] => (KINDS as readonly string[]).includes(k));
+      diagnostics.push(d.callTargetNotFound(loc(at.value.start, at.end), plan.item_type ?? "item", bareId, known, self));
       continue;
     }
-    if (plan.target.kind === "directive" && plan.primary === "execute" && plan.parameters) checkInputs(plan, index, loc(raw.start, raw.end), diagnostics);
+    const given = args.get("parameters");
+    if (plan.primary === "execute" && given?.value.kind === "dict") {
+      const call: CallArgs = { id: plan.target.id, at: loc(given.value.start, given.end), keys: given.value.entries.map((e) => ({ name: e.key, loc: loc(e.start, e.end) })) };
+      if (plan.target.kind === "directive") checkDirectiveParams(call, index.directive(plan.target.id), diagnostics);
+      else if (plan.target.kind === "tool") checkToolParams(call, index.toolSchema(plan.target.id), diagnostics);
+    }
     if (permissions.length > 0 && plan.primary !== "search") {
       const cap = `rye.${plan.primary}.${plan.target.kind}.${bareId.replaceAll("/", ".")}`;
       const slashed = `rye.${plan.primary}.${plan.target.kind}.${bareId}`;
@@ -97,14 +104,19 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
   return { calls, diagnostics };
 }
 
-function checkInputs(plan: CallPlan, index: ItemIndex, at: Diagnostic["loc"] & object, out: Diagnostic[]): void {
-  const callee = index.directive(plan.target!.id);
-  const declared = callee?.data.inputs ?? [];
-  const given = Object.keys(plan.parameters!);
-  const missing = declared.filter((i) => i.required && i.default === undefined && !given.includes(i.name)).map((i) => i.name);
-  if (missing.length > 0) out.push(d.callMissingInput(at, plan.target!.id, missing));
-  if (declared.length > 0) {
-    const unknown = given.filter((g) => !declared.some((i) => i.name === g));
-    if (unknown.length > 0) out.push(d.callUnknownInput(at, plan.target!.id, unknown, declared.map((i) => i.name)));
+/** The first kind under which `id` is found; `self`, the calling directive's id, never counts as a directive. */
+function findTarget(id: string, kinds: readonly string[], self: string | null, index: ItemIndex): CallPlan["target"] {
+  for (const kind of kinds) {
+    if (kind === "directive" && id === self) continue;
+    const space = kind === "directive" ? index.directive(id)?.space : kind === "tool" || kind === "knowledge" ? index.has(kind, id) : undefined;
+    if (space) return { kind, id, space };
   }
+  return null;
+}
+
+/** The span to underline in a call that does not parse: the token where parsing stopped. */
+function offendingToken(text: string, raw: RawCall): [number, number] {
+  const at = Math.min(Math.max(callFailurePosition(text, raw.start), raw.start), raw.end - 1);
+  const token = /^[^\s,()=`]+/.exec(text.slice(at, raw.end - 1));
+  return [at, at + (token ? token[0].length : 1)];
 }

@@ -14,6 +14,8 @@ export interface DirectiveEntry {
   space: string;
   data: Pick<DirectiveData, "extends" | "context" | "permissions" | "inputs">;
   locs: Pick<DirectiveLocations, "root" | "extends" | "context">;
+  /** Its files exist but none parses: it is found (its own diagnostics say why), with no data. */
+  failed?: true;
 }
 
 /** The directive being analysed, with its whole parse. */
@@ -31,7 +33,9 @@ export function lookupView(entry: DirectiveEntry): DirectiveEntry {
   if (permissions !== undefined) data.permissions = permissions;
   if (inputs !== undefined) data.inputs = inputs;
   const { root, extends: extendsLoc, context: contextLocs } = entry.locs;
-  return { id: entry.id, space: entry.space, data, locs: { root, extends: extendsLoc, context: contextLocs } };
+  const view: DirectiveEntry = { id: entry.id, space: entry.space, data, locs: { root, extends: extendsLoc, context: contextLocs } };
+  if (entry.failed) view.failed = true;
+  return view;
 }
 
 /**
@@ -74,7 +78,7 @@ export function resolveContext(
     seen.add(parentId);
     const parent = findDirective(parentId);
     if (!parent) {
-      diagnostics.push(d.missingParent(at, parentId));
+      diagnostics.push(d.missingParent(at, parentId, [...seen]));
       break;
     }
     chain.push(parent);
@@ -100,7 +104,9 @@ export function resolveContext(
   // Report missing knowledge where each entry was written (in whichever file of the chain).
   for (const entry of chain) {
     for (const c of entry.locs.context) {
-      if (c.position !== "suppress" && !suppressed.has(c.id) && !hasKnowledge(c.id)) diagnostics.push(d.missingKnowledge(c.loc, c.id, c.position));
+      if (c.position !== "suppress" && !suppressed.has(c.id) && !hasKnowledge(c.id)) {
+        diagnostics.push(d.missingKnowledge(c.loc, c.id, c.position));
+      }
     }
   }
   const known = new Set([...POSITIONS.flatMap((p) => chain.flatMap((c) => c.data.context?.[p] ?? [])), ...hooks.flatMap((h) => [h.id, ...h.actions.map((a) => a.item_id ?? "")])]);

@@ -4,7 +4,7 @@
 import { build } from "../compile/build.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { manifestFiles, signManifest, type ManifestEntry, type ManifestFile } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
 import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
@@ -89,7 +89,7 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResul
   const signatures = checkSourceSignatures(sources, opts.sourceTrust ?? null);
   // Output signed with this machine's key must never vouch for sources that failed verification.
   if (opts.sourceTrust && signatures.some((d) => d.severity === "error")) {
-    return { sources, diagnostics: [...readProblems, ...signatures], compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0, refused: true };
+    return { sources, diagnostics: sortDiagnostics([...readProblems, ...signatures]), compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0, refused: true };
   }
   const none = { sources, compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0 };
   let tx: OutputTransaction;
@@ -189,7 +189,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     },
   });
 
-  const diagnostics = [...readProblems, ...signatures, ...result.diagnostics];
+  const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
   // A build with errors leaves out/, and the cache describing it, as they were.
   if (diagnostics.some(isError)) {
     tx.abort();

@@ -112,8 +112,8 @@ export class Fingerprints {
       this.memo.set(key, before[1]);
       return before[1];
     }
-    // Tools are only looked up by existence and space; their text does not reach directive output.
-    const parts = srcs.map((s) => `${s.space ?? "project"}\0${s.path}\0${s.ext ?? ""}\0${kind === "tool" ? "" : this.hashOf(s)}`);
+    // A tool's text counts too: calls to it are checked against its CONFIG_SCHEMA.
+    const parts = srcs.map((s) => `${s.space ?? "project"}\0${s.path}\0${s.ext ?? ""}\0${this.hashOf(s)}`);
     fp = createHash("sha1").update(parts.join("\n")).digest("hex");
     this.memo.set(key, fp);
     this.earlier?.set(key, [srcs, fp]);

@@ -2,7 +2,7 @@
 // the build engine (src/builder/) reads the project and writes the output folder.
 import { compileDirectives, type ItemOutcome } from "../compile-directives.js";
 import { compileTools } from "../compile-tools.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { emit, emitShared, moduleFiles } from "../emit/index.js";
 import { emitDirective } from "../emit/emit-directive.js";
 import { emitKnowledge } from "../emit/emit-knowledge.js";
@@ -70,9 +70,9 @@ export function build(sources: readonly SourceFile[], version: string, options: 
     // Tools are few and cheap: compiled every build, written only when their text changes.
     const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries);
     for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
-    return { files, diagnostics: [...diagnostics, ...tools.diagnostics], compiled, tools: tools.tools.map((t) => t.id) };
+    return { files, diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled, tools: tools.tools.map((t) => t.id) };
   }
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
   const tools = compileTools(sources);
-  return { files: emit(analyses, version, knowledge, tools.tools), diagnostics: [...diagnostics, ...tools.diagnostics], compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
+  return { files: emit(analyses, version, knowledge, tools.tools), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
 }

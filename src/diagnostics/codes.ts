@@ -1,4 +1,5 @@
 import type { Diagnostic, Location } from "./diagnostic.js";
+import { didYouMean, didYouMeanId, suggest } from "../runtime/did-you-mean.js";
 
 // Stable diagnostic codes. Numbering by phase: RYE1xxx reading and parsing, RYE2xxx directive
 // checks. Every code has a fixture under test/fixtures/diagnostics/ and a row in the README.
@@ -35,6 +36,7 @@ export const CODES = {
   RYE3005: ["error", "a `<context>` entry or context hook names a knowledge item that does not exist in any space"],
   RYE3006: ["warning", "a `<suppress>` entry matches nothing in the extends chain or the context hooks"],
   RYE3007: ["error", "a hook template uses a namespace the hook context does not have, or `{input:x}` where there are no inputs"],
+  RYE3008: ["warning", "the built-in DirectiveInstruction hook's knowledge item `rye/agent/core/DirectiveInstruction` is in no space"],
   RYE5001: ["warning", "a signed source item changed since it was signed (an error with `--verify-sources`)"],
   RYE5002: ["error", "`--verify-sources`: a source item carries no signature"],
   RYE5003: ["error", "`--verify-sources`: a source item is signed by a key no space trusts"],
@@ -48,6 +50,8 @@ export const CODES = {
   RYE6003: ["error", "a call to a directive omits one of its required inputs"],
   RYE6004: ["error", "a call passes a parameter the called directive does not declare"],
   RYE6005: ["warning", "a call needs a capability the calling directive's permissions do not grant"],
+  RYE6006: ["error", "a call to a tool omits a parameter its CONFIG_SCHEMA requires"],
+  RYE6007: ["warning", "a call to a tool passes a parameter its CONFIG_SCHEMA does not declare"],
   RYE4001: ["error", "a tool chain names an executor that is not found in any space it may use"],
   RYE4002: ["error", "a tool chain is circular"],
   RYE4003: ["error", "a tool chain is longer than 10 elements"],
@@ -112,17 +116,19 @@ export const invalidInputName = (loc: Location, name: string) =>
 export const uninterpolatedPlaceholder = (loc: Location, raw: string, field: string) =>
   warning("RYE2007", `'${raw}' in ${field} is never interpolated: it reaches the prompt literally.`, loc);
 
-export const unknownPermissionTag = (loc: Location, tag: string) =>
-  error(
-    "RYE2008",
-    `Unknown tag <${tag}> inside <permissions>. Valid tags: acknowledge, execute, fetch, load, search, sign.`,
-    loc,
-  );
+const PERMISSION_TAGS = ["acknowledge", "execute", "fetch", "load", "search", "sign"];
+
+export const unknownPermissionTag = (loc: Location, tag: string) => {
+  const near = didYouMean(tag, PERMISSION_TAGS);
+  return error("RYE2008", `Unknown tag <${tag}> inside <permissions>.${near ? ` Did you mean <${near}>?` : ""} Valid tags: ${PERMISSION_TAGS.join(", ")}.`, loc);
+};
+
+const INPUT_TYPES = ["string", "integer", "number", "boolean", "object", "array"];
 
 export const unknownInputType = (loc: Location, name: string, type: string) =>
   warning(
     "RYE2009",
-    `Input '${name}' has type '${type}'; known types are string, integer, number, boolean, object, array. Its TypeScript type is 'unknown'.`,
+    `Input '${name}' has type '${type}'; known types are ${INPUT_TYPES.join(", ")}.${suggest(didYouMean(type, INPUT_TYPES))} Its TypeScript type is 'unknown'.`,
     loc,
   );
 
@@ -148,33 +154,65 @@ export const undeclaredDollarInput = (loc: Location, raw: string) =>
 export const dashesFrontmatter = (loc: Location) =>
   error("RYE3001", "Found --- YAML frontmatter (unsupported). Use a ```yaml fenced code block for metadata instead.", loc);
 
-export const invalidYaml = (loc: Location, detail: string) => error("RYE3002", `Invalid YAML in the metadata fence: ${detail}`, loc);
+// The YAML parser counts lines from the fence; the location already says where in the file.
+export const invalidYaml = (loc: Location, detail: string) =>
+  error("RYE3002", `Invalid YAML in the metadata fence: ${detail.replace(/ at line \d+, column \d+(?=:?\s*$)/, "").replace(/:\s*$/, "")}`, loc);
 
 export const circularExtends = (loc: Location, id: string, chain: readonly string[]) =>
   error("RYE3003", `Circular extends chain: ${id} (chain: ${chain.join(" → ")})`, loc);
 
-export const missingParent = (loc: Location, parent: string) =>
-  error("RYE3004", `Directive '${parent}' (extends) was not found in the project, user or system space.`, loc);
+const lookingFor = (diag: Diagnostic, lookup: NonNullable<Diagnostic["lookup"]>): Diagnostic => ({ ...diag, lookup });
+
+export const missingParent = (loc: Location, parent: string, chain: readonly string[]) =>
+  lookingFor(error("RYE3004", `Directive '${parent}' (extends) was not found in the project, user or system space.`, loc), { kinds: ["directive"], id: parent, exclude: [...chain] });
 
 export const missingKnowledge = (loc: Location, id: string, position: string) =>
-  error("RYE3005", `Knowledge item '${id}' (${position}) was not found in the project, user or system space.`, loc);
+  lookingFor(error("RYE3005", `Knowledge item '${id}' (${position}) was not found in the project, user or system space.`, loc), { kinds: ["knowledge"], id });
 
 export const unusedSuppress = (loc: Location, id: string) =>
   warning("RYE3006", `<suppress>${id}</suppress> matches no context item or hook of this directive's chain (suppression matches exact ids only).`, loc);
+
+export const missingInstructionKnowledge = (id: string) =>
+  warning(
+    "RYE3008",
+    `No space holds knowledge item '${id}', which the built-in DirectiveInstruction hook injects before every directive's prompt, so threads get no instruction (an empty system message). Add .ai/knowledge/${id}.md to the project or user space, pass the system space that holds it with --system, or define your own hooks in .ai/config/agent/hook_conditions.yaml.`,
+  );
 
 export const badHookTemplate = (loc: Location, raw: string, fix: string) => error("RYE3007", `'${raw}' cannot resolve in a hook: ${fix}`, loc);
 
 export const unparsedCall = (loc: Location, name: string) =>
   warning("RYE6001", `This ${name}(…) call does not parse as Python literal arguments, so it cannot be checked.`, loc);
 
-export const callTargetNotFound = (loc: Location, kind: string, id: string) =>
-  warning("RYE6002", `${kind} '${id}' is not found in the project, user or system space.`, loc);
+export const callTargetNotFound = (loc: Location, kind: string, id: string, kinds: ("directive" | "knowledge" | "tool")[], self: string | null) =>
+  lookingFor(warning("RYE6002", `${kind} '${id}' is not found in the project, user or system space.`, loc), { kinds, id, ...(self ? { exclude: [self] } : {}) });
+
+/** Completes every not-found diagnostic with the nearest id the build holds, and drops what it was looked up by. */
+export function suggestIds(diagnostics: readonly Diagnostic[], ids: (kind: "directive" | "knowledge" | "tool") => Iterable<string>): Diagnostic[] {
+  return diagnostics.map((diag) => {
+    if (!diag.lookup) return diag;
+    const { lookup, ...rest } = diag;
+    const exclude = new Set(lookup.exclude ?? []);
+    const near = didYouMeanId(lookup.id, lookup.kinds.flatMap((k) => [...ids(k)]).filter((c) => !exclude.has(c)));
+    return { ...rest, message: rest.message + suggest(near) };
+  });
+}
 
 export const callMissingInput = (loc: Location, id: string, names: readonly string[]) =>
   error("RYE6003", `Call to directive '${id}' is missing required inputs: ${names.join(", ")}.`, loc);
 
-export const callUnknownInput = (loc: Location, id: string, names: readonly string[], valid: readonly string[]) =>
-  error("RYE6004", `Call to directive '${id}' passes unknown parameters: ${names.join(", ")}. Valid inputs: ${valid.join(", ")}.`, loc);
+export const callUnknownInput = (loc: Location, id: string, name: string, valid: readonly string[]) =>
+  error("RYE6004", `Call to directive '${id}' passes unknown parameter '${name}'.${suggest(didYouMean(name, valid))} Valid inputs: ${valid.join(", ")}.`, loc);
+
+export const toolCallMissingParam = (loc: Location, id: string, names: readonly string[]) =>
+  error("RYE6006", `Call to tool '${id}' is missing required parameters: ${names.join(", ")} (its CONFIG_SCHEMA requires them).`, loc);
+
+export const toolCallUnknownParam = (loc: Location, id: string, name: string, declared: readonly string[]) =>
+  warning(
+    "RYE6007",
+    `Call to tool '${id}' passes '${name}', which its CONFIG_SCHEMA does not declare.${suggest(didYouMean(name, declared))}` +
+      (declared.length > 0 ? ` Declared parameters: ${declared.join(", ")}.` : " It declares no parameters."),
+    loc,
+  );
 
 export const callNotPermitted = (loc: Location, capability: string) =>
   warning("RYE6005", `This call needs '${capability}', which the directive's <permissions> do not grant.`, loc);
@@ -198,8 +236,8 @@ export const unsignedSource = (loc: Location, message: string) => error("RYE5002
 export const untrustedSource = (loc: Location, message: string) => error("RYE5003", message, loc);
 
 export const badSourceSignature = (loc: Location, message: string) => error("RYE5004", message, loc);
-export const executorNotFound = (loc: Location, executor: string, tool: string) =>
-  error("RYE4001", `Executor not found: '${executor}' (in the chain of tool '${tool}') is in no space this element may use (project → user → system; user → system; system → system). Add it, or fix the executor id.`, loc);
+export const executorNotFound = (loc: Location, executor: string, tool: string, near?: string) =>
+  error("RYE4001", `Executor not found: '${executor}' (in the chain of tool '${tool}') is in no space this element may use (project → user → system; user → system; system → system).${near ? ` Did you mean '${near}'?` : " Add it, or fix the executor id."}`, loc);
 
 export const circularChain = (loc: Location, chain: readonly string[]) =>
   error("RYE4002", `Circular tool chain: ${chain.join(" → ")}. A chain must end at a primitive (an element without an executor id).`, loc);

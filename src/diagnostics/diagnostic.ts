@@ -21,6 +21,11 @@ export interface Diagnostic {
   message: string;
   loc?: Location;
   notes?: { message: string; loc?: Location }[];
+  /**
+   * An item id that was not found, for which the nearest existing id is suggested once the whole
+   * build's ids are known (see `suggestIds`): a reused item's message is then as fresh as a new one's.
+   */
+  lookup?: { kinds: ("directive" | "knowledge" | "tool")[]; id: string; exclude?: string[] };
 }
 
 /** Collects diagnostics for one phase; passed into each check so checks stay pure and testable. */
@@ -58,4 +63,27 @@ export class LineIndex {
   location(source: string, start: number, end: number): Location {
     return { source, start: this.position(start), end: this.position(end) };
   }
+}
+
+/**
+ * The report order of tsc: by file, then line and column, each problem once. A diagnostic without a
+ * location (about the whole build) comes last, next to the summary; the sort is stable, so diagnostics at one position
+ * keep the order the phases found them in. Two diagnostics are one when code, span and message agree,
+ * as when two directives of one chain both reach the same missing item.
+ */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const key = `${d.code}\u0000${d.loc?.source}\u0000${d.loc?.start.offset}\u0000${d.loc?.end.offset}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.sort(compareLocations);
+}
+
+function compareLocations(a: Diagnostic, b: Diagnostic): number {
+  if (!a.loc || !b.loc) return (a.loc ? 0 : 1) - (b.loc ? 0 : 1);
+  if (a.loc.source !== b.loc.source) return a.loc.source < b.loc.source ? -1 : 1;
+  return a.loc.start.line - b.loc.start.line || a.loc.start.column - b.loc.start.column;
 }

@@ -68,7 +68,7 @@ function readMetadataChild(child: XmlElement, result: DirectiveData, locs: Direc
     default:
       if (child.text) {
         result[child.tag] = strip(child.text);
-        if (child.tag === "extends") locs.extends = child.loc;
+        if (child.tag === "extends") locs.extends = child.textLoc ?? child.loc;
         noteUninterpolated(locs, child.tag, child);
       }
   }

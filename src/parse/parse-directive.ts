@@ -1,4 +1,4 @@
-import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { LineIndex, type Diagnostic, type Location } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { MarkdownFile, XmlElement } from "./ast.js";
 import type { DirectiveData, DirectiveLocations } from "./directive-data.js";
@@ -70,7 +70,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
     return { ...base, result: { ...head, preamble: file.preamble.text, body: file.body.text, raw: text, error } };
   }
   locs.root = root.loc;
-  locs.extends = root.attribLocs.extends;
+  locs.extends = attributeValue(text, source, lines, root.attribLocs.extends);
   const data = { ...head } as DirectiveData;
   extractMetadata(root, data, locs);
   if (locs.unknownPermissionTags.length > 0) {
@@ -86,4 +86,14 @@ export function parseDirective(input: string, source: string): ParsedDirective {
     content: content.text,
   });
   return { ...base, root, data, result: data };
+}
+
+/** Where an attribute's value was written (inside its quotes), from where its name was: the id a diagnostic is about. */
+function attributeValue(text: string, source: string, lines: LineIndex, name: Location | undefined): Location | undefined {
+  if (!name) return undefined;
+  const m = /^[^=]*=\s*(["'])/.exec(text.slice(name.start.offset));
+  if (!m) return name;
+  const start = name.start.offset + m[0].length;
+  const end = text.indexOf(m[1]!, start);
+  return lines.location(source, start, end < 0 ? start : end);
 }

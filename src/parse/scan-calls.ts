@@ -14,6 +14,13 @@ interface LibraryResult {
   peg$FAILED: unknown;
 }
 
+/** Where the Call rule gives up on a call starting at `pos` that does not parse: the first character no rule accepts. */
+export function callFailurePosition(text: string, pos: number): number {
+  // Only a parse that reports its failures tracks how far it got; broken calls are rare.
+  const r = parse(text, { startRule: "Call", peg$library: true, peg$currPos: pos, peg$silentFails: 0 }) as LibraryResult & { peg$maxFailPos: number };
+  return r.peg$maxFailPos;
+}
+
 /** The backtick calls of `text` as the grammar's `Calls` start rule returns them. */
 export function scanCalls<T>(text: string): T[] {
   const out: T[] = [];

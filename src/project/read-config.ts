@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair } from "yaml";
 import * as d from "../diagnostics/codes.js";
 import { LineIndex, type Diagnostic, type Location } from "../diagnostics/diagnostic.js";
-import { didYouMean } from "../analyze/did-you-mean.js";
+import { didYouMean } from "../runtime/did-you-mean.js";
 import { CONFIG_KEYS, type RyeConfig } from "./config-keys.js";
 
 /** The configuration found for a project, where it came from, and what was wrong with it. */

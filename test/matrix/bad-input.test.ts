@@ -142,7 +142,7 @@ const ROWS: Row[] = [
     expected: ["RYE8003 .ai/directives/a\u2028b/c.md:1:1", "RYE8003 .ai/directives/p%41x.md:1:1", "RYE8003 .ai/directives/q?r#s.md:1:1"],
     exit: 1,
   },
-  { name: "extends with ..", tree: { ".ai/directives/t.md": directive("{input:x}", { attrs: ' extends="../../etc/passwd"' }) }, expected: ["RYE3004 .ai/directives/t.md:4:37"], exit: 1 },
+  { name: "extends with ..", tree: { ".ai/directives/t.md": directive("{input:x}", { attrs: ' extends="../../etc/passwd"' }) }, expected: ["RYE3004 .ai/directives/t.md:4:46"], exit: 1 },
   { name: "context item with an absolute path", tree: { ".ai/directives/t.md": directive("{input:x}", { meta: "<context><before>/etc/passwd</before></context>" }) }, expected: ["RYE3005 .ai/directives/t.md:5:58"], exit: 1 },
   {
     name: "symlink that escapes the project",
@@ -189,7 +189,7 @@ const ROWS: Row[] = [
     exit: 1,
     permissions: true,
   },
-  { name: "extends chain longer than 64", tree: chain(70), expected: Array.from({ length: 6 }, (_, i) => `RYE1007 .ai/directives/c${i}.md:4:38`), exit: 1 },
+  { name: "extends chain longer than 64", tree: chain(70), expected: Array.from({ length: 6 }, (_, i) => `RYE1007 .ai/directives/c${i}.md:4:47`), exit: 1 },
   { name: "out/ is a file", tree: { ".ai/directives/t.md": directive("{input:x}"), out: "not a directory" }, expected: ["RYE8005"], exit: 1 },
 ];
 
@@ -247,7 +247,8 @@ describe("bad-input matrix", () => {
       materialise(dir, typeof row.tree === "function" ? row.tree(dir) : row.tree);
       const { code, report } = asNobody ? buildAsNobody(dir) : await build(dir, row.env);
       const actual = report.diagnostics
-        .filter((d) => d.severity !== "info")
+        // These projects hold no knowledge, so every build warns that the built-in hook's item is missing (RYE3008, its own fixture).
+        .filter((d) => d.severity !== "info" && d.code !== "RYE3008")
         .map((d) => (d.loc ? `${d.code} ${d.loc.source}:${d.loc.start.line}:${d.loc.start.column}` : d.code));
       expect(actual).toEqual(row.expected);
       expect(code).toBe(row.exit);

@@ -1,5 +1,5 @@
 import * as d from "../../diagnostics/codes.js";
-import { didYouMean } from "../did-you-mean.js";
+import { didYouMean } from "../../runtime/did-you-mean.js";
 import type { CheckContext } from "./context.js";
 
 /** Undeclared and unused inputs, fallbacks that can never apply, and extension syntax in use. */

@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import { didYouMean } from "../../analyze/did-you-mean.js";
+import { didYouMeanId } from "../../runtime/did-you-mean.js";
 import { loadProject, locateProject, type LoadedProject } from "../../builder/load-project.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
 import { previewDirective, type PreviewResult } from "../../preview/preview-directive.js";
@@ -43,7 +43,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const project = loadProject({ project: found.root, userSpace: values["user-space"], systems: values.system, cwd: io.cwd, env: io.env });
   const ids = project.sources.filter((s) => s.kind === "directive" && s.space === "project").map((s) => s.id);
   if (!ids.includes(id)) {
-    const hint = didYouMean(id, ids);
+    const hint = didYouMeanId(id, ids);
     io.stderr.write(`No directive '${id}' in ${relative(io.cwd, project.spaces.project) || "."}/.ai/directives${hint ? `: did you mean '${hint}'?` : "."}\n`);
     return 1;
   }
