@@ -1,4 +1,6 @@
 import { PyFloat } from "../pystr.js";
+import { bindScriptArgs, type ScriptSource } from "./bind-script-args.js";
+import type { EnvMap } from "./expand-env.js";
 import { runProcess, type Execa, type ProcessResult } from "./run-process.js";
 import { templateExecStages } from "./template-exec.js";
 
@@ -7,6 +9,8 @@ export interface PrimitiveOptions {
   osEnv: Readonly<Record<string, string | undefined>>;
   maxOutputBytes?: number;
   execa?: Execa;
+  /** The chain's `-c` script, bound after templating so its values reach the shell as data. */
+  script?: { source: ScriptSource; env: EnvMap } | null;
 }
 
 const failure = (stderr: string, started: number): ProcessResult => ({
@@ -44,9 +48,21 @@ export async function executePrimitive(
   if (!t.command) return failure("No command specified", started);
   const nonString = [t.command, ...t.args, t.cwd ?? "", t.input_data ?? ""].find((v) => typeof v !== "string");
   if (nonString !== undefined) return failure(`expected str for a process argument, got ${JSON.stringify(nonString)}`, started);
+  let args = t.args as string[];
+  if (options.script) {
+    const p = params as Record<string, unknown>;
+    const c = config as Record<string, unknown>;
+    // Pass 2 resolves names of the config first; stage 2 then sees the remaining parameters.
+    const param = (name: string) => (Object.hasOwn(c, name) ? c[name] : Object.hasOwn(p, name) ? p[name] : undefined);
+    try {
+      args = bindScriptArgs(t.command as string, args, options.script.source, param, options.script.env);
+    } catch (e) {
+      return failure(e instanceof Error ? e.message : String(e), started);
+    }
+  }
   return runProcess({
     command: t.command as string,
-    args: t.args as string[],
+    args,
     cwd: t.cwd as string | null,
     env: t.env,
     input: t.input_data as string | null,
