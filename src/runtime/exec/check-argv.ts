@@ -44,12 +44,12 @@ export function argvProblem(
   return null;
 }
 
-/** A spawn error as one line: a missing binary, E2BIG or a permission problem. */
-export function describeSpawnError(file: string, error: unknown): string {
+/** Why a spawn failed, in a few words: a missing binary, E2BIG, a permission problem. */
+export function spawnFailureReason(file: string, error: unknown): string {
   const code = (error as { code?: string } | null)?.code;
-  if (code === "ENOENT") return `'${file}' not found${file.includes("/") ? "" : " on PATH"}`;
-  if (code === "EACCES") return `'${file}' is not executable (permission denied)`;
-  if (code === "E2BIG") return `the arguments and environment of '${file}' are over the OS limit (E2BIG); pass large values on stdin or in a file`;
-  const message = error instanceof Error ? error.message : String(error);
-  return `cannot start '${file}': ${message.split("\n")[0]}`;
+  if (code === "ENOENT") return `not found${file.includes("/") ? "" : " on PATH"}`;
+  if (code === "EACCES") return "not executable (permission denied)";
+  if (code === "E2BIG") return "arguments and environment over the OS limit (E2BIG); pass large values on stdin or in a file";
+  const e = error as { shortMessage?: string; message?: string } | null;
+  return String(e?.shortMessage ?? e?.message ?? error).split("\n")[0]!;
 }

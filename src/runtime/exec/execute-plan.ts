@@ -131,7 +131,7 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
       osEnv: prepared.osEnv,
       maxOutputBytes: options.maxOutputBytes,
       execa: options.execa,
-      script: source && { source, env: prepared.env },
+      script: source && { source, env: prepared.env, parameters: prepared.parameters },
     });
     const outcome = interpretProcessResult(result);
     if (result.timed_out) outcome.timed_out = true;

@@ -10,8 +10,10 @@ export interface PrimitiveOptions {
   maxOutputBytes?: number;
   execa?: Execa;
   /** The chain's `-c` script, bound after templating so its values reach the shell as data. */
-  script?: { source: ScriptSource; env: EnvMap } | null;
+  script?: { source: ScriptSource; env: EnvMap; parameters: Readonly<Record<string, unknown>> } | null;
 }
+
+const CONFIG_KEYS = new Set(["command", "args"]);
 
 const failure = (stderr: string, started: number): ProcessResult => ({
   success: false,
@@ -50,10 +52,13 @@ export async function executePrimitive(
   if (nonString !== undefined) return failure(`expected str for a process argument, got ${JSON.stringify(nonString)}`, started);
   let args = t.args as string[];
   if (options.script) {
-    const p = params as Record<string, unknown>;
+    const { parameters } = options.script;
     const c = config as Record<string, unknown>;
-    // Pass 2 resolves names of the config first; stage 2 then sees the remaining parameters.
-    const param = (name: string) => (Object.hasOwn(c, name) ? c[name] : Object.hasOwn(p, name) ? p[name] : undefined);
+    // A parameter's value as the caller gave it: the original's later passes would re-scan it for
+    // placeholders. `command`/`args` and the chain's own keys resolve as pass 2 leaves them.
+    const own = (o: object, name: string) => Object.hasOwn(o, name);
+    const param = (name: string) =>
+      !CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined;
     try {
       args = bindScriptArgs(t.command as string, args, options.script.source, param, options.script.env);
     } catch (e) {

@@ -1,4 +1,4 @@
-import { argvProblem, describeSpawnError } from "./check-argv.js";
+import { argvProblem, spawnFailureReason } from "./check-argv.js";
 
 // Loaded on first spawn, so compiled output that never runs a process (directives, dry runs) does
 // not need execa installed beside it.
@@ -63,6 +63,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 300;
 
 /** How long output pipes may stay open after the command exited (or was killed) before rye stops reading. */
 export const STREAM_GRACE_MS = 500;
+const KILL_GRACE_MS = 200;
 
 /**
  * Runs a command directly (never through a shell) in its own process group. At the timeout the whole
@@ -92,7 +93,7 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       ...(spec.input != null ? { input: spec.input } : { stdin: "ignore" as const }),
     });
   } catch (e) {
-    return notStarted(describeSpawnError(spec.command, e), started);
+    return notStarted(`Failed to start '${spec.command}': ${spawnFailureReason(spec.command, e)}`, started);
   }
   const stdout = collect(child.stdout, cap);
   const stderr = collect(child.stderr, cap);
@@ -102,19 +103,20 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
     for (const s of [child.stdout, child.stderr] as { destroy?: () => void }[]) s?.destroy?.();
   };
   // Escaped descendants keep the pipes open, and execa waits for the pipes: stop reading after a grace.
-  const graceAfterExit = () => timers.push(setTimeout(stopReading, STREAM_GRACE_MS));
+  const graceAfterExit = () => timedOut || timers.push(setTimeout(stopReading, STREAM_GRACE_MS));
   child.once?.("exit", graceAfterExit);
   timers.push(
     setTimeout(() => {
       timedOut = true;
       killGroup(child.pid, () => child.kill("SIGKILL"));
-      timers.push(setTimeout(stopReading, STREAM_GRACE_MS));
+      // What the group wrote is in the pipes already; only escaped descendants can still be writing.
+      timers.push(setTimeout(stopReading, KILL_GRACE_MS));
     }, timeoutSeconds * 1000),
   );
   try {
     const [result, out, err] = await Promise.all([child, stdout, stderr]);
     const startFailed = result.exitCode === undefined && !result.signal && !timedOut;
-    const stderrText = startFailed ? `Failed to start: ${describeSpawnError(spec.command, result)}` : err.text;
+    const stderrText = startFailed ? `Failed to start '${spec.command}': ${spawnFailureReason(spec.command, result)}` : err.text;
     return {
       success: !timedOut && result.exitCode === 0,
       stdout: out.text,
