@@ -43,7 +43,7 @@ export function forwardSignals(pid: number, group: boolean): { received: () => F
 }
 
 // Positional parameters only: the pids and the path reach the shell as data.
-const WATCH = `trap '' INT HUP; while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -- "$2" 2>/dev/null; if [ -n "$3" ]; then rm -f -- "$3"; fi`;
+const WATCH = `trap '' INT HUP; while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL "$2" 2>/dev/null; if [ -n "$3" ]; then rm -f -- "$3"; fi`;
 
 /**
  * Starts a detached watchdog that, once rye is gone, kills the agent (its group when `group`) and
