@@ -88,7 +88,8 @@ export function threadContext(
   options: ThreadOptions | undefined,
 ): Record<string, unknown> {
   const limits = metadata.limits ?? {};
-  const withDefaults: Record<string, unknown> = { ...inputs };
+  // No prototype: inputs named `constructor` or `__proto__` are plain keys.
+  const withDefaults: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, inputs);
   for (const [k, v] of Object.entries(defaults)) if (withDefaults[k] === undefined) withDefaults[k] = v;
   return {
     directive: id,
