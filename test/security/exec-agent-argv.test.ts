@@ -64,7 +64,7 @@ describe("hostile {model}, {prompt} and {role} against a stub agent", () => {
         if (bare !== null && bare.startsWith("-")) expect(out.refused).toBeDefined();
         else expect(out).toEqual({ argv: expected(p, r) });
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   }, 20_000);
 });
