@@ -7,14 +7,15 @@ import type { ScriptPlaceholder } from "./shell-script.js";
 /** A placeholder the binding cannot make safe (its shell context would re-read the value as code). */
 export class UnsafeScriptPlaceholder extends Error {}
 
-type Frame = "code" | "sub" | "bt" | "dq" | "sq" | "ansi" | "arith" | "brace" | "comment";
-
 /** The script to run and the values to pass after `$0`, in order. */
 export interface BoundScript {
   script: string;
   values: string[];
 }
 
+type Frame = "code" | "sub" | "bt" | "dq" | "sq" | "ansi" | "arith" | "brace" | "comment";
+
+const UNSAFE: Partial<Record<Frame, string>> = { arith: "inside arithmetic", brace: "inside a ${…} expansion", ansi: "inside a $'…' string" };
 const variable = (n: number) => `__rye_${n}`;
 
 /**
@@ -25,117 +26,138 @@ const variable = (n: number) => `__rye_${n}`;
  */
 export function bindShellScript(script: string, placeholders: readonly ScriptPlaceholder[], values: readonly string[]): BoundScript {
   if (placeholders.length === 0) return { script, values: [] };
-  const out: string[] = [];
-  const stack: { frame: Frame; depth: number }[] = [{ frame: "code", depth: 0 }];
-  let heredoc = false;
-  let next = 0;
-  let i = 0;
-  const top = () => stack[stack.length - 1]!;
-  const push = (frame: Frame, text: string) => {
-    stack.push({ frame, depth: 0 });
-    emit(text);
-  };
-  const pop = (text: string) => {
-    stack.pop();
-    emit(text);
-  };
-  const emit = (text: string) => {
-    out.push(text);
-    i += text.length;
-  };
-  const refuse = (p: ScriptPlaceholder, where: string) => {
-    throw new UnsafeScriptPlaceholder(`placeholder '${script.slice(p.start, p.end)}' sits ${where} of the shell script, where the shell would read its value as code; pass the value as an argument after the script and use "$1"`);
-  };
-  while (i < script.length) {
-    const p = placeholders[next];
-    if (p && p.start < i) refuse(p, "across shell syntax");
-    const { frame } = top();
-    if (p && p.start === i) {
-      next++;
-      if (frame === "comment") emit(script.slice(p.start, p.end));
-      else {
-        if (heredoc) refuse(p, "in or after a here-document");
-        if (frame === "arith" || frame === "brace" || frame === "ansi") refuse(p, `inside ${frame === "arith" ? "arithmetic" : frame === "brace" ? "a ${…} expansion" : "a $'…' string"}`);
-        if (i > 0 && (script[i - 1] === "\\" || script[i - 1] === "$")) refuse(p, `right after '${script[i - 1]}'`);
-        const ref = variable(next);
-        out.push(frame === "dq" ? `\${${ref}}` : frame === "sq" ? `'"\${${ref}}"'` : `"\${${ref}}"`);
-        i = p.end;
-      }
-      continue;
-    }
-    const c = script[i]!;
-    const two = script.slice(i, i + 2);
-    switch (frame) {
-      case "comment":
-        if (c === "\n") stack.pop();
-        emit(c);
-        break;
-      case "sq":
-        if (c === "'") pop(c);
-        else emit(c);
-        break;
-      case "ansi":
-        if (c === "\\") emit(script.slice(i, i + 2));
-        else if (c === "'") pop(c);
-        else emit(c);
-        break;
-      case "brace":
-        if (c === "{") top().depth++;
-        if (c === "}" && top().depth-- === 0) pop(c);
-        else emit(c);
-        break;
-      case "arith":
-        if (c === "(") top().depth++;
-        if (c === ")" && top().depth === 0 && script[i + 1] === ")") pop("))");
-        else {
-          if (c === ")") top().depth--;
-          emit(c);
-        }
-        break;
-      case "dq":
-        if (c === "\\") emit(script.slice(i, i + 2));
-        else if (c === '"') pop(c);
-        else if (!expansion(script, i, push)) emit(c);
-        break;
-      default:
-        if (c === "\\") emit(script.slice(i, i + 2));
-        else if (c === "'") push("sq", c);
-        else if (c === '"') push("dq", c);
-        else if (c === "`" && frame === "bt") pop(c);
-        else if (two === "((") push("arith", two);
-        else if (expansion(script, i, push)) break;
-        else if (c === "#" && (i === 0 || /[\s;&|()]/.test(script[i - 1]!))) push("comment", c);
-        else if (frame === "sub" && c === "(") {
-          top().depth++;
-          emit(c);
-        } else if (frame === "sub" && c === ")") {
-          if (top().depth-- === 0) pop(c);
-          else emit(c);
-        } else {
-          if (two === "<<" && script[i + 2] !== "<") heredoc = true;
-          emit(script.slice(i, i + (two === "<<" ? 2 : 1)));
-        }
-    }
-  }
-  const p = placeholders[next];
-  if (p) refuse(p, "across shell syntax");
+  const body = new ScriptScanner(script, placeholders).run();
   const assignments = placeholders.map((_, k) => `${variable(k + 1)}=\${${k + 1}}`).join(" ");
-  return { script: `${assignments}; shift ${placeholders.length}; ${out.join("")}`, values: [...values] };
+  return { script: `${assignments}; shift ${placeholders.length}; ${body}`, values: [...values] };
 }
 
-/** Opens `$((`, `$(`, `${`, `$'` or a backtick at `i`; false when none starts there. */
-function expansion(script: string, i: number, push: (frame: Frame, text: string) => void): boolean {
-  const c = script[i]!;
-  if (c === "`") {
-    push("bt", c);
+/** One pass over the script, tracking the shell's quoting context well enough to place references. */
+class ScriptScanner {
+  private readonly out: string[] = [];
+  private readonly stack: { frame: Frame; depth: number }[] = [{ frame: "code", depth: 0 }];
+  private heredoc = false;
+  private next = 0;
+  private i = 0;
+
+  constructor(
+    private readonly script: string,
+    private readonly placeholders: readonly ScriptPlaceholder[],
+  ) {}
+
+  run(): string {
+    while (this.i < this.script.length) {
+      const p = this.placeholders[this.next];
+      if (p && p.start < this.i) this.refuse(p, "across shell syntax");
+      if (p && p.start === this.i) this.reference(p);
+      else this.step();
+    }
+    const left = this.placeholders[this.next];
+    if (left) this.refuse(left, "across shell syntax");
+    return this.out.join("");
+  }
+
+  private get top() {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  private emit(text: string): void {
+    this.out.push(text);
+    this.i += text.length;
+  }
+
+  private push(frame: Frame, text: string): void {
+    this.stack.push({ frame, depth: 0 });
+    this.emit(text);
+  }
+
+  private pop(text: string): void {
+    this.stack.pop();
+    this.emit(text);
+  }
+
+  private refuse(p: ScriptPlaceholder, where: string): never {
+    const raw = this.script.slice(p.start, p.end);
+    throw new UnsafeScriptPlaceholder(`placeholder '${raw}' sits ${where} of the shell script, where the shell would read its value as code; pass the value as an argument after the script and use "$1"`);
+  }
+
+  private reference(p: ScriptPlaceholder): void {
+    this.next++;
+    const { frame } = this.top;
+    if (frame === "comment") return this.emit(this.script.slice(p.start, p.end));
+    if (this.heredoc) this.refuse(p, "in or after a here-document");
+    const unsafe = UNSAFE[frame];
+    if (unsafe) this.refuse(p, unsafe);
+    const before = this.script[this.i - 1];
+    if (before === "\\" || before === "$") this.refuse(p, `right after '${before}'`);
+    const ref = variable(this.next);
+    this.out.push(frame === "dq" ? `\${${ref}}` : frame === "sq" ? `'"\${${ref}}"'` : `"\${${ref}}"`);
+    this.i = p.end;
+  }
+
+  private step(): void {
+    const c = this.script[this.i]!;
+    const { frame } = this.top;
+    if (frame === "comment") return c === "\n" ? this.pop(c) : this.emit(c);
+    if (frame === "sq") return c === "'" ? this.pop(c) : this.emit(c);
+    if (frame === "ansi") return c === "\\" ? this.emit(this.script.slice(this.i, this.i + 2)) : c === "'" ? this.pop(c) : this.emit(c);
+    if (frame === "brace") return this.stepBrace(c);
+    if (frame === "arith") return this.stepArith(c);
+    if (frame === "dq") return this.stepDouble(c);
+    this.stepCode(c, frame);
+  }
+
+  private stepBrace(c: string): void {
+    if (c === "{") this.top.depth++;
+    if (c === "}" && this.top.depth-- === 0) this.pop(c);
+    else this.emit(c);
+  }
+
+  private stepArith(c: string): void {
+    if (c === "(") this.top.depth++;
+    if (c === ")" && this.top.depth === 0 && this.script[this.i + 1] === ")") return this.pop("))");
+    if (c === ")") this.top.depth--;
+    this.emit(c);
+  }
+
+  private stepDouble(c: string): void {
+    if (c === "\\") this.emit(this.script.slice(this.i, this.i + 2));
+    else if (c === '"') this.pop(c);
+    else if (!this.expansion(c)) this.emit(c);
+  }
+
+  /** Unquoted text, also inside `$(…)` and backticks. */
+  private stepCode(c: string, frame: Frame): void {
+    const two = this.script.slice(this.i, this.i + 2);
+    if (c === "\\") this.emit(two);
+    else if (c === "'") this.push("sq", c);
+    else if (c === '"') this.push("dq", c);
+    else if (c === "`" && frame === "bt") this.pop(c);
+    else if (two === "((") this.push("arith", two);
+    else if (this.expansion(c)) return;
+    else if (c === "#" && (this.i === 0 || /[\s;&|()]/.test(this.script[this.i - 1]!))) this.push("comment", c);
+    else if (frame === "sub" && c === "(") {
+      this.top.depth++;
+      this.emit(c);
+    } else if (frame === "sub" && c === ")" && this.top.depth-- === 0) this.pop(c);
+    else if (two === "<<") {
+      if (this.script[this.i + 2] !== "<") this.heredoc = true;
+      this.emit(two);
+    } else this.emit(c);
+  }
+
+  /** Opens `$((`, `$(`, `${`, `$'` or a backtick here; false when none starts here. */
+  private expansion(c: string): boolean {
+    if (c === "`") {
+      this.push("bt", c);
+      return true;
+    }
+    if (c !== "$") return false;
+    const three = this.script.slice(this.i, this.i + 3);
+    if (three === "$((") this.push("arith", three);
+    else if (three.startsWith("$(")) this.push("sub", "$(");
+    else if (three.startsWith("${")) this.push("brace", "${");
+    else if (three.startsWith("$'")) this.push("ansi", "$'");
+    else return false;
     return true;
   }
-  if (c !== "$") return false;
-  const after = script.slice(i, i + 3);
-  if (after === "$((") push("arith", after);
-  else if (after.startsWith("$(")) push("sub", "$(");
-  else if (after.startsWith("${")) push("brace", "${");
-  else if (after.startsWith("$'")) push("ansi", "$'");
-  else return false;
-  return true;
 }
