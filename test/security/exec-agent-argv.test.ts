@@ -42,6 +42,14 @@ describe("hostile {model}, {prompt} and {role} against a stub agent", () => {
     expect((await launch("{bin} -p {prompt}", { model: "m\u0007" })).refused).toMatch(/^\{model\} "m\\u0007" holds a control character/);
   });
 
+  it("warns at build time (RYE7005's problem) where {prompt} or {role} is a bare positional argument, and only there", () => {
+    const bare = (command: string) => parseCommandTemplate(command).problems.filter((p) => p.kind === "bare_positional").map((p) => command.slice(p.offset, p.offset + 8));
+    expect(bare("{bin} {role} --model {model} {prompt}")).toEqual(["{role} -", "{prompt}"]);
+    expect(bare("{bin} --system {role} -p {prompt}")).toEqual([]);
+    expect(bare("{bin} --model={model} -- {role} {prompt}")).toEqual([]);
+    expect(bare("{bin} x{prompt}")).toEqual([]);
+  });
+
   it("passes the same values after -- or as the value of an option, as exactly one argument", async () => {
     expect(await launch("{bin} --model {model} -p {prompt} --system {role}", { prompt: "--help", role: "-rf /" })).toEqual({ argv: ["--model", "m", "-p", "--help", "--system", "-rf /"] });
     expect(await launch("{bin} --model={model} -- {prompt} {role}", { prompt: "-v", role: "--x" })).toEqual({ argv: ["--model=m", "--", "-v", "--x"] });
