@@ -2,7 +2,7 @@
 // resolve extends chains and context, and embed the knowledge each thread will be given.
 import { analyzeDirective } from "./analyze/index.js";
 import type { DirectiveAnalysis } from "./analyze/analysis.js";
-import { DEFAULT_CONTEXT_HOOKS, hooksFromConfig, type HookDef } from "./analyze/hooks.js";
+import { DEFAULT_CONTEXT_HOOKS, readHookConfig, type HookDef } from "./analyze/hooks.js";
 import { resolveCalls, type ItemIndex } from "./analyze/resolve-calls.js";
 import { lookupView, resolveContext, type DirectiveEntry, type LeafEntry } from "./analyze/resolve-context.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
@@ -174,7 +174,11 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   const tools = new Map<string, string>();
   for (const [id, srcs] of byId.tool) tools.set(id, spaceOf(srcs[0]!));
   let configHooks: HookDef[] = DEFAULT_CONTEXT_HOOKS;
-  if (hookConfig) configHooks = hooksFromConfig(hookConfig.text, hookConfig.path);
+  if (hookConfig) {
+    const read = readHookConfig(hookConfig.text, hookConfig.path);
+    configHooks = read.diagnostics.length > 0 ? DEFAULT_CONTEXT_HOOKS : read.hooks;
+    diagnostics.push(...read.diagnostics);
+  }
 
   const analyses: DirectiveAnalysis[] = [];
   const compiled: string[] = [];

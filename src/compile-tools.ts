@@ -10,6 +10,7 @@ import { contentHash, normalizeNewlines, sha256Hex } from "./sign/hash-region.js
 import { formatFor, parseSignatureLine } from "./sign/signature-line.js";
 import { buildChain, MAX_CHAIN_DEPTH, planChain, searchOrder, type ChainElement, type Space, type ToolFinder } from "./tools/build-chain.js";
 import { checkChainScopes } from "./tools/check-scopes.js";
+import { findShellScriptSubstitution } from "./tools/check-shell-script.js";
 import type { Span } from "./tools/read-python-metadata.js";
 import { readToolMetadata, type ToolMetadata } from "./tools/tool-metadata.js";
 
@@ -125,6 +126,11 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
       else if (p.kind === "lower_case_env") report(d.lowerCaseEnvVar(l, p.raw, p.fix ?? ""));
       else report(d.unknownRuntimeParam(l, p.raw, src.id, known));
       failed ||= p.kind !== "lower_case_env";
+    }
+    const script = findShellScriptSubstitution(built.chain, plan.config);
+    if (script) {
+      const e = built.chain[script.element]!;
+      report(d.shellScriptBySubstitution(locText(e.path, script.placeholders[0]!, e.spans.config), script.shell, script.placeholders));
     }
     const root = built.chain.at(-1)!;
     if (!PROCESS_PRIMITIVES.includes(root.item_id)) {

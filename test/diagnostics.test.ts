@@ -44,6 +44,7 @@ const CLI_ONLY = new Set([
   "RYE7002",
   "RYE7003",
   "RYE7004",
+  "RYE7005",
   "RYE1005", // test/matrix/bad-input.test.ts: project trees on disk (limits, symlinks, permissions, ids)
   "RYE1007",
   "RYE8001",

@@ -1,9 +1,10 @@
-import { PLACEHOLDER, PLACEHOLDER_SCOPES, inScope } from "../runtime/agents/scopes.js";
+import { argumentPositions, leadingPlaceholder } from "../runtime/agents/argument-positions.js";
+import { PLACEHOLDER, inScope, scopesOf } from "../runtime/agents/scopes.js";
 import type { ArgTemplate, CommandTemplate } from "../runtime/agents/launch-agent.js";
 
 /** A problem in a command template, at an offset of the template string. */
 export interface TemplateProblem {
-  kind: "syntax" | "scope" | "no_bin";
+  kind: "syntax" | "scope" | "no_bin" | "bare_positional";
   message: string;
   offset: number;
 }
@@ -60,10 +61,22 @@ export function parseCommandTemplate(command: string): { template: CommandTempla
   if (argv.length === 0) problems.push({ kind: "syntax", message: "command template produced only environment variables, no command", offset: 0 });
   for (const m of command.matchAll(PLACEHOLDER)) {
     const name = m[1]!;
-    if (PLACEHOLDER_SCOPES[name] && !inScope(name, "agent_command")) {
-      problems.push({ kind: "scope", message: `{${name}} is not available in agent commands; it is valid in ${PLACEHOLDER_SCOPES[name]!.join(", ")}`, offset: m.index });
+    const scopes = scopesOf(name);
+    if (scopes && !inScope(name, "agent_command")) {
+      problems.push({ kind: "scope", message: `{${name}} is not available in agent commands; it is valid in ${scopes.join(", ")}`, offset: m.index });
     }
   }
+  const argvWords = words.slice(w);
+  argumentPositions(argv).forEach((position, i) => {
+    const ph = leadingPlaceholder(argv[i]!);
+    if (position !== "positional" || (ph !== "prompt" && ph !== "role")) return;
+    const offset = argvWords[i]!.start + Math.max(0, argvWords[i]!.raw.indexOf(`{${ph}}`));
+    problems.push({
+      kind: "bare_positional",
+      message: `{${ph}} stands as a bare positional argument, so a value starting with '-' would be read as an option and is refused at run time; write it after an option that takes it (-p {${ph}}) or after --`,
+      offset,
+    });
+  });
   if (!command.includes("{bin}")) problems.push({ kind: "no_bin", message: "agent commands should run {bin}, so the binary is named once, in `bin`", offset: 0 });
   return { template: { env, argv }, problems };
 }

@@ -6,8 +6,11 @@ import type { ThreadPlan } from "../runtime/thread.js";
 import type { ContextPlan } from "./resolve-context.js";
 import type { CallPlan } from "./resolve-calls.js";
 
-/** TypeScript spelling of each known input `type` (anything else becomes `unknown`). */
-export const TS_TYPES: Record<string, string> = {
+/**
+ * TypeScript spelling of each known input `type` (anything else becomes `unknown`). No prototype:
+ * a type named `constructor`, `toString` or `__proto__` is unknown, never an inherited member.
+ */
+export const TS_TYPES: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
   string: "string",
   integer: "number",
   number: "number",
@@ -17,7 +20,7 @@ export const TS_TYPES: Record<string, string> = {
   dict: "Record<string, unknown>",
   array: "unknown[]",
   list: "unknown[]",
-};
+});
 
 /** A string field of the directive, compiled for the render pass that applies to it. */
 export interface CompiledText {

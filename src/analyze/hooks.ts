@@ -1,4 +1,6 @@
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml, YAMLError } from "yaml";
+import * as d from "../diagnostics/codes.js";
+import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DirectiveData } from "../parse/directive-data.js";
 
 /** A context hook: on `event`, load knowledge items and inject them before or after the prompt. */
@@ -35,6 +37,20 @@ export const DEFAULT_CONTEXT_HOOKS: HookDef[] = [
 export function hooksFromConfig(text: string, from: string): HookDef[] {
   const doc = parseYaml(text, { version: "1.1" }) as { context_hooks?: Record<string, unknown>[] } | null;
   return (doc?.context_hooks ?? []).map((h, i) => toHook(h, from, `${from}#${i}`, 2));
+}
+
+/**
+ * `hooksFromConfig` for a build: a file that does not parse is a located RYE3002 (file, line and
+ * column of the YAML error) and configures no hooks, instead of failing the build elsewhere.
+ */
+export function readHookConfig(text: string, path: string): { hooks: HookDef[]; diagnostics: Diagnostic[] } {
+  try {
+    return { hooks: hooksFromConfig(text, path), diagnostics: [] };
+  } catch (e) {
+    const offset = e instanceof YAMLError ? e.pos[0] : 0;
+    const detail = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+    return { hooks: [], diagnostics: [d.invalidHookYaml(new LineIndex(text).location(path, offset, offset + 1), detail)] };
+  }
 }
 
 /** Hooks declared in a directive's `<hooks>` (layer 1 unless given). */

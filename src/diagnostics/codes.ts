@@ -45,7 +45,8 @@ export const CODES = {
   RYE7001: ["error", "a DR-007 placeholder used outside the scopes where it is defined (e.g. `{model}` in a role)"],
   RYE7002: ["error", "an agent command template that cannot be split into arguments"],
   RYE7003: ["warning", "an agent command that does not run `{bin}`"],
-  RYE7004: ["error", "an agent configuration file that is not valid TOML"],
+  RYE7004: ["error", "an agent configuration file that is not valid TOML, or an agent entry of the wrong shape"],
+  RYE7005: ["warning", "an agent command that places `{prompt}` or `{role}` as a bare positional argument"],
   RYE6002: ["warning", "a call names an item that is not found in any space"],
   RYE6003: ["error", "a call to a directive omits one of its required inputs"],
   RYE6004: ["error", "a call passes a parameter the called directive does not declare"],
@@ -62,6 +63,7 @@ export const CODES = {
   RYE4008: ["warning", "a lower-case `${var}` in a tool's config or env_config, which System 1 never expands"],
   RYE4009: ["error", "a signed chain element whose content changed after it was signed"],
   RYE4010: ["warning", "a tool chain ends at a primitive the executor cannot run"],
+  RYE4011: ["warning", "a shell's `-c` script assembled by substituting `${VAR}` or `{param}` values into its text"],
   RYE1005: ["error", "a file larger than the size limit (RYE_MAX_FILE_SIZE, default 1 MiB)"],
   RYE1006: ["error", "metadata XML nested deeper than the compiler's limit of 256 elements"],
   RYE1007: ["error", "an extends chain longer than the compiler's limit of 64 directives"],
@@ -225,6 +227,12 @@ export const commandWithoutBin = (loc: Location, message: string) => warning("RY
 
 export const invalidToml = (loc: Location, detail: string) => error("RYE7004", `Invalid TOML: ${detail}`, loc);
 
+export const invalidAgentEntry = (loc: Location, detail: string) => error("RYE7004", `Invalid agent entry: ${detail}`, loc);
+
+export const barePositionalPlaceholder = (loc: Location, message: string) => warning("RYE7005", `Agent command: ${message}.`, loc);
+
+export const invalidHookYaml = (loc: Location, detail: string) => error("RYE3002", `Invalid YAML in the hook configuration: ${detail}`, loc);
+
 export const duplicateItemId = (loc: Location, id: string, kind: string, chosen: string) =>
   error("RYE1004", `This file and '${chosen}' are both ${kind} '${id}'; extensions are probed in one fixed order, so '${chosen}' wins. Rename or remove one.`, loc);
 
@@ -263,6 +271,8 @@ export const modifiedSignedTool = (loc: Location, id: string) =>
 
 export const unrunnablePrimitive = (loc: Location, tool: string, primitive: string, runnable: readonly string[]) =>
   warning("RYE4010", `The chain of '${tool}' ends at '${primitive}', which this executor cannot run (it runs ${runnable.join(", ")}); execute() will report an error.`, loc);
+export const shellScriptBySubstitution = (loc: Location, shell: string, placeholders: readonly string[]) =>
+  warning("RYE4011", `The ${shell} -c script is assembled by substituting ${placeholders.join(", ")} into its text. rye passes each value to the shell as a positional parameter, never as script text; to say so in the config, pass the values as arguments after the script and read them as "$1", "$2" (args: ["-c", 'printf "%s" "$1"', "${shell}", "{name}"]).`, loc);
 export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
   error("RYE1005", `File is ${bytes} bytes, over the limit of ${limit} bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.`, loc);
 

@@ -103,7 +103,8 @@ export function threadContext(
   // {**limits, **overrides}: an override keeps the limit's place, a new key goes last.
   const items = [...pyItems(metadata.limits ?? {}), ...(options?.limit_overrides ? pyItems(options.limit_overrides) : [])];
   const limits = pyDict(items.map(([k, v]) => [String(k), v] as const));
-  const withDefaults: Record<string, unknown> = { ...inputs };
+  // No prototype: inputs named `constructor` or `__proto__` are plain keys.
+  const withDefaults: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, inputs);
   for (const [k, v] of Object.entries(defaults)) if (withDefaults[k] === undefined) withDefaults[k] = v;
   return {
     directive: id,

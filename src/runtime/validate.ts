@@ -30,7 +30,9 @@ export function validateInputs(declared: DeclaredInput[], params: PyDict): Input
   }
   const inputs: Record<string, unknown> = {};
   for (const k of keys) Object.defineProperty(inputs, k, { value: pyGet(params, k), enumerable: true, writable: true, configurable: true });
-  for (const d of declared) if (!Object.hasOwn(inputs, d.name) && "default" in d) inputs[d.name] = d.default;
+  for (const d of declared) {
+    if (!Object.hasOwn(inputs, d.name) && "default" in d) Object.defineProperty(inputs, d.name, { value: d.default, enumerable: true, writable: true, configurable: true });
+  }
   const missing = declared.filter((d) => d.required && !Object.hasOwn(inputs, d.name)).map((d) => d.name);
   if (missing.length > 0) return { status: "error", error: `Missing required inputs: ${missing.join(", ")}`, declared_inputs: declared };
   return { status: "success", inputs, declared_inputs: declared };
@@ -39,17 +41,18 @@ export function validateInputs(declared: DeclaredInput[], params: PyDict): Input
 const isInt = (v: unknown) => (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
 const isNumber = (v: unknown) => typeof v === "number" || typeof v === "bigint" || v instanceof PyFloat;
 
-const FITS: Record<string, (v: unknown) => boolean> = {
-  string: (v) => typeof v === "string",
+// No prototype: a declared type such as `constructor` or `__proto__` has no check, like any unknown type.
+const FITS: Record<string, (v: unknown) => boolean> = Object.assign(Object.create(null) as Record<string, (v: unknown) => boolean>, {
+  string: (v: unknown) => typeof v === "string",
   integer: isInt,
   number: isNumber,
   float: isNumber,
-  boolean: (v) => typeof v === "boolean",
+  boolean: (v: unknown) => typeof v === "boolean",
   object: isPyDict,
   dict: isPyDict,
   array: Array.isArray,
   list: Array.isArray,
-};
+});
 
 /** Values given by the caller that do not fit their input's declared `type` (defaults are never checked: they are XML strings). */
 export function checkInputTypes(declared: DeclaredInput[], params: PyDict): string[] {

@@ -67,6 +67,8 @@ export function checkChainScopes(chain: readonly ChainElement[], mergedConfig: R
         }
         if (declared === null || !/^config\.args\[\d+\]$/.test(path)) return;
         for (const m of s.matchAll(/\{([^}]+)\}/g)) {
+          // `${VAR}` is System 1, expanded before any `{param}` pass: not a parameter reference.
+          if (m.index > 0 && s[m.index - 1] === "$") continue;
           const name = m[1]!;
           if (/^\w+$/.test(name) && !known.includes(name)) problems.push({ kind: "unknown_param", element, raw: m[0], field });
         }

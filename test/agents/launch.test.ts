@@ -40,8 +40,10 @@ const vectorValues: string[] = hasShared
 
 describe("agent launch without a shell", () => {
   test.each([...new Set([...HOSTILE, ...vectorValues])].map((v) => [JSON.stringify(v).slice(0, 60), v] as const))("value %s is one literal argument", async (_n, value) => {
-    const { out } = await run(`{bin} --model {model} --system {role} '{prompt}' "You are: {role}"`, { prompt: value, role: value, model: value });
-    expect(out.argv).toEqual(["--model", value, "--system", value, value, `You are: ${value}`]);
+    // {model} names a model: control characters and a leading '-' are refused (tested below).
+    const model = /[\u0000-\u001f\u007f]/.test(value) || value.startsWith("-") ? "m" : value;
+    const { out } = await run(`{bin} --model {model} --system {role} -- '{prompt}' "You are: {role}"`, { prompt: value, role: value, model });
+    expect(out.argv).toEqual(["--model", model, "--system", value, "--", value, `You are: ${value}`]);
   });
 
   test("VAR=value prefixes become environment entries", async () => {
@@ -93,7 +95,9 @@ prompt = "Review with {model} on {date}"
     };
     expect(diagnostics.map((d) => ({ code: d.code, line: d.loc!.start.line, column: d.loc!.start.column }))).toEqual([
       { code: "RYE7001", ...at("{file}") },
+      { code: "RYE7005", ...at("{prompt}' {file}") },
       { code: "RYE7002", ...at("'{prompt}\"") },
+      { code: "RYE7005", ...at("{prompt}", toml.indexOf("claude {prompt}")) },
       { code: "RYE7003", ...at("claude {prompt}") },
       { code: "RYE7001", ...at("{model} on") },
     ]);

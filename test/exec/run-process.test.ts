@@ -51,4 +51,18 @@ describe("runProcess", () => {
     expect(r.stderr).toMatch(/timed out after 0.5 seconds/);
     expect(r.duration_ms).toBeLessThan(10_000);
   });
+
+  it("refuses what no process can receive, naming it, before anything runs", async () => {
+    const env = { PATH: process.env.PATH ?? "" };
+    const nul = await runProcess({ command: node, args: ["-e", "1", "a\u0000b"], env });
+    expect(nul).toMatchObject({ success: false, return_code: -1, stderr: "argument 3 holds a NUL byte at offset 1, which no process argument can carry; remove it" });
+    const envNul = await runProcess({ command: node, args: ["-e", "1"], env: { ...env, BAD: "x\u0000" } });
+    expect(envNul.stderr).toBe('environment variable "BAD" holds a NUL byte, which no environment entry can carry; remove it');
+    if (process.platform === "linux") {
+      const big = await runProcess({ command: node, args: ["-e", "1", "x".repeat(3 * 1024 * 1024)], env });
+      expect(big.stderr).toBe(`argument 3 is ${3 * 1024 * 1024} bytes, over the OS limit of 131072 bytes for one argument (E2BIG); pass large values on stdin or in a file`);
+    }
+    const missing = await runProcess({ command: "rye-no-such-command", args: [], env });
+    expect(missing.stderr).toBe("Failed to start 'rye-no-such-command': not found on PATH");
+  });
 });

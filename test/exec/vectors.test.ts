@@ -6,6 +6,8 @@ import { expandEnvVars } from "../../src/runtime/exec/expand-env.js";
 import { resolveEnv } from "../../src/runtime/exec/resolve-env.js";
 import { templateConfig, templateParams, templateString } from "../../src/runtime/exec/substitute-params.js";
 import { templateEnvVars, templateExecStages } from "../../src/runtime/exec/template-exec.js";
+import { executePlan } from "../../src/runtime/exec/execute-plan.js";
+import { ENV_VAR_PATTERN } from "../../src/runtime/exec/expand-env.js";
 import { hasShared, SHARED_DIR, SHARED_SKIP_REASON, type Vector } from "../helpers/shared.js";
 
 // Vectors are read with the Python-aware JSON reader so `1.0` stays a float (env-x025).
@@ -18,6 +20,8 @@ const fn = (v: Vector) => v.function.split("::").slice(1).join("::");
 /** Runs a vector against the function of ours that ports the original `function` it names. */
 function run(v: Vector): unknown {
   const name = fn(v);
+  // The original's pass-1 quoting (only values holding its metacharacters), kept exact for the vectors.
+  // The execution path does not rely on it: see "the same values through a real shell" below.
   if (name === "PrimitiveExecutor._template_config") return templateConfig(v.input, v.env, { shellQuote: true });
   if (name === "PrimitiveExecutor._template_string") return templateString(v.template, v.params);
   if (name === "ExecutePrimitive._template_env_vars") return templateEnvVars(v.template, v.env);
@@ -60,4 +64,37 @@ describe.skipIf(!hasShared)(`param vectors (current era)${hasShared ? "" : ` —
     expect(current("param")).toHaveLength(30);
   });
   it.each(current("param").map((v) => [v.id, v] as const))("%s", (_id, v) => check(v));
+});
+
+// Decisions #10: `_template_config` keeps the original's output above, whose quoting leaves newlines,
+// `'` and globs open. When a value goes into a `sh -c` script, the execution path passes it as a
+// positional parameter instead; each quoted vector's value must reach the script unchanged.
+const quotedConfigVectors = current("env").filter((v) => {
+  if (!fn(v).endsWith("_template_config")) return false;
+  const fields = Object.values(v.input as Record<string, unknown>).filter((x): x is string => typeof x === "string" && x.includes("${"));
+  return fields.length === 1 && JSON.stringify(v.expected).includes("'") && !/["$`\\]/.test(fields[0]!.replace(ENV_VAR_PATTERN, ""));
+});
+
+describe.skipIf(!hasShared)(`the same values through a real shell${hasShared ? "" : ` — skipped: ${SHARED_SKIP_REASON}`}`, () => {
+  it("covers the vectors whose expected output carries the original's quoting", () => {
+    expect(quotedConfigVectors.length).toBeGreaterThan(5);
+  });
+  it.each(quotedConfigVectors.map((v) => [v.id, v] as const))("%s: sh -c gets the value as data", async (_id, v) => {
+    const template = Object.values(v.input as Record<string, unknown>).find((x): x is string => typeof x === "string" && x.includes("${"))!;
+    const plan = {
+      item_id: "t/vector",
+      chain: [],
+      validation: { valid: true, issues: [], validated_pairs: 1 },
+      root: { item_id: "rye/core/primitives/execute", executor_id: null },
+      config: { command: "/bin/sh", args: ["-c", `printf '<%s>' "${template}"`], timeout: 10 },
+      env_configs: [],
+      anchor: null,
+      verify_deps: null,
+      config_resolve: [],
+      context: { tool_path: "/nonexistent/t.yaml", tool_dir: "/nonexistent", tool_parent: "/", anchor_path: "/nonexistent", runtime_lib: "" },
+    };
+    const response = (await executePlan(plan, {}, { projectPath: "/", userSpace: "/", systemSpace: "", dotenv: null, osEnv: { PATH: process.env.PATH, ...v.env } })) as Record<string, any>;
+    expect(response.status).toBe("success");
+    expect(response.data.stdout).toBe(`<${expandEnvVars(template, v.env)}>`);
+  });
 });

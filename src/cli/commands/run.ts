@@ -3,9 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
-import { compileAgentConfig } from "../../agents/agent-config.js";
-import { formatDiagnostic } from "../../diagnostics/format.js";
-import { launchAgent } from "../../runtime/agents/launch-agent.js";
+import { launchConfiguredAgent } from "../../agents/launch-configured-agent.js";
 import type { Execa } from "../../runtime/exec/run-process.js";
 import type { ElementFile, RunToolOptions, ToolResponse } from "../../runtime/exec/run-tool.js";
 import { parsePyJson } from "../../runtime/py-json.js";
@@ -96,20 +94,12 @@ async function launch(mod: DirectiveModule, inputs: unknown, name: string, agent
     io.stderr.write(`No agent configuration at ${path} (--agents FILE).\n`);
     return 2;
   }
-  const text = readFileSync(path, "utf8");
-  const { config, diagnostics } = compileAgentConfig(text, agentsFile);
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color: false, sources: new Map([[agentsFile, text]]) })}\n`);
-  if (!config || diagnostics.some((d) => d.severity === "error")) return 1;
-  const agent = config.agents[name];
-  if (!agent) {
-    io.stderr.write(`Agent '${name}' is not in ${agentsFile}; it has: ${Object.keys(config.agents).join(", ") || "none"}.\n`);
-    return 2;
-  }
-  const chosen = options.model || mod.metadata.model?.id || agent.default_model || "";
-  const model = agent.models?.[chosen] ?? chosen;
-  const thread = mod.renderThread(inputs, { ...options, model });
-  const result = await launchAgent(agent.command, { bin: agent.bin, model, prompt: thread.messages[0]!.content, role: thread.system }, { env: io.env, cwd: io.cwd });
-  return result.exitCode === 0 ? 0 : 1;
+  const model = options.model || mod.metadata.model?.id;
+  const thread = (m: string) => {
+    const t = mod.renderThread(inputs, { ...options, model: m });
+    return { system: t.system, prompt: t.messages[0]!.content };
+  };
+  return launchConfiguredAgent({ text: readFileSync(path, "utf8"), file: agentsFile, name, model, thread, io });
 }
 
 const TOOL_OPTIONS = {

@@ -6,7 +6,7 @@ import { PLACEHOLDER, inScope, type AgentScope } from "./scopes.js";
 /** Fills the placeholders of `scope` from `values`; unknown or out-of-scope names stay literal. */
 export function renderTemplate(template: string, scope: AgentScope, values: Readonly<Record<string, string | undefined>>): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
-    const v = inScope(name, scope) ? values[name] : undefined;
+    const v = inScope(name, scope) && Object.hasOwn(values, name) ? values[name] : undefined;
     return v === undefined ? whole : v;
   });
 }

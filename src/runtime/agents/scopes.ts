@@ -22,5 +22,10 @@ export const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
 /** Whether `name` is a DR-007 placeholder valid in `scope`. */
 export function inScope(name: string, scope: AgentScope): boolean {
-  return PLACEHOLDER_SCOPES[name]?.includes(scope) ?? false;
+  return scopesOf(name)?.includes(scope) ?? false;
+}
+
+/** The scopes of a DR-007 placeholder, or undefined for any other name (`constructor` included). */
+export function scopesOf(name: string): readonly AgentScope[] | undefined {
+  return Object.hasOwn(PLACEHOLDER_SCOPES, name) ? PLACEHOLDER_SCOPES[name] : undefined;
 }

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
+import { scriptSource } from "./bind-script-args.js";
 import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
 import { buildExecutionConfig } from "./execution-config.js";
 import { executePrimitive } from "./execute-primitive.js";
 import type { Execa } from "./run-process.js";
 import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
 import { resolveChainEnv, resolveChainEnvOriginal, type Env } from "./resolve-env.js";
-import { templateConfig, templateString } from "./substitute-params.js";
+import { templateString } from "./substitute-params.js";
 import { chainValidationErrorResponse, dryRunResponse, interpretProcessResult, toolErrorResponse, toolSuccessResponse, type ExecutionOutcome } from "./tool-response.js";
 
 /** Run-time settings of `executePlan`. */
@@ -21,7 +22,10 @@ export interface ExecuteOptions {
   includeDotenv?: boolean;
   /** `ours` (default, decisions.md #11: tool over runtime over primitive over OS) or the original's order. */
   envPrecedence?: "ours" | "original";
-  /** `auto` (default): shell-quote `${VAR}` values only when the command is a shell run with `-c` (decisions.md #10). */
+  /**
+   * `true` applies the original's pass-1 quoting of `${VAR}` values holding shell metacharacters, for
+   * comparisons with it. Either way a shell's `-c` script gets its values as data (decisions.md #10).
+   */
   shellQuote?: boolean | "auto";
   /** Overrides of the plan's path context (e.g. where the tool is installed now). */
   context?: Partial<ChainPlan["context"]>;
@@ -35,9 +39,6 @@ export interface ExecuteOptions {
   /** The spawner, when the host brings its own execa (default: import execa beside the runtime). */
   execa?: Execa;
 }
-
-const SHELL = /^(?:ba|da|z|k|mk|a|tc|c|fi)?sh$/;
-const SHELL_COMMAND_FLAG = /^-[a-zA-Z]*c[a-zA-Z]*$/;
 
 /**
  * Runs a planned tool chain in the original's order: anchor, chain env, anchor env paths and cwd,
@@ -96,7 +97,7 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
     if (plan.anchor!.cwd) parameters.cwd = templateString(String(plan.anchor!.cwd), ctx);
   }
   applyConfigResolve(plan.config_resolve, plan.item_id, parameters, options.resolveConfig);
-  return { env, parameters: { ...ctx, ...parameters }, ctx, osEnv };
+  return { env, parameters: { ...ctx, ...parameters }, ctx, osEnv, callerParams: params };
 }
 
 function applyConfigResolve(steps: ConfigResolveStep[], toolId: string, parameters: Record<string, unknown>, resolve: ExecuteOptions["resolveConfig"]) {
@@ -121,13 +122,17 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
   }
   try {
     const paths = { project_path: options.projectPath, user_space: options.userSpace, system_space: options.systemSpace, tool_path: prepared.ctx.tool_path! };
-    const quote = options.shellQuote ?? "auto";
-    const shellQuote = quote === "auto" ? runsThroughShell(plan.config, prepared.env) : quote;
-    const config = buildExecutionConfig(plan.config, prepared.env, prepared.parameters, paths, { shellQuote });
+    const config = buildExecutionConfig(plan.config, prepared.env, prepared.parameters, paths, { shellQuote: options.shellQuote === true });
+    const source = scriptSource(config.command, config.args, plan.config, prepared.callerParams);
     if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
     Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
     if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };
-    const result = await executePrimitive(config, { ...config, ...prepared.parameters }, { osEnv: prepared.osEnv, maxOutputBytes: options.maxOutputBytes, execa: options.execa });
+    const result = await executePrimitive(config, { ...config, ...prepared.parameters }, {
+      osEnv: prepared.osEnv,
+      maxOutputBytes: options.maxOutputBytes,
+      execa: options.execa,
+      script: source && { source, env: prepared.env, parameters: prepared.parameters },
+    });
     const outcome = interpretProcessResult(result);
     if (result.timed_out) outcome.timed_out = true;
     if (result.truncated) outcome.truncated = true;
@@ -135,13 +140,6 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
   } catch (e) {
     return { success: false, error: e instanceof Error ? e.message : String(e) };
   }
-}
-
-/** True when the planned command, once `${VAR}`s are expanded, is a shell given a `-c` script. */
-function runsThroughShell(config: Readonly<Record<string, unknown>>, env: Env): boolean {
-  const probe = templateConfig({ command: config.command, args: config.args }, env, { shellQuote: false });
-  const args = Array.isArray(probe.args) ? probe.args : [];
-  return typeof probe.command === "string" && SHELL.test(basename(probe.command)) && args.some((a) => typeof a === "string" && SHELL_COMMAND_FLAG.test(a));
 }
 
 function readDotenv(projectPath: string): string | undefined {

@@ -1,3 +1,5 @@
+import { argvProblem, spawnFailureReason } from "./check-argv.js";
+
 // Loaded on first spawn, so compiled output that never runs a process (directives, dry runs) does
 // not need execa installed beside it.
 let execaModule: Promise<typeof import("execa")> | undefined;
@@ -14,6 +16,8 @@ export interface SpawnedChild extends PromiseLike<{ exitCode?: number; signal?: 
   stdout: AsyncIterable<unknown> | null;
   stderr: AsyncIterable<unknown> | null;
   kill(signal?: string): boolean;
+  /** The child's `exit` event (execa's subprocess is a ChildProcess); without it rye waits for the pipes. */
+  once?(event: "exit", listener: () => void): unknown;
 }
 function loadExeca(): Promise<typeof import("execa")> {
   execaModule ??= import("execa").catch((e: unknown) => {
@@ -57,38 +61,62 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 /** The original's default timeout in seconds. */
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 
+/** How long output pipes may stay open after the command exited (or was killed) before rye stops reading. */
+export const STREAM_GRACE_MS = 500;
+const KILL_GRACE_MS = 200;
+
 /**
- * Runs a command directly (never through a shell) in its own process group; at the timeout the whole
- * group is killed with SIGKILL, so children the tool started die with it.
+ * Runs a command directly (never through a shell) in its own process group. At the timeout the whole
+ * group is killed with SIGKILL. A descendant that left the group (`setsid`) may still hold the output
+ * pipes: rye reads them for at most STREAM_GRACE_MS after the command exits or is killed, then stops,
+ * so a run always ends within its timeout plus one second.
  */
 export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
   const started = performance.now();
   const cap = spec.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const timeoutSeconds = spec.timeoutSeconds && spec.timeoutSeconds > 0 ? spec.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS;
+  const problem = argvProblem(spec.command, spec.args, spec.env);
+  if (problem) return notStarted(problem, started);
   const execa = spec.execa ?? ((await loadExeca()).execa as unknown as Execa);
-  const child = execa(spec.command, [...spec.args], {
-    cwd: spec.cwd ?? undefined,
-    env: { ...spec.env },
-    extendEnv: false,
-    shell: false,
-    detached: process.platform !== "win32",
-    cleanup: true,
-    reject: false,
-    buffer: false,
-    stripFinalNewline: false,
-    ...(spec.input != null ? { input: spec.input } : { stdin: "ignore" as const }),
-  });
+  let child: SpawnedChild;
+  try {
+    child = execa(spec.command, [...spec.args], {
+      cwd: spec.cwd ?? undefined,
+      env: { ...spec.env },
+      extendEnv: false,
+      shell: false,
+      detached: process.platform !== "win32",
+      cleanup: true,
+      reject: false,
+      buffer: false,
+      stripFinalNewline: false,
+      ...(spec.input != null ? { input: spec.input } : { stdin: "ignore" as const }),
+    });
+  } catch (e) {
+    return notStarted(`Failed to start '${spec.command}': ${spawnFailureReason(spec.command, e)}`, started);
+  }
   const stdout = collect(child.stdout, cap);
   const stderr = collect(child.stderr, cap);
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup(child.pid, () => child.kill("SIGKILL"));
-  }, timeoutSeconds * 1000);
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const stopReading = () => {
+    for (const s of [child.stdout, child.stderr] as { destroy?: () => void }[]) s?.destroy?.();
+  };
+  // Escaped descendants keep the pipes open, and execa waits for the pipes: stop reading after a grace.
+  const graceAfterExit = () => timedOut || timers.push(setTimeout(stopReading, STREAM_GRACE_MS));
+  child.once?.("exit", graceAfterExit);
+  timers.push(
+    setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid, () => child.kill("SIGKILL"));
+      // What the group wrote is in the pipes already; only escaped descendants can still be writing.
+      timers.push(setTimeout(stopReading, KILL_GRACE_MS));
+    }, timeoutSeconds * 1000),
+  );
   try {
     const [result, out, err] = await Promise.all([child, stdout, stderr]);
     const startFailed = result.exitCode === undefined && !result.signal && !timedOut;
-    const stderrText = startFailed ? `Failed to start '${spec.command}': ${result.shortMessage}` : err.text;
+    const stderrText = startFailed ? `Failed to start '${spec.command}': ${spawnFailureReason(spec.command, result)}` : err.text;
     return {
       success: !timedOut && result.exitCode === 0,
       stdout: out.text,
@@ -99,8 +127,12 @@ export async function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
       truncated: out.truncated || err.truncated,
     };
   } finally {
-    clearTimeout(timer);
+    for (const t of timers) clearTimeout(t);
   }
+}
+
+function notStarted(message: string, started: number): ProcessResult {
+  return { success: false, stdout: "", stderr: message, return_code: -1, duration_ms: performance.now() - started, timed_out: false, truncated: false };
 }
 
 function killGroup(pid: number | undefined, fallback: () => void): void {
