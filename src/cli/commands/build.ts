@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { build } from "../../compile/build.js";
 import { VERSION } from "../../version.js";
@@ -15,8 +16,9 @@ import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView
 import { checkOutput, type OutputDrift } from "../../output/check-output.js";
 import { locateProject } from "../../builder/load-project.js";
 import { holdsProject } from "../../project/find-project.js";
+import { resolveSettings } from "../../project/settings.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--verbose] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the nearest folder at or above
 the current directory holding .ai/; a missing DIR or one without .ai/ is a usage error) into
@@ -27,7 +29,9 @@ signed with this machine's key (generated on first use); --allow-unsigned skips 
 A signed source that changed since signing is a warning (RYE5001); --verify-sources requires every
 project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).
 Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change
-and prints a timestamped line per rebuild (with --json: one JSON object per line); not with --check.`;
+and prints a timestamped line per rebuild (with --json: one JSON object per line); not with --check.
+Settings may also come from DIR/rye.config.json (or "rye" in DIR/package.json); flags win.
+Info diagnostics are printed with --verbose only.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
@@ -43,6 +47,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       "allow-unsigned": { type: "boolean" },
       "verify-sources": { type: "boolean" },
       watch: { type: "boolean" },
+      verbose: { type: "boolean" },
     },
     USAGE,
     io,
@@ -52,22 +57,35 @@ export async function run(args: string[], io: Io): Promise<number> {
   const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
   if ("problem" in found) return usageError(found.problem, io);
   const project = found.root;
-  const outDir = resolve(project, values.out ?? "out");
-  const spaces = spacesFrom(project, values, io.cwd, io.env);
-  if (values["allow-unsigned"]) io.stderr.write(UNSIGNED_WARNING);
+  const settings = resolveSettings(project, values, io.cwd, io.env);
+  if (settings.problems.length > 0 && reportConfigProblems(settings.problems, project, io)) return 1;
+  io = { ...io, env: settings.env };
+  const outDir = settings.out;
+  const spaces = spacesFrom(project, { "user-space": settings.userSpace, system: settings.systems }, io.cwd, io.env);
+  const allowUnsigned = settings.allowUnsigned;
+  if (allowUnsigned) io.stderr.write(UNSIGNED_WARNING);
   if (values.check) {
     // From scratch, without the cache, signed with a key that lives only in memory: --check touches nothing.
     const { sources, hookConfig } = readSpaces(spaces);
     const result = build(sources, VERSION, { hookConfig });
     const unsigned = new Map([...result.files, ...runtimeFiles()]);
-    const files = values["allow-unsigned"] ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
+    const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
     return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
   }
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
-  const sourceTrust = values["verify-sources"] ? trustForSpaces(roots, io.env) : null;
-  const options = { project, outDir, spaces, allowUnsigned: values["allow-unsigned"], sourceTrust };
-  if (values.watch) return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, Boolean(values.json), true) : reportNoProject(o, io, Boolean(values.json))));
-  return runOnce(options, io, Boolean(values.json));
+  const sourceTrust = settings.verifySources ? trustForSpaces(roots, io.env) : null;
+  const options = { project, outDir, spaces, allowUnsigned, sourceTrust };
+  const verbose = settings.verbose;
+  if (values.watch) return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, Boolean(values.json), true, verbose) : reportNoProject(o, io, Boolean(values.json))));
+  return runOnce(options, io, Boolean(values.json), false, verbose);
+}
+
+/** Prints the config file's problems; true when one is an error (the build then does not start). */
+function reportConfigProblems(problems: readonly Diagnostic[], project: string, io: Io): boolean {
+  const sources = new Map(problems.map((d) => d.loc!.source).map((f) => [f, readFileSync(resolve(project, f), "utf8")]));
+  const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
+  for (const d of problems) io.stderr.write(`${formatDiagnostic(d, { color: useColor(io), sources, displayPath: display })}\n`);
+  return problems.some((d) => d.severity === "error");
 }
 
 function usageError(message: string, io: Io): number {
@@ -91,7 +109,7 @@ function reportNoProject(options: ProjectBuildOptions, io: Io, json: boolean): n
  * One build with its report; the exit code of `rye build`. In a watch cycle (`watching`) the
  * summary line starts with the time, and --json prints the report as one line with the time.
  */
-export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, watching = false): number {
+export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, watching = false, verbose = false): number {
   const started = performance.now();
   const progress = json ? null : new Progress(io, started);
   let built: ProjectBuildResult;
@@ -126,9 +144,11 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, wat
     const cited = new Set(diagnostics.map((d) => d.loc?.source));
     const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
     const color = useColor(io);
-    for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
-    if (io.env.GITHUB_ACTIONS === "true") for (const d of diagnostics) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
-    const summary = formatSummary(diagnostics);
+    // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
+    const shown = verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
+    for (const d of shown) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
+    if (io.env.GITHUB_ACTIONS === "true") for (const d of shown) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
+    const summary = formatSummary(shown);
     if (summary) io.stderr.write(`${summary}\n`);
     const outName = relative(io.cwd, outDir) || ".";
     if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
