@@ -2,8 +2,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { resolve } from "node:path";
 
-/** `../shared` beside the repository: present in development and CI, absent on a user's clone. */
-export const SHARED_DIR = resolve(fileURLToPath(new URL("../../..", import.meta.url)), "shared");
+/**
+ * `../shared` beside the repository: present in development and CI, absent on a user's clone.
+ * RYE_SHARED_DIR points elsewhere (a mutation sandbox lives deeper in the tree; a missing path
+ * shows what a clone without it runs).
+ */
+export const SHARED_DIR = process.env.RYE_SHARED_DIR
+  ? resolve(process.env.RYE_SHARED_DIR)
+  : resolve(fileURLToPath(new URL("../../..", import.meta.url)), "shared");
 export const hasShared = existsSync(resolve(SHARED_DIR, "vectors/rye-vectors.json"));
 /** Shown as the reason when a suite that reads ../shared is skipped. */
 export const SHARED_SKIP_REASON = `../shared not found at ${SHARED_DIR}: conformance vectors and corpus tests skipped`;
