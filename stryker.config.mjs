@@ -9,7 +9,7 @@ export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts", related: false },
   plugins: ["@stryker-mutator/vitest-runner"],
-  reporters: ["clear-text", "json"],
+  reporters: ["clear-text", "json", "progress-append-only"],
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
   concurrency: 2,
