@@ -25,7 +25,7 @@ describe("parsePyJson: values", () => {
     expect(Number.isNaN(float(parsePyJson("NaN")))).toBe(true);
     expect(float(parsePyJson("Infinity"))).toBe(Infinity);
     expect(float(parsePyJson("-Infinity"))).toBe(-Infinity);
-    expect(float(parsePyJson("[-Infinity]")[0 as never])).toBe(-Infinity);
+    expect(float((parsePyJson("[-Infinity]") as unknown[])[0])).toBe(-Infinity);
   });
 
   test("literals and strings", () => {
