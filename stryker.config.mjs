@@ -14,7 +14,8 @@ export default {
   clearTextReporter: { allowColor: false, logTests: false },
   concurrency: 2,
   timeoutMS: 20_000,
-  tempDirName: ".stryker-tmp",
+  // One sandbox folder per mutated file, so runs of different files may overlap.
+  tempDirName: `.stryker-tmp-${name}`,
   cleanTempDir: "always",
   ignorePatterns: ["out", "reports", ".rye-cache", ".out.generations", "bench/results"],
   thresholds: { high: 90, low: 90, break: null },

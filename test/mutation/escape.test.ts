@@ -71,12 +71,35 @@ describe("json", () => {
 
   test("a __proto__ key 200 levels down is still data", () => {
     let v: unknown = JSON.parse('{"__proto__": {"deep": true}}');
-    for (let i = 0; i < 199; i++) v = [v];
+    for (let i = 0; i < 200; i++) v = [v];
     const back = evaluate(json(v)) as unknown;
     let inner: any = back;
-    for (let i = 0; i < 199; i++) inner = inner[0];
+    for (let i = 0; i < 200; i++) inner = inner[0];
     expect(Object.hasOwn(inner, "__proto__")).toBe(true);
     expect(inner.deep).toBeUndefined();
+  });
+
+  test("the search for __proto__ keys stops 200 levels down, so deep values cannot exhaust the stack", () => {
+    // Each level records whether the search asked it for an own `__proto__` (JSON.stringify never does).
+    let deepestAsked = -1;
+    let v: object = {};
+    for (let level = 299; level >= 0; level--) {
+      v = new Proxy({ k: v }, {
+        getOwnPropertyDescriptor(target, prop) {
+          if (prop === "__proto__") deepestAsked = Math.max(deepestAsked, level);
+          return Reflect.getOwnPropertyDescriptor(target, prop);
+        },
+      });
+    }
+    expect(json(v)).toBe(`${'{"k":'.repeat(300)}{}${"}".repeat(300)}`);
+    expect(deepestAsked).toBe(200);
+  });
+
+  test("null, numbers and strings beside a __proto__ key", () => {
+    const v = JSON.parse('{"__proto__": null, "a": [null, 1, "s", true], "b": {"c": null}}') as object;
+    const code = json(v);
+    expect(code).toBe('{["__proto__"]:null,"a":[null,1,"s",true],"b":{"c":null}}');
+    expect(Object.hasOwn(evaluate(code) as object, "__proto__")).toBe(true);
   });
 
   test("values of other types pass through as JSON does", () => {
