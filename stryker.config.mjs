@@ -17,6 +17,6 @@ export default {
   // One sandbox folder per mutated file, so runs of different files may overlap.
   tempDirName: `.stryker-tmp-${name}`,
   cleanTempDir: "always",
-  ignorePatterns: ["out", "reports", ".rye-cache", ".out.generations", "bench/results"],
+  ignorePatterns: ["out", "reports", ".rye-cache", ".out.generations", "bench/results", ".stryker-tmp-*"],
   thresholds: { high: 90, low: 90, break: null },
 };

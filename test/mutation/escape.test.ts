@@ -95,6 +95,19 @@ describe("json", () => {
     expect(deepestAsked).toBe(200);
   });
 
+  test("the 200-level bound counts arrays too", () => {
+    let asked = false;
+    let v: unknown = new Proxy({ k: 1 }, {
+      getOwnPropertyDescriptor(target, prop) {
+        if (prop === "__proto__") asked = true;
+        return Reflect.getOwnPropertyDescriptor(target, prop);
+      },
+    });
+    for (let i = 0; i < 300; i++) v = [v];
+    expect(json(v)).toBe(`${"[".repeat(300)}{"k":1}${"]".repeat(300)}`);
+    expect(asked).toBe(false);
+  });
+
   test("null, numbers and strings beside a __proto__ key", () => {
     const v = JSON.parse('{"__proto__": null, "a": [null, 1, "s", true], "b": {"c": null}}') as object;
     const code = json(v);
