@@ -19,6 +19,8 @@ describe("parsePyJson: values", () => {
     expect(float(parsePyJson("1e+2"))).toBe(100);
     expect(float(parsePyJson("0.5e-1"))).toBe(0.05);
     expect(float(parsePyJson("-2.25"))).toBe(-2.25);
+    expect(float(parsePyJson("1e10"))).toBe(1e10);
+    expect(float(parsePyJson("[2.5E-12]") && (parsePyJson("[2.5E-12]") as unknown[])[0])).toBe(2.5e-12);
   });
 
   test("NaN, Infinity and -Infinity, which Python accepts, are PyFloats", () => {
