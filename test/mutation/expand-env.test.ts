@@ -84,6 +84,8 @@ describe("isPlainObject and defineKey", () => {
     expect(isPlainObject(Object.create(null))).toBe(true);
     expect(isPlainObject([])).toBe(false);
     expect(isPlainObject(null)).toBe(false);
+    expect(isPlainObject(undefined)).toBe(false);
+    expect(isPlainObject(1)).toBe(false);
     expect(isPlainObject("s")).toBe(false);
     expect(isPlainObject(new PyFloat(1))).toBe(false);
     expect(isPlainObject(new Map())).toBe(false);
