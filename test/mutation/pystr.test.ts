@@ -32,6 +32,7 @@ describe("strRepr", () => {
       "'\\x00\\x01\\x08\\t\\n\\x0b\\x0c\\r\\x1f ~\\x7f\\x80\\x9f\\xa0\u00a1\\xad\u00ff\u0100\\u2028\\u200b\\uffff\\ud800'",
     );
     expect(strRepr("\u{10ffff}\u{1f600}\u{e0001}\u{f0000}")).toBe("'\\U0010ffff\u{1f600}\\U000e0001\\U000f0000'");
+    expect(strRepr("\u0378\u061c")).toBe("'\\u0378\\u061c'");
   });
 
   test("quote choice", () => {
