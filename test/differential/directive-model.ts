@@ -28,6 +28,8 @@ export interface DirectiveModel {
   outputs: { name: string; type: string; required: boolean; description: string }[];
   permissions: boolean;
   actions: { itemId: string; params: { name: string; value: string; asAttribute: boolean }[] }[];
+  /** Text of an opaque `<template>` section (read unparsed, so `<` and `&` may stand raw), if any. */
+  template?: string;
   body: string;
   crlf: boolean;
 }
@@ -201,6 +203,7 @@ export const diffCase: fc.Arbitrary<DiffCase> = fc
         outputs,
         permissions: fc.boolean(),
         actions: fc.array(action, { maxLength: 2 }),
+        template: fc.option(text(names, 4).map((t) => xmlSafe(t).replace(/<\/?template/g, "")), { nil: undefined }),
         body: text(names, 12),
         crlf: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
       }),
@@ -274,6 +277,7 @@ export function directiveText(d: DirectiveModel, name: string): string {
     ...(inputs.length > 0 ? ["  <inputs>", ...inputs, "  </inputs>"] : []),
     ...(outputs.length > 0 ? ["  <outputs>", ...outputs, "  </outputs>"] : []),
     ...(actions.length > 0 ? ["  <process>", "    <step name=\"run\">", ...actions, "    </step>", "  </process>"] : []),
+    ...(d.template !== undefined ? [`  <template>${d.template}</template>`] : []),
     "</directive>",
     "```",
     "",

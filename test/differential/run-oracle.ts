@@ -12,7 +12,7 @@ export const ORACLE = resolve(SHARED_DIR, "oracle", "rye_oracle.py");
 export function oracleUnavailable(): string | undefined {
   if (!existsSync(ORACLE)) return `the original's oracle is not at ${ORACLE} (../shared absent): differential test skipped`;
   const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
-  if (probe.error || probe.status !== 0) return "python3 not found on PATH: differential test against the original skipped";
+  if (probe.error || probe.status !== 0) return "python3 not found on PATH (or it does not run): differential test against the original skipped";
   return undefined;
 }
 
