@@ -78,5 +78,7 @@ describe("interpolateParsed", () => {
     expect(interpolateParsed({ body: 1, actions: "x" }, inputs, {})).toEqual({ body: 1, actions: "x" });
     const out = interpolateParsed({ actions: [{ params: ["{input:a}"] }, { params: null }, { k: "{input:a}" }] }, inputs, {});
     expect(out.actions).toEqual([{ params: ["{input:a}"] }, { params: null }, { k: "A" }]);
+    // Params that are a string are a field like any other (the original would fail on them).
+    expect(interpolateParsed({ actions: [{ params: "{input:a}" }] }, inputs, {}).actions).toEqual([{ params: "A" }]);
   });
 });

@@ -156,5 +156,10 @@ describe("Python semantics helpers", () => {
     expect(pyEquals({ a: 1 }, { a: 2 })).toBe(false);
     expect(pyEquals({}, "x")).toBe(false);
     expect(pyEquals({}, {})).toBe(true);
+    // A dict is never a list, even one with list-like keys; None is no dict.
+    expect(pyEquals({ 0: 1, length: 1 }, [1])).toBe(false);
+    expect(pyEquals([1], { 0: 1, length: 1 })).toBe(false);
+    expect(pyEquals({}, null)).toBe(false);
+    expect(pyEquals(null, {})).toBe(false);
   });
 });

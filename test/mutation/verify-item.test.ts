@@ -33,6 +33,8 @@ describe("verifyItem: unsigned", () => {
     });
     const directive = signItem('# D\n\n```xml\n<directive name="d" version="1.0.0">\n  <metadata/>\n</directive>\n```\n\nbody\n', "directive", TEST_KEY, TS, "d.md");
     expect(verifyItem(directive, "directive", trusted).outcome).toBe("verified");
+    // A tool without a file name is read in the tool default style (`#` lines), not refused for its extension.
+    expect(verifyItem(signed, "tool", trusted)).toMatchObject({ ok: true, outcome: "verified", itemId: "<tool>" });
   });
 });
 
@@ -103,6 +105,8 @@ describe("inferItemId", () => {
     ["/p/.ai/tools/rye/bash/bash.py", "tool", "rye/bash/bash"],
     ["./p//.ai/./tools/a/b.tar.gz", "tool", "a/b.tar"],
     ["/p/.ai/directives/x.md", "directive", "x"],
+    ["/p/.ai/directives/a/b.md", "directive", "a/b"],
+    ["/p/.ai/config/c/d.toml", "config", "c/d"],
     ["/p/.ai/knowledge/k/n.md", "knowledge", "k/n"],
     ["/p/.ai/config/c.yaml", "config", "c"],
     ["/p/.ai/tools/a.py", "directive", "a"],
