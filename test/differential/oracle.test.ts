@@ -8,7 +8,8 @@ import { describe, expect, test } from "vitest";
 import { parsePyJson } from "../../src/runtime/py-json.js";
 import { compileToDir, importDirective, source } from "../helpers/compile.js";
 import { compare, DEVIATIONS, type Deviation, type Ours } from "./compare-results.js";
-import { diffCase, directiveText, paramsText, universalNewlines, type DiffCase } from "./directive-model.js";
+import { diffCase, type DiffCase } from "./directive-model.js";
+import { directiveText, paramsText, universalNewlines } from "./write-case.js";
 import { oracleUnavailable, runOracle, type OracleJob } from "./run-oracle.js";
 
 const RUNS = Number(process.env.RYE_DIFF_RUNS ?? 240);
