@@ -62,7 +62,8 @@ describe("parsePyJson: values", () => {
 });
 
 describe("parsePyJson: refuses what json.loads refuses", () => {
-  // [text, our message] — positions are the character index CPython reports.
+  // [text, our message] — positions are the character index CPython reports, except after a key,
+  // where ours is one past it (CPython: char 4 and 5 for the two `expected ':'` rows).
   test.each([
     ["1.", "extra data at position 1"],
     ["01", "extra data at position 1"],
