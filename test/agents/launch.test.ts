@@ -6,7 +6,7 @@ import { compileAgentConfig } from "../../src/agents/agent-config.js";
 import { parseCommandTemplate } from "../../src/agents/command-template.js";
 import { launchAgent } from "../../src/runtime/agents/launch-agent.js";
 import { instructionsValue, isoDate, renderTemplate } from "../../src/runtime/agents/render-template.js";
-import { SHARED_DIR, hasShared } from "../helpers/shared.js";
+import { SHARED_DIR, hasShared, sharedRows } from "../helpers/shared.js";
 
 // A stub agent: prints its argv, the env entry it was given, and what it found at the role file.
 const dir = mkdtempSync(join(tmpdir(), "rye-agent-"));
@@ -39,7 +39,7 @@ const vectorValues: string[] = hasShared
   : [];
 
 describe("agent launch without a shell", () => {
-  test.each([...new Set([...HOSTILE, ...vectorValues])].map((v) => [JSON.stringify(v).slice(0, 60), v] as const))("value %s is one literal argument", async (_n, value) => {
+  test.each([...new Set([...HOSTILE, ...sharedRows("DR-007 vector values as launch arguments", vectorValues)])].map((v) => [JSON.stringify(v).slice(0, 60), v] as const))("value %s is one literal argument", async (_n, value) => {
     // {model} names a model: control characters and a leading '-' are refused (tested below).
     const model = /[\u0000-\u001f\u007f]/.test(value) || value.startsWith("-") ? "m" : value;
     const { out } = await run(`{bin} --model {model} --system {role} -- '{prompt}' "You are: {role}"`, { prompt: value, role: value, model });

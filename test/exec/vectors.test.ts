@@ -8,7 +8,7 @@ import { templateConfig, templateParams, templateString } from "../../src/runtim
 import { templateEnvVars, templateExecStages } from "../../src/runtime/exec/template-exec.js";
 import { executePlan } from "../../src/runtime/exec/execute-plan.js";
 import { ENV_VAR_PATTERN } from "../../src/runtime/exec/expand-env.js";
-import { hasShared, SHARED_DIR, SHARED_SKIP_REASON, type Vector } from "../helpers/shared.js";
+import { sharedRows, hasShared, SHARED_DIR, SHARED_SKIP_REASON, type Vector } from "../helpers/shared.js";
 
 // Vectors are read with the Python-aware JSON reader so `1.0` stays a float (env-x025).
 const vectors: Vector[] = hasShared
@@ -56,14 +56,14 @@ describe.skipIf(!hasShared)(`env vectors (current era)${hasShared ? "" : ` — s
   it("has the 70 public vectors, each mapped to a port", () => {
     expect(current("env")).toHaveLength(70);
   });
-  it.each(current("env").map((v) => [v.id, v] as const))("%s", (_id, v) => check(v));
+  it.each(sharedRows("env vectors", current("env").map((v) => [v.id, v] as const)))("%s", (_id, v) => check(v));
 });
 
 describe.skipIf(!hasShared)(`param vectors (current era)${hasShared ? "" : ` — skipped: ${SHARED_SKIP_REASON}`}`, () => {
   it("has the 30 public vectors, each mapped to a port", () => {
     expect(current("param")).toHaveLength(30);
   });
-  it.each(current("param").map((v) => [v.id, v] as const))("%s", (_id, v) => check(v));
+  it.each(sharedRows("param vectors", current("param").map((v) => [v.id, v] as const)))("%s", (_id, v) => check(v));
 });
 
 // Decisions #10: `_template_config` keeps the original's output above, whose quoting leaves newlines,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { parseDirective } from "../../src/parse/parse-directive.js";
 import { PyFloat } from "../../src/runtime/py-value.js";
-import { SHARED_SKIP_REASON, at, hasShared, vectorsFor, type Vector } from "../helpers/shared.js";
+import { sharedRows, at, hasShared, vectorsFor, type Vector } from "../helpers/shared.js";
 
 // Conformance with the original parser (`parsers/markdown/xml.py::parse`, era current).
 const vectors = vectorsFor("parse", "current");
@@ -28,7 +28,7 @@ function floatsAsNumbers(v: unknown): unknown {
 }
 
 describe.skipIf(!hasShared)("parse vectors (era current)", () => {
-  test.each(vectors.map((v) => [v.id, v] as const))("%s", (_id, v) => {
+  test.each(sharedRows("parse vectors", vectors.map((v) => [v.id, v] as const)))("%s", (_id, v) => {
     const { result } = parseDirective(v.input as string, "vector.md");
     const actual = floatsAsNumbers(result) as Record<string, unknown>;
     expect(actual).toEqual(adjustExpected(v));
@@ -44,4 +44,3 @@ describe.skipIf(!hasShared)("parse vectors (era current)", () => {
   });
 });
 
-if (!hasShared) test.skip(`parse vectors: ${SHARED_SKIP_REASON}`, () => {});

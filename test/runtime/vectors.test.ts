@@ -5,7 +5,7 @@ import { applyInputDefaults, validateGraphInputs } from "../../src/runtime/graph
 import { interpolateParsed, resolveEnvRefs, resolveInputRefs } from "../../src/runtime/interpolate.js";
 import { parsePyJson } from "../../src/runtime/py-json.js";
 import { validateInputs } from "../../src/runtime/validate.js";
-import { SHARED_DIR, SHARED_SKIP_REASON, at, hasShared, type Vector } from "../helpers/shared.js";
+import { sharedRows, SHARED_DIR, at, hasShared, type Vector } from "../helpers/shared.js";
 
 // The `input` and `validate` vectors (era current) against the run-time interpreters. The file is
 // read with parsePyJson so Python floats such as `10.0` keep their float-ness (JSON.parse would not).
@@ -25,7 +25,7 @@ function checkContains(actual: unknown, v: Vector) {
 }
 
 describe.skipIf(!hasShared)("input vectors (era current)", () => {
-  test.each(pick("input").map((v) => [v.id, v] as const))("%s", (_id, v) => {
+  test.each(sharedRows("input vectors", pick("input").map((v) => [v.id, v] as const)))("%s", (_id, v) => {
     const env = (v.env ?? {}) as Record<string, string>;
     let actual: unknown;
     if (fn(v) === "_resolve_input_refs") actual = resolveInputRefs(v.template, v.params ?? {});
@@ -38,7 +38,7 @@ describe.skipIf(!hasShared)("input vectors (era current)", () => {
 });
 
 describe.skipIf(!hasShared)("validate vectors (era current)", () => {
-  test.each(pick("validate").map((v) => [v.id, v] as const))("%s", (_id, v) => {
+  test.each(sharedRows("validate vectors", pick("validate").map((v) => [v.id, v] as const)))("%s", (_id, v) => {
     const f = v.function;
     let actual: unknown;
     if (f.includes("validate.py::process")) {
@@ -62,4 +62,3 @@ describe.skipIf(!hasShared)("validate vectors (era current)", () => {
   });
 });
 
-if (!hasShared) test.skip(`input/validate vectors: ${SHARED_SKIP_REASON}`, () => {});

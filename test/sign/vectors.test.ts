@@ -23,7 +23,7 @@ import {
   type ItemKind,
   type SignatureInfo,
 } from "../../src/sign/index.js";
-import { at, hasShared, SHARED_DIR, SHARED_SKIP_REASON, vectorsFor, type Check, type Vector } from "../helpers/shared.js";
+import { sharedRows, at, hasShared, SHARED_DIR, SHARED_SKIP_REASON, vectorsFor, type Check, type Vector } from "../helpers/shared.js";
 import { TEST_KEY } from "./fixtures.js";
 
 const vectors = vectorsFor("signature");
@@ -138,7 +138,7 @@ describe.skipIf(!hasShared)(`signature vectors (era current)${hasShared ? "" : `
     expect(vectors).toHaveLength(97);
   });
 
-  for (const v of vectors) {
+  for (const v of sharedRows("signature vectors", vectors)) {
     it(`${v.id}: ${v.function.split("::").pop()!.slice(0, 60)}`, () => {
       const actual = run(v);
       expect(actual).toEqual(v.expected);

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { interpolateAction, interpolateContext, matches, resolvePath, resolvePathTestRunner } from "../../src/runtime/context/index.js";
 import { parsePyJson } from "../../src/runtime/py-json.js";
-import { SHARED_DIR, SHARED_SKIP_REASON, at, hasShared, type Vector } from "../helpers/shared.js";
+import { sharedRows, SHARED_DIR, at, hasShared, type Vector } from "../helpers/shared.js";
 
 // System 3 and condition vectors (era current), read with parsePyJson so floats stay floats.
 const vectors: Vector[] = hasShared
@@ -21,7 +21,7 @@ function run(v: Vector): unknown {
 }
 
 describe.skipIf(!hasShared)("context vectors (era current)", () => {
-  test.each(vectors.map((v) => [v.id, v] as const))("%s", (_id, v) => {
+  test.each(sharedRows("context vectors", vectors.map((v) => [v.id, v] as const)))("%s", (_id, v) => {
     const actual = run(v);
     expect(actual).toEqual(v.expected);
     for (const c of v.expected_contains ?? []) {
@@ -55,4 +55,3 @@ describe("context interpolation (own cases)", () => {
   });
 });
 
-if (!hasShared) test.skip(`context vectors: ${SHARED_SKIP_REASON}`, () => {});

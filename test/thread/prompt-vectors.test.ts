@@ -4,7 +4,7 @@ import { parseDirective } from "../../src/parse/parse-directive.js";
 import { buildPrompt } from "../../src/runtime/directive.js";
 import { interpolateParsed } from "../../src/runtime/interpolate.js";
 import { validateInputs } from "../../src/runtime/validate.js";
-import { SHARED_SKIP_REASON, hasShared, vectorsFor } from "../helpers/shared.js";
+import { sharedRows, hasShared, vectorsFor } from "../helpers/shared.js";
 
 // `_build_prompt` vectors (era current). Where they conflict with seed 004's code listing, the
 // seed wins (decisions.md #1): the current era ends with a tool_use instruction and a BLOCKED
@@ -24,7 +24,7 @@ const prompt = (d: Record<string, unknown>) =>
   buildPrompt(promptParts(d as never, true), typeof d.content === "string" ? d.content : "", typeof d.body === "string" ? d.body : "");
 
 describe.skipIf(!hasShared)("prompt vectors (era current, closing block per seed 004)", () => {
-  test.each(vectorsFor("prompt", "current").map((v) => [v.id, v] as const))("%s", (_id, v) => {
+  test.each(sharedRows("prompt vectors", vectorsFor("prompt", "current").map((v) => [v.id, v] as const)))("%s", (_id, v) => {
     if (typeof v.input !== "string") {
       expect(prompt(v.input)).toBe(toSeedForm(v.expected));
       return;
@@ -45,4 +45,3 @@ describe.skipIf(!hasShared)("prompt vectors (era current, closing block per seed
   });
 });
 
-if (!hasShared) test.skip(`prompt vectors: ${SHARED_SKIP_REASON}`, () => {});

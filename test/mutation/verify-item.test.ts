@@ -1,0 +1,127 @@
+// Every field verifyItem returns, for every outcome, with and without dev mode and allowUnsigned
+// (src/sign/verify-item.ts); messages are the original verify_item's.
+import { describe, expect, it } from "vitest";
+import { createTrustStore, inferItemId, signItem, trustStoreFromPems, verifyItem, type ItemKind } from "../../src/sign/index.js";
+import { judge } from "../../src/sign/verify-item.js";
+import { freshKey, TEST_KEY } from "../sign/fixtures.js";
+
+const TS = "2026-01-01T00:00:00Z";
+const PATH = "p/.ai/tools/demo/run.py";
+const TEXT = "#!/usr/bin/env python3\n__version__ = '1.0.0'\nprint('hi')\n";
+const trusted = trustStoreFromPems({ [TEST_KEY.fingerprint]: TEST_KEY.publicPem }, "tester", "project");
+const signed = signItem(TEXT, "tool", TEST_KEY, TS, PATH);
+
+const NOTHING_CHECKED = { signed: false, hashMatches: null, trusted: null, signatureValid: null, signature: null, expectedHash: null, actualHash: null, owner: null };
+
+describe("verifyItem: unsigned", () => {
+  const message = `Unsigned item: ${PATH}\n  Kind: tool\n  Expected: rye:signed: header\n  Fix: rye sign tool:demo/run`;
+
+  it("fails with nothing else checked", () => {
+    expect(verifyItem(TEXT, "tool", trusted, { path: PATH })).toEqual({ ok: false, outcome: "unsigned", itemId: "demo/run", ...NOTHING_CHECKED, result: null, message });
+  });
+
+  it("allowUnsigned accepts it; dev mode lets it through as unverified", () => {
+    expect(verifyItem(TEXT, "tool", trusted, { path: PATH, allowUnsigned: true })).toEqual({ ok: true, outcome: "unsigned", itemId: "demo/run", ...NOTHING_CHECKED, result: "unsigned", message: "" });
+    expect(verifyItem(TEXT, "tool", trusted, { path: PATH, devMode: true })).toEqual({ ok: true, outcome: "unsigned", itemId: "demo/run", ...NOTHING_CHECKED, result: "unverified", message });
+    expect(verifyItem(TEXT, "tool", trusted, { path: PATH, devMode: false })).toMatchObject({ ok: false, result: null });
+  });
+
+  it("without a path: the kind in angle brackets names it, and the kind's default comment style applies", () => {
+    expect(verifyItem("x\n", "directive", trusted)).toEqual({
+      ok: false, outcome: "unsigned", itemId: "<directive>", ...NOTHING_CHECKED, result: null,
+      message: "Unsigned item: <directive>\n  Kind: directive\n  Expected: rye:signed: header\n  Fix: rye sign directive:<directive>",
+    });
+    const directive = signItem('# D\n\n```xml\n<directive name="d" version="1.0.0">\n  <metadata/>\n</directive>\n```\n\nbody\n', "directive", TEST_KEY, TS, "d.md");
+    expect(verifyItem(directive, "directive", trusted).outcome).toBe("verified");
+    // A tool without a file name is read in the tool default style (`#` lines), not refused for its extension.
+    expect(verifyItem(signed, "tool", trusted)).toMatchObject({ ok: true, outcome: "verified", itemId: "<tool>" });
+  });
+});
+
+describe("verifyItem: signed", () => {
+  it("verified: every field", () => {
+    const r = verifyItem(signed, "tool", trusted, { path: PATH });
+    expect(r).toEqual({
+      ok: true, outcome: "verified", itemId: "demo/run", signed: true, hashMatches: true, trusted: true, signatureValid: true,
+      signature: r.signature, expectedHash: r.signature!.hash, actualHash: r.signature!.hash, owner: "tester", result: r.signature!.hash, message: "",
+    });
+    expect(r.signature).toMatchObject({ timestamp: TS, fingerprint: TEST_KEY.fingerprint });
+    expect(r.signature!.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("an edited item: the hash check fails first; dev mode makes it usable as unverified", () => {
+    const edited = signed.replace("print('hi')", "print('x')");
+    const r = verifyItem(edited, "tool", trusted, { path: PATH });
+    expect(r).toMatchObject({ ok: false, outcome: "hash_mismatch", signed: true, hashMatches: false, trusted: true, signatureValid: true, owner: "tester", result: null });
+    expect(r.expectedHash).not.toBe(r.actualHash);
+    expect(r.message).toBe(
+      `Content modified since signing: ${PATH}\n  Expected hash: ${r.expectedHash!.slice(0, 16)}…\n  Actual hash: ${r.actualHash!.slice(0, 16)}…\n` +
+        "  Fix: Re-sign after editing:\n    rye sign tool:demo/run",
+    );
+    expect(verifyItem(edited, "tool", trusted, { path: PATH, devMode: true })).toMatchObject({ ok: true, outcome: "hash_mismatch", result: "unverified", message: r.message });
+  });
+
+  it("an untrusted key: no signature check, no owner; dev mode makes it usable", () => {
+    const other = freshKey();
+    const item = signItem(TEXT, "tool", other, TS, PATH);
+    const r = verifyItem(item, "tool", trusted, { path: PATH });
+    expect(r).toMatchObject({ ok: false, outcome: "untrusted", hashMatches: true, trusted: false, signatureValid: null, owner: null, result: null });
+    expect(verifyItem(item, "tool", trusted, { path: PATH, devMode: true })).toMatchObject({ ok: true, outcome: "untrusted", result: "unverified" });
+    const third = freshKey();
+    const two = createTrustStore([...trusted.list(), ...trustStoreFromPems({ [third.fingerprint]: third.publicPem }, "z").list()]);
+    expect(verifyItem(item, "tool", two, { path: PATH }).message).toContain(`Trusted keys: ${TEST_KEY.fingerprint}, ${third.fingerprint}\n`);
+  });
+
+  it("a bad signature names the owner, or 'unknown' without one", () => {
+    // The line claims another trusted key, whose owner is empty: the signature cannot verify.
+    const other = freshKey();
+    const store = createTrustStore([...trusted.list(), ...trustStoreFromPems({ [other.fingerprint]: other.publicPem }, "").list()]);
+    const relabelled = signed.replace(`:${TEST_KEY.fingerprint}\n`, `:${other.fingerprint}\n`);
+    const r = verifyItem(relabelled, "tool", store, { path: PATH });
+    expect(r).toMatchObject({ ok: false, outcome: "bad_signature", hashMatches: true, trusted: true, signatureValid: false, owner: "", result: null });
+    expect(r.message).toBe(`Ed25519 signature verification failed: ${PATH}\n  Signed by: ${other.fingerprint} (unknown)\n  This may indicate the file was tampered with after signing`);
+    expect(verifyItem(relabelled, "tool", store, { path: PATH, devMode: true })).toMatchObject({ ok: true, outcome: "bad_signature", result: "unverified" });
+  });
+
+  it("an item that cannot be read is an error, even in dev mode", () => {
+    const r = verifyItem(signed, "tool", trusted, { path: "x.rb", devMode: true });
+    expect(r).toMatchObject({ ok: false, outcome: "error", result: null, ...NOTHING_CHECKED });
+    expect(r.message).not.toBe("");
+  });
+});
+
+describe("judge", () => {
+  it("adds the note after the label and uses the given fixes", () => {
+    const base = verifyItem(signed.replace("print('hi')", "print('x')"), "tool", trusted, { path: PATH });
+    const r = judge(base, "LABEL", trusted, { modified: "MOD", untrusted: "UNT" }, " (NOTE)");
+    expect(r.message).toMatch(/^Content modified since signing: LABEL \(NOTE\)\n[^]*\n {2}Fix: MOD$/);
+    const other = verifyItem(signItem(TEXT, "tool", freshKey(), TS, PATH), "tool", trusted, { path: PATH });
+    expect(judge(other, "LABEL", trusted, { modified: "MOD", untrusted: "UNT" }).message).toMatch(/^Untrusted key [0-9a-f]{16} for LABEL\n[^]*\n {2}Fix: UNT$/);
+  });
+});
+
+describe("inferItemId", () => {
+  it.each([
+    ["/p/.ai/tools/rye/bash/bash.py", "tool", "rye/bash/bash"],
+    ["./p//.ai/./tools/a/b.tar.gz", "tool", "a/b.tar"],
+    ["/p/.ai/directives/x.md", "directive", "x"],
+    ["/p/.ai/directives/a/b.md", "directive", "a/b"],
+    ["/p/.ai/config/c/d.toml", "config", "c/d"],
+    ["/p/.ai/knowledge/k/n.md", "knowledge", "k/n"],
+    ["/p/.ai/config/c.yaml", "config", "c"],
+    ["/p/.ai/tools/a.py", "directive", "a"],
+    ["/p/.ai/tools", "tool", "tools"],
+    ["/p/.ai/tools/", "tool", "tools"],
+    ["/p/tools/.ai/x/y.py", "tool", "y"],
+    ["/p/.ai/.ai/tools/q/r.py", "tool", "q/r"],
+    ["noext", "tool", "noext"],
+    [".hidden", "tool", ".hidden"],
+    ["a/b.", "tool", "b."],
+  ] as [string, ItemKind, string][])("%s as %s → %s", (path, kind, id) => {
+    expect(inferItemId(path, kind)).toBe(id);
+  });
+
+  it("an unknown kind looks for a folder of its own name", () => {
+    expect(inferItemId("/p/.ai/widgets/w/x.js", "widgets" as ItemKind)).toBe("w/x");
+  });
+});
