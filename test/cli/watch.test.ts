@@ -21,8 +21,12 @@ const directive = (name: string, body = "Do the thing.") => `# ${name}
 </process>
 `;
 
+// With the default hook's knowledge item present, a clean tree reports nothing (no RYE3008).
+const INSTRUCTION = "```yaml\nname: DirectiveInstruction\nversion: \"1.0.0\"\n```\n\nRun the directive below.\n";
+
 function project(): string {
   return writeTree(mkdtempSync(join(tmpdir(), "rye-watch-")), {
+    ".ai/knowledge/rye/agent/core/DirectiveInstruction.md": INSTRUCTION,
     ".ai/directives/t/one.md": directive("one"),
     ".ai/directives/t/two.md": directive("two"),
     ".ai/directives/u/three.md": directive("three"),
@@ -135,7 +139,7 @@ describe("finding the project", () => {
     const env = testEnv();
     const loaded = loadProject({ cwd: join(dir, ".ai", "directives", "t"), env });
     expect(loaded.spaces.project).toBe(dir);
-    expect(loaded.sources.map((s) => s.id)).toEqual(["t/one", "t/two", "u/three"]);
+    expect(loaded.sources.filter((s) => s.kind === "directive").map((s) => s.id)).toEqual(["t/one", "t/two", "u/three"]);
     expect(() => loadProject({ project: join(dir, "nope"), cwd: dir, env })).toThrow(/does not exist/);
   });
 });

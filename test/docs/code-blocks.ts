@@ -15,9 +15,17 @@ export interface CodeBlock {
 
 /** Every fenced block of every `.md` file in `dir` (fences of three or more backticks, nested longer ones kept whole). */
 export function codeBlocks(dir: string): CodeBlock[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .flatMap((name) => blocksOf(join(dir, name), name));
+}
+
+/** The fenced blocks of one markdown file, named `name` in the results. */
+export function blocksOf(path: string, name: string): CodeBlock[] {
   const out: CodeBlock[] = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
-    const lines = readFileSync(join(dir, name), "utf8").split("\n");
+  {
+    const lines = readFileSync(path, "utf8").split("\n");
     let prose: string[] = [];
     for (let i = 0; i < lines.length; i++) {
       const open = /^(`{3,})(\S*)\s*(.*)$/.exec(lines[i]!);
@@ -27,7 +35,8 @@ export function codeBlocks(dir: string): CodeBlock[] {
       }
       const fence = open[1]!;
       const end = lines.findIndex((l, j) => j > i && l.trim() === fence);
-      const attrs = Object.fromEntries([...open[3]!.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+      // `key=value` attributes, and bare words as flags (`run`).
+      const attrs = Object.fromEntries([...open[3]!.matchAll(/(\w+)(?:=(\S+))?/g)].map((m) => [m[1]!, m[2] ?? "true"]));
       out.push({ file: name, line: i + 1, lang: open[2]!, attrs, text: `${lines.slice(i + 1, end).join("\n")}\n`, before: prose.join("\n") });
       prose = [];
       i = end;

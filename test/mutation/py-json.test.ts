@@ -62,8 +62,7 @@ describe("parsePyJson: values", () => {
 });
 
 describe("parsePyJson: refuses what json.loads refuses", () => {
-  // [text, our message] — positions are the character index CPython reports, except after a key,
-  // where ours is one past it (CPython: char 4 and 5 for the two `expected ':'` rows).
+  // [text, our message] — positions are the character index CPython reports (`char N`).
   test.each([
     ["1.", "extra data at position 1"],
     ["01", "extra data at position 1"],
@@ -87,8 +86,8 @@ describe("parsePyJson: refuses what json.loads refuses", () => {
     ['"abc', "bad string at position 0"],
     ["[", "unexpected character at position 1"],
     ["[1", "expected ',' or ']' at position 2"],
-    ['{"a"', "expected ':' at position 5"],
-    ['{"a" 1}', "expected ':' at position 6"],
+    ['{"a"', "expected ':' at position 4"],
+    ['{"a" 1}', "expected ':' at position 5"],
     ["{", "expected a string key at position 1"],
   ])("%j", (text, message) => {
     expect(() => parsePyJson(text)).toThrow(new SyntaxError(message));
