@@ -9,7 +9,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-/** This process's own streams, working directory and environment. */
-export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env };
+/** This process's working directory and environment, with output thrown away (the API's default). */
+export function quietIo(): Io {
+  const sink = { write: () => true } as unknown as Io["stdout"];
+  return { stdout: sink, stderr: sink, cwd: process.cwd(), env: process.env };
 }

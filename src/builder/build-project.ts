@@ -10,7 +10,7 @@ import { signModule } from "../sign/sign-module.js";
 import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { OutputTransaction, outputFailure } from "../output/write-output.js";
-import { processIo, type Io } from "../host.js";
+import { quietIo, type Io } from "../host.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
@@ -72,7 +72,7 @@ export interface ProjectBuildResult {
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
-export function buildProject(opts: ProjectBuildOptions, io: Io = processIo()): ProjectBuildResult {
+export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): ProjectBuildResult {
   // A one-shot build (not --watch, which knows what changed) first asks whether anything did.
   const stamped = !opts.memo && !opts.read && !opts.sourceTrust ? { ...opts, env: io.env } : null;
   const hit = stamped ? upToDate(stamped) : null;
