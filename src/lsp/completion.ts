@@ -41,7 +41,7 @@ export function complete(ctx: CursorContext, text: string, path: string, sources
     case "tool-param":
       return BUILTIN_PARAMS.map((label) => ({ label, kind: 6, detail: "runtime parameter" }));
     case "tool-env":
-      return [];
+      return envNames(text).map((label) => ({ label, kind: 6, detail: "environment variable" }));
   }
 }
 
@@ -58,4 +58,12 @@ function ids(sources: readonly SourceFile[], kinds: readonly ItemKind[]): Comple
     seen.set(`${s.kind}:${s.id}`, { label: s.id, kind: 18, detail: `${s.kind}${s.space && s.space !== "project" ? ` (${s.space})` : ""}`, ...(description ? { documentation: { kind: "markdown", value: description } } : {}) });
   }
   return [...seen.values()];
+}
+
+/** Environment variable names a tool YAML itself defines: an interpreter's `var` and the keys of `env`. */
+function envNames(text: string): string[] {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\bvar:\s*["']?([A-Z_][A-Z0-9_]*)/g)) names.add(m[1]!);
+  for (const m of text.matchAll(/^\s+([A-Z_][A-Z0-9_]*):/gm)) names.add(m[1]!);
+  return [...names];
 }

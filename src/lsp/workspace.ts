@@ -32,8 +32,11 @@ export class Workspace {
     this.loaded = loadProject({ project: this.root, env: this.env });
   }
 
+  /** The hook configuration, from its open buffer when it is being edited. */
   get hookConfig(): LoadedProject["hookConfig"] {
-    return this.loaded.hookConfig;
+    const found = this.loaded.hookConfig;
+    const open = found ? this.overlays.get(found.path) : undefined;
+    return found && open !== undefined ? { path: found.path, text: open } : found;
   }
 
   /** Replaces a file's text with an editor buffer's; null puts the file's own text back. */
