@@ -35,6 +35,8 @@ export class OutputError extends Error {
     /** RYE8005: the folder is refused; RYE8006: writing it failed (disk full, permission, I/O). */
     readonly code: "RYE8005" | "RYE8006",
     readonly errno?: string,
+    /** The message without the path, for a diagnostic located at `path`. */
+    readonly reason = message,
   ) {
     super(message);
   }
@@ -51,5 +53,5 @@ export function writeFailure(e: unknown, path: string, doing: string): OutputErr
     errno === "EROFS" ? "the file system is read-only" :
     errno === "EIO" ? "an I/O error" :
     errno ?? (e as Error).message;
-  return new OutputError(`${reason} while ${doing} ${path}`, path, "RYE8006", errno);
+  return new OutputError(`${reason} while ${doing} ${path}`, path, "RYE8006", errno, `${reason} while ${doing} it`);
 }

@@ -45,7 +45,7 @@ export function outputFailure(outDir: string, e: unknown): Diagnostic {
   if (e instanceof OutputError) {
     const at = { offset: 0, line: 1, column: 1 };
     const loc = { source: e.path, start: at, end: at };
-    return e.code === "RYE8005" ? d.cannotWriteOutput(loc, e.message) : d.outputWriteFailed(loc, e.message);
+    return e.code === "RYE8005" ? d.cannotWriteOutput(loc, e.reason) : d.outputWriteFailed(loc, e.reason);
   }
   if (e instanceof LockTimeoutError) return d.cannotWriteOutput({ source: outDir, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } }, e.message);
   return outputFailure(outDir, writeFailure(e, outDir, "writing"));
@@ -187,7 +187,8 @@ export class OutputTransaction {
       applyJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
     } catch (e) {
       const failure = writeFailure(e, this.outDir, "updating");
-      throw new OutputError(`${failure.message}; ${this.outDir} is partly updated and the next rye build completes it from ${join(workDir(this.outDir), "journal.json")}`, failure.path, "RYE8006", failure.errno);
+      const partly = `; ${this.outDir} is partly updated and the next rye build completes it from ${join(workDir(this.outDir), "journal.json")}`;
+      throw new OutputError(failure.message + partly, failure.path, "RYE8006", failure.errno, failure.reason + partly);
     }
     this.finish();
     return result;
@@ -232,7 +233,7 @@ export class OutputTransaction {
         if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.fs.checkWritable(dir);
         else this.fs.mkdir(dir);
       } catch (e) {
-        throw writeFailure(e, dir, "preparing the folder");
+        throw writeFailure(e, dir, "writing into");
       }
     }
   }
@@ -273,8 +274,9 @@ function removeCreated(outDir: string, created: string | undefined, fs: OutputFs
   for (let dir = workDir(outDir); ; dir = dirname(dir)) {
     try {
       fs.rmdir(dir);
-    } catch {
-      return; // Not empty: another build is using it.
+    } catch (e) {
+      // Not empty: another build is using it. (Absent: creating it is what failed.)
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") return;
     }
     if (dir === created || dirname(dir) === dir) return;
   }
