@@ -134,7 +134,7 @@ describe("write failures (real)", () => {
     chmodSync(join(dir, "out", "directives", "d"), 0o555);
     const r = asNobody();
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/out\/directives\/d:1:1 - error RYE8006: Writing the output failed: permission denied while preparing the folder it\./);
+    expect(r.stderr).toMatch(/out\/directives\/d:1:1 - error RYE8006: Writing the output failed: permission denied while writing into it\./);
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(snapshot(join(dir, "out"))).toEqual(before);
     expect(readdirSync(join(dir, "out", ".rye"))).toEqual([".gitignore"]);
