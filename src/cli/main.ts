@@ -6,6 +6,7 @@ const HELP = `rye ${VERSION}: a compiler for Rye directives
 Usage:
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
   rye verify [paths…]                              check Rye signatures
+  rye sign [paths… | kind:id…]                     sign source items in place with this machine's key
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
   rye run <bundle> directive <id> [--inputs JSON] [--thread] [--agent NAME]   run a bundled directive
@@ -18,6 +19,7 @@ type Command = (args: string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   build: () => import("./commands/build.js"),
   verify: () => import("./commands/verify.js"),
+  sign: () => import("./commands/sign.js"),
   keys: () => import("./commands/keys.js"),
   bundle: () => import("./commands/bundle.js"),
   run: () => import("./commands/run.js"),
