@@ -62,7 +62,7 @@ function projectCopy(from, name) {
 }
 
 async function sourcesOf(project) {
-  const { readProject } = await import(join(DIST, "cli", "read-project.js"));
+  const { readProject } = await import(join(DIST, "project", "read-project.js"));
   return readProject(project, ["directive", "knowledge"]).sources;
 }
 
@@ -95,7 +95,7 @@ log(`build: ${results.figures.corpusName}…`);
 {
   // Three cold whole-process builds, the median reported: one sample swings by a third on a shared machine.
   const fresh = () => {
-    for (const p of ["out", ".out.generations", ".rye-cache"]) rmSync(join(corpusProject, p), { recursive: true, force: true });
+    for (const p of ["out", ".rye-cache"]) rmSync(join(corpusProject, p), { recursive: true, force: true });
   };
   const runs = [0, 1, 2].map(() => (fresh(), wholeProcess(["build", "--project", corpusProject]).ms));
   const cold = { ms: [...runs].sort((a, b) => a - b)[1], runs };
@@ -143,13 +143,13 @@ for (const count of [1000, BIG]) {
 
 /** Where a non-incremental build's time goes, phase by phase, in this process. */
 async function phases(dir) {
-  const { readProject } = await import(join(DIST, "cli", "read-project.js"));
+  const { readProject } = await import(join(DIST, "project", "read-project.js"));
   const { parseDirective } = await import(join(DIST, "parse", "parse-directive.js"));
   const { compileDirectives } = await import(join(DIST, "compile-directives.js"));
   const { emit } = await import(join(DIST, "emit", "index.js"));
   const { signOutput } = await import(join(DIST, "sign", "sign-output.js"));
   const { generateKeyPair, loadSigningKey, writeKeyPair } = await import(join(DIST, "sign", "keys.js"));
-  const { writeOutput } = await import(join(DIST, "cli", "write-output.js"));
+  const { writeOutput } = await import(join(DIST, "output", "write-output.js"));
   const lap = (f) => {
     const t = performance.now();
     const v = f();

@@ -104,7 +104,9 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResul
   try {
     return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures });
   } catch (e) {
-    // Only writing throws here (a full disk, a permission): out/ stays as it was.
+    // Only writing throws here (a full disk, a permission): out/ stays as it was, or a journal the
+    // next build completes; either way the next build of this process reads out/ afresh.
+    if (opts.memo) opts.memo.output = undefined;
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   } finally {
     tx.abort();

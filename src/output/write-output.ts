@@ -15,6 +15,8 @@ import { OutputError, realFs, writeFailure, type OutputFs } from "./output-fs.js
 import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } from "./output-record.js";
 
 export { pendingJournal, recoverOutput } from "./journal.js";
+
+const gitattributes = housekeepingFiles([]).get(GITATTRIBUTES)!;
 export { OutputError } from "./output-fs.js";
 
 export interface WriteResult {
@@ -214,12 +216,17 @@ export class OutputTransaction {
 
   /** The record of what out/ holds and the .gitattributes, staged only when they change. */
   private writeHousekeeping(): void {
-    const paths = new Set([...this.seen, RECORD, GITATTRIBUTES]);
-    const sameSet = this.record === "known" && paths.size === this.owned.size && [...paths].every((p) => this.owned.has(p));
+    this.seen.add(RECORD).add(GITATTRIBUTES);
+    // Within one process the record is what the last commit wrote: the same set of files, the same text.
+    const sameSet = this.record === "known" && this.seen.size === this.owned.size && [...this.seen].every((p) => this.owned.has(p));
+    if (sameSet) {
+      if (readOrNull(this.livePath(GITATTRIBUTES)) === gitattributes) return;
+      this.write(GITATTRIBUTES, gitattributes);
+      return;
+    }
     for (const [rel, text] of housekeepingFiles(this.seen)) {
-      if (rel === RECORD && sameSet) this.keep(rel);
-      else if (this.owned.has(rel) && (rel === RECORD && typeof this.record === "string" ? this.record : readOrNull(this.livePath(rel))) === text) this.keep(rel);
-      else this.write(rel, text);
+      const now = rel === RECORD && typeof this.record === "string" ? this.record : readOrNull(this.livePath(rel));
+      if (!(this.owned.has(rel) && now === text)) this.write(rel, text);
     }
   }
 
