@@ -13,9 +13,12 @@ const GITATTRIBUTES_TEXT = "# Written by rye build: these files are signed byte 
 /** The writer's own folder inside out/: the build lock, the journal and the staging area. Never build output. */
 export const WORK_DIR = ".rye";
 
-/** Files other commands add to out/ (`rye bundle`'s bundle.mjs and what travels with it): never written, replaced or deleted by a build. */
+/**
+ * Files other commands add to out/ (`rye bundle`'s bundle.mjs, what travels with it, and the entry
+ * it writes while bundling): never written, replaced or deleted by a build, never foreign.
+ */
 export function isNotBuildOutput(rel: string): boolean {
-  return rel === "bundle.mjs" || /^bundle\.mjs\.[A-Za-z0-9]+$/.test(rel);
+  return rel === "bundle.mjs" || rel === ".bundle-entry.mjs" || /^bundle\.mjs\.[A-Za-z0-9]+$/.test(rel);
 }
 
 /**
