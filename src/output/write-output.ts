@@ -17,6 +17,8 @@ import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } 
 export { pendingJournal, recoverOutput } from "./journal.js";
 
 const gitattributes = housekeepingFiles([]).get(GITATTRIBUTES)!;
+/** out/.rye/.gitignore: the work folder ignores itself, and marks the folder as one rye has claimed. */
+const WORK_IGNORE = "*\n";
 export { OutputError } from "./output-fs.js";
 
 export interface WriteResult {
@@ -102,8 +104,8 @@ export class OutputTransaction {
     if (!known) {
       refuseOutDir(outDir, options.project);
       migrateGenerations(outDir, fs);
-      // A folder rye has never written: look before creating anything in it.
-      if (statSync(outDir, { throwIfNoEntry: false }) && !statSync(workDir(outDir), { throwIfNoEntry: false })) claimOutput(outDir);
+      // A folder rye has never written (no work folder of ours): look before creating anything in it.
+      if (statSync(outDir, { throwIfNoEntry: false }) && readOrNull(join(workDir(outDir), ".gitignore")) !== WORK_IGNORE) claimOutput(outDir);
       created = create(outDir, fs);
     }
     let release: () => void;
@@ -262,7 +264,7 @@ function create(outDir: string, fs: OutputFs): string | undefined {
     created = fs.mkdir(outDir);
     fs.mkdir(workDir(outDir));
     const ignore = join(workDir(outDir), ".gitignore");
-    if (readOrNull(ignore) === null) fs.writeFile(ignore, "*\n");
+    if (readOrNull(ignore) !== WORK_IGNORE) fs.writeFile(ignore, WORK_IGNORE);
     return created;
   } catch (e) {
     removeCreated(outDir, created, fs);

@@ -131,7 +131,8 @@ describe("atomic output", () => {
     build(project);
     expect(sameAs(snapshot(join(project, "out")), expected.get("one")!)).toBe(true);
     expect(existsSync(join(project, "out", ".rye", "lock"))).toBe(false);
-    expect(readdirSync(join(project, "out", ".rye"))).toEqual([".gitignore"]);
+    // No journal or staging left. (A kill between writing a lock candidate and linking it may leave that candidate.)
+    expect(readdirSync(join(project, "out", ".rye")).filter((f) => !/^lock\.\d+\.[0-9a-f]+$/.test(f))).toEqual([".gitignore"]);
     expect(lstatSync(join(project, "out")).isDirectory()).toBe(true);
     const verify = spawnSync(process.execPath, [BIN, "verify", "out"], { cwd: project, env: childEnv, encoding: "utf8" });
     expect(verify.status, verify.stdout.split("\n").filter((l) => !l.startsWith("verified")).join("\n") + verify.stderr).toBe(0);
