@@ -23,7 +23,9 @@ user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit
 signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.
 A signed source that changed since signing is a warning (RYE5001); --verify-sources requires every
 project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).
-Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change.`;
+Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change.
+The output folder changes all at once; a build replaces or deletes only files it recorded in
+out/rye-files.json, and refuses (RYE8005) a folder holding anything else, naming it.`;
 
 /** `rye build`: read the project, compile, print diagnostics, write `out/`. */
 export async function run(args: string[], io: Io): Promise<number> {
