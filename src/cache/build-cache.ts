@@ -61,8 +61,13 @@ export function saveCache(path: string, data: CacheData): void {
   } catch {
     // Only an optimisation (a full disk, a read-only project): without it the next build checks
     // every output file against its hash; a cache that no longer describes out/ must not stay.
-    rmSync(tmp, { force: true });
-    rmSync(path, { force: true });
+    for (const f of [tmp, path]) {
+      try {
+        rmSync(f, { force: true });
+      } catch {
+        // A read-only cache folder: the stale cache stays, and its records are checked against out/ anyway.
+      }
+    }
   }
 }
 
