@@ -2,7 +2,7 @@
 // system's root or a folder holding the project, never a file or a foreign symlink, and never a
 // folder holding files that no build recorded as its own (they are named, not deleted).
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, parse, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, parse, resolve, sep } from "node:path";
 import { GITATTRIBUTES, RECORD, WORK_DIR, housekeepingFiles, isNotBuildOutput, parseRecord } from "./output-record.js";
 import { OutputError, writeFailure, type OutputFs } from "./output-fs.js";
 
@@ -100,7 +100,7 @@ export function claimOutput(outDir: string): Claim {
 
 /** Every entry under `dir` except the writer's own folder, as `/`-separated paths, lazily (a foreign folder may be huge). */
 function* entries(dir: string): Generator<[string, "file" | "symlink" | "special"]> {
-  const walk = function* (d: string): Generator<[string, "file" | "symlink" | "special"]> {
+  const walk = function* (d: string, prefix: string): Generator<[string, "file" | "symlink" | "special"]> {
     let list;
     try {
       list = readdirSync(d, { withFileTypes: true });
@@ -108,14 +108,13 @@ function* entries(dir: string): Generator<[string, "file" | "symlink" | "special
       throw writeFailure(e, d, "reading");
     }
     for (const e of list) {
-      const full = join(d, e.name);
-      const rel = relative(dir, full).split(sep).join("/");
-      if (d === dir && e.name === WORK_DIR && e.isDirectory()) continue;
-      if (e.isDirectory()) yield* walk(full);
-      else yield [rel, e.isFile() ? "file" : e.isSymbolicLink() ? "symlink" : "special"];
+      const rel = prefix + e.name;
+      if (e.isDirectory()) {
+        if (prefix !== "" || e.name !== WORK_DIR) yield* walk(join(d, e.name), `${rel}/`);
+      } else yield [rel, e.isFile() ? "file" : e.isSymbolicLink() ? "symlink" : "special"];
     }
   };
-  yield* walk(dir);
+  yield* walk(dir, "");
 }
 
 /** Without a record: a file an older rye build wrote, by its header or its exact shape. */
