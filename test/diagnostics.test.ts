@@ -52,6 +52,7 @@ const CLI_ONLY = new Set([
   "RYE8003",
   "RYE8004",
   "RYE8005",
+  "RYE8006", // test/output/write-failures.test.ts: a full disk (a tiny tmpfs, or an injected write) and permissions
   "RYE9001", // test/project/config.test.ts: rye.config.json and package.json settings
   "RYE9002",
   // test/tools/diagnostics.test.ts: tool chains need several files, so each fixture is a small project in test/fixtures/tools/

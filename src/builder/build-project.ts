@@ -1,6 +1,7 @@
 // One incremental `rye build` of a project: read the spaces, reuse every item whose sources and
 // dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
+// Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
 import { build } from "../compile/build.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
@@ -9,7 +10,7 @@ import { manifestFiles, signManifest, type ManifestEntry, type ManifestFile } fr
 import { signModule } from "../sign/sign-module.js";
 import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
-import { OutputTransaction, outputFailure } from "../output/write-output.js";
+import { OutputTransaction, outputFailure, type KnownOutput } from "../output/write-output.js";
 import { quietIo, type Io } from "../host.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
@@ -50,6 +51,8 @@ export interface BuildMemo {
   compiler?: string;
   /** The signed manifest of the last build and what it lists. */
   manifest?: { global: string; modules: ManifestEntry[]; files: ManifestFile[]; text: string };
+  /** What out/ held after the last commit, so the next build neither re-reads its record nor scans it. */
+  output?: KnownOutput;
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
   save?: () => void;
 }
@@ -94,14 +97,16 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResul
   const none = { sources, compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0 };
   let tx: OutputTransaction;
   try {
-    tx = OutputTransaction.begin(opts.outDir);
+    tx = OutputTransaction.begin(opts.outDir, { project: opts.project, known: opts.memo?.output });
   } catch (e) {
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   }
   try {
     return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures });
   } catch (e) {
-    // Only writing throws here (a full disk, a permission): out/ stays as it was.
+    // Only writing throws here (a full disk, a permission): out/ stays as it was, or a journal the
+    // next build completes; either way the next build of this process reads out/ afresh.
+    if (opts.memo) opts.memo.output = undefined;
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   } finally {
     tx.abort();
@@ -221,13 +226,9 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     next.shared.push(out.put("manifest.json", text, sharedBefore.get("manifest.json")));
   }
   for (const f of next.shared) produced.add(f[0]);
-  // Within one process only files the last build recorded, and no longer carried over, can be stale.
-  const recordedBefore = function* () {
-    for (const [k, rec] of Object.entries(cache.items)) if (next.items[k] !== rec) for (const f of rec.files) yield f[0];
-    yield* sharedBefore.keys();
-  };
-  out.finish(produced, trusted ? recordedBefore() : undefined);
-  tx.commit();
+  // Moves the staged files into out/ and deletes the recorded files of items that are gone.
+  const committed = tx.commit();
+  if (memo) memo.output = tx.known;
   // A no-op build leaves the cache file alone too, unless a file's stat moved (then it is re-recorded).
   const same = (a: FileRecord[], b: FileRecord[]) => a.length === b.length && a.every((f, i) => f === b[i]);
   const unchanged = rebuilt === 0 && same(next.shared, cache.shared) && Object.keys(next.items).length === Object.keys(cache.items).length &&
@@ -243,8 +244,8 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     directives,
     rebuilt,
     reused,
-    written: out.written,
-    removed: out.removed,
-    produced,
+    written: committed.written,
+    removed: committed.removed,
+    produced: tx.produced,
   };
 }

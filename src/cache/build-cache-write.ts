@@ -1,16 +1,15 @@
 // Writes of an incremental build: one file at a time as items are emitted (so a 10k-item build never
 // holds all of its output in memory), skipping files out/ already holds byte for byte. Everything
-// goes through an OutputTransaction, so out/ changes all at once when the build commits.
+// goes through an OutputTransaction, so out/ changes all at once when the build commits (which also
+// deletes the files of removed items).
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FileRecord } from "./build-cache.js";
 import { sha256 } from "./build-cache.js";
-import { NOT_BUILD_OUTPUT } from "../output/check-output.js";
 import type { OutputTransaction } from "../output/write-output.js";
 
 export class OutputUpdate {
   written = 0;
-  removed = 0;
   readonly outDir: string;
 
   /** `trusted`: the records given to `put` and `intact` were made by this process (--watch), so no stat is needed. */
@@ -33,8 +32,8 @@ export class OutputUpdate {
         this.tx.keep(rel);
         return kept;
       }
-    } else if (!prev) {
-      // Not ours last time (a first build over an existing out/): compare the bytes before writing.
+    } else if (!prev && this.tx.owned.has(rel)) {
+      // Not in the cache (a first build over an existing out/, a fresh clone): compare the bytes before writing.
       const onDisk = this.read(rel);
       if (onDisk !== null && onDisk === text) {
         this.tx.keep(rel);
@@ -46,7 +45,7 @@ export class OutputUpdate {
     return this.record(this.tx.targetPath(rel), rel, hash);
   }
 
-  /** A file out/ holds as this build would write it (a reused item's): carried into the next generation. */
+  /** A file out/ holds as this build would write it (a reused item's). */
   keep(rel: string): void {
     this.tx.keep(rel);
   }
@@ -63,19 +62,6 @@ export class OutputUpdate {
     if (st.size === size && st.mtimeMs === mtimeMs) return prev;
     const text = this.read(rel);
     return text !== null && sha256(text) === hash ? [rel, hash, st.size, st.mtimeMs] : null;
-  }
-
-  /**
-   * Removes files under out/ this build did not produce (generated files of removed items): every
-   * such file, or within one process (--watch), only `candidates`, the files the last build recorded.
-   */
-  finish(produced: ReadonlySet<string>, candidates?: Iterable<string>): void {
-    for (const rel of this.trusted && candidates ? candidates : this.tx.liveFiles()) {
-      if (produced.has(rel) || NOT_BUILD_OUTPUT.has(rel)) continue;
-      if (!statSync(join(this.outDir, rel), { throwIfNoEntry: false })) continue;
-      this.tx.remove(rel);
-      this.removed++;
-    }
   }
 
   private read(rel: string): string | null {

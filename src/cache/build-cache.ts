@@ -3,7 +3,7 @@
 // emitted nor signed nor written, and an item whose extends parent, context knowledge or called
 // directive changed is rebuilt. Lives in <project>/.rye-cache/build.json (gitignored, safe to delete).
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ItemOutcome } from "../compile-directives.js";
@@ -53,10 +53,22 @@ export function loadCache(path: string, global: string): CacheData {
 
 /** Writes the cache atomically, so an interrupted build leaves the old cache or none, never half of one. */
 export function saveCache(path: string, data: CacheData): void {
-  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(data));
-  renameSync(tmp, path);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, JSON.stringify(data));
+    renameSync(tmp, path);
+  } catch {
+    // Only an optimisation (a full disk, a read-only project): without it the next build checks
+    // every output file against its hash; a cache that no longer describes out/ must not stay.
+    for (const f of [tmp, path]) {
+      try {
+        rmSync(f, { force: true });
+      } catch {
+        // A read-only cache folder: the stale cache stays, and its records are checked against out/ anyway.
+      }
+    }
+  }
 }
 
 export const itemKey = (kind: ItemKind, id: string) => `${kind}:${id}`;

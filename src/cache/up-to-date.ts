@@ -7,7 +7,7 @@
 // What a stat cannot see: an out/ file edited in place. Compiled modules check their own signature
 // when imported and `rye verify` checks every file, so such an edit is caught there; deleting
 // `.rye-cache/` forces the full check.
-import { lstatSync, mkdirSync, type Stats, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, type Stats, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
@@ -17,7 +17,7 @@ import { compilerFingerprint, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "../project/read-project.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
 type Entry = [path: string, size: number, mtimeMs: number, ino: number];
 /** Files and folders modified this recently are not trusted: a same-tick change would look unchanged. */
@@ -34,7 +34,6 @@ interface Stamp extends StampedResult {
   format: number;
   key: string;
   inputs: Entry[];
-  outLink: string | null;
   outputs: Entry[];
 }
 
@@ -100,14 +99,6 @@ const unchanged = (entries: Entry[]) => {
   }
 };
 
-function readLink(path: string): string | null {
-  try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The recorded report when nothing a build reads or writes moved since the last successful build,
  * with the sources its diagnostics cite (for code frames); null otherwise.
@@ -119,7 +110,7 @@ export function upToDate(o: StampOptions): (StampedResult & { sources: SourceFil
   } catch {
     return null;
   }
-  if (stamp.format !== FORMAT || stamp.key !== keyOf(o) || readLink(o.outDir) !== stamp.outLink) return null;
+  if (stamp.format !== FORMAT || stamp.key !== keyOf(o)) return null;
   if (!unchanged(stamp.outputs) || !unchanged(stamp.inputs)) return null;
   const cited = [...new Set(stamp.diagnostics.map((d) => d.loc?.source).filter((s): s is string => s !== undefined))];
   const sources: SourceFile[] = [];
@@ -153,7 +144,7 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult, outpu
     const out = [...dirs].sort().map(entry);
     const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
     if (newest(inputs) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
-    const stamp: Stamp = { format: FORMAT, key, inputs, outLink: readLink(o.outDir), outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
+    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(stamp));

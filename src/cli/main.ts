@@ -9,6 +9,7 @@ Usage:
   rye preview <id> [--inputs JSON] [--thread]     print what a model receives, from the sources
   rye lsp                                          the language server (editors start it)
   rye verify [paths…]                              check Rye signatures
+  rye sign [paths… | kind:id…]                     sign source items in place with this machine's key
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
   rye run <bundle> directive <id> [--inputs JSON] [--thread] [--agent NAME]   run a bundled directive
@@ -21,6 +22,7 @@ type Command = (args: string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   build: () => import("./commands/build.js"),
   verify: () => import("./commands/verify.js"),
+  sign: () => import("./commands/sign.js"),
   keys: () => import("./commands/keys.js"),
   bundle: () => import("./commands/bundle.js"),
   run: () => import("./commands/run.js"),

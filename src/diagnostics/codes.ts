@@ -71,7 +71,8 @@ export const CODES = {
   RYE8002: ["error", "a file or directory of the project that cannot be read (permissions, I/O error)"],
   RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters, line terminators, `%`, `?`, `#`)"],
   RYE8004: ["error", "a directory named like an item file (e.g. `greet.md/`)"],
-  RYE8005: ["error", "the output directory cannot be written (not a directory, holds other files, locked by a build that does not finish, permissions)"],
+  RYE8005: ["error", "the output directory is refused (the file system root, a folder holding the project, a file, a symlink, a folder holding files no build recorded as its own) or locked by a build that does not finish"],
+  RYE8006: ["error", "writing the output failed (no space left, permission denied, read-only file system, I/O error); the previous output is unchanged"],
   RYE9001: ["error", "rye.config.json (or \"rye\" in package.json) holds a key rye does not know"],
   RYE9002: ["error", "rye.config.json (or \"rye\" in package.json) is not valid JSON, or a setting has the wrong type"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
@@ -299,8 +300,11 @@ export const MAX_EXTENDS_DEPTH = 64;
 export const extendsTooDeep = (loc: Location, length: number) =>
   error("RYE1007", `The extends chain starting here is longer than ${MAX_EXTENDS_DEPTH} directives (stopped after ${length}); shorten it.`, loc);
 
-export const cannotWriteOutput = (outDir: string, reason: string) =>
-  error("RYE8005", `Cannot write ${outDir}: ${reason}. The previous output, if any, is unchanged.`);
+export const cannotWriteOutput = (loc: Location, reason: string) =>
+  error("RYE8005", `Cannot write the output: ${reason}. Nothing was written.`, loc);
+
+export const outputWriteFailed = (loc: Location, reason: string) =>
+  error("RYE8006", `Writing the output failed: ${reason}.${reason.includes("partly updated") ? "" : " The previous output is unchanged."}`, loc);
 
 export const unknownConfigKey = (loc: Location, name: string, suggestion?: string) =>
   error("RYE9001", `Unknown setting '${name}'${suggestion ? `: did you mean '${suggestion}'?` : "."} The settings are listed in the config file's JSON Schema (schema/rye.config.schema.json).`, loc);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { WORK_DIR, housekeepingFiles, isNotBuildOutput } from "./output-record.js";
 
 /** How `out/` differs from what a build would write. */
 export interface OutputDrift {
@@ -10,26 +11,32 @@ export interface OutputDrift {
 
 /** Files `rye bundle` adds to out/: not build output, so never stale. */
 export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs"]);
+export { isNotBuildOutput } from "./output-record.js";
 
-/** Compares `files` with the contents of `outDir` (following out/ when it is a generation symlink) without touching anything; `view` picks what is compared. */
+/**
+ * Compares `files` (plus the record and .gitattributes a build adds) with the contents of `outDir`
+ * without touching anything; `view` picks what is compared.
+ */
 export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, view: (rel: string, text: string) => string = (_, t) => t): OutputDrift {
   const drift: OutputDrift = { missing: [], stale: [], extra: [] };
-  for (const [rel, text] of files) {
+  const expected = new Map([...files, ...housekeepingFiles(files.keys())]);
+  for (const [rel, text] of expected) {
     const path = join(outDir, rel);
     if (!existsSync(path)) drift.missing.push(rel);
     else if (view(rel, readFileSync(path, "utf8")) !== view(rel, text)) drift.stale.push(rel);
   }
-  for (const path of listFiles(outDir)) {
+  for (const path of listFiles(outDir, outDir)) {
     const rel = relative(outDir, path).split(sep).join("/");
-    if (!files.has(rel) && !NOT_BUILD_OUTPUT.has(rel)) drift.extra.push(rel);
+    if (!expected.has(rel) && !isNotBuildOutput(rel)) drift.extra.push(rel);
   }
   for (const list of Object.values(drift)) list.sort();
   return drift;
 }
 
-function listFiles(dir: string): string[] {
+/** Files (and anything that is not a folder) under `dir`, except the writer's own out/.rye/. */
+function listFiles(dir: string, top: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? listFiles(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+    e.isDirectory() ? (dir === top && e.name === WORK_DIR ? [] : listFiles(join(dir, e.name), top)) : [join(dir, e.name)],
   );
 }

@@ -24,11 +24,10 @@ const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
 export function acquireLock(path: string, options: LockOptions = {}): () => void {
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   const me = `${process.pid}@${hostname()}`;
-  mkdirSync(dirname(path), { recursive: true });
   // The lock is a complete file hard-linked into place: link() fails if the name exists, and a
   // reader never sees a lock file that is empty because its writer has not written it yet.
   const mine = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  writeFileSync(mine, me);
+  writeOwn(mine, me);
   for (;;) {
     try {
       linkSync(mine, path);
@@ -57,6 +56,22 @@ export function acquireLock(path: string, options: LockOptions = {}): () => void
       throw new LockTimeoutError(`another rye build (${holder ?? "unknown process"}) holds ${path}; remove it if no build is running`);
     }
     sleep(options.pollMs ?? 50);
+  }
+}
+
+/** Writes this process's candidate lock file; a failure (a full disk) leaves no partial file behind. */
+function writeOwn(mine: string, me: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      mkdirSync(dirname(mine), { recursive: true });
+      writeFileSync(mine, me);
+      return;
+    } catch (e) {
+      rmSync(mine, { force: true });
+      // The folder was removed between mkdir and write by a build that created it and failed: once more.
+      if ((e as NodeJS.ErrnoException).code === "ENOENT" && attempt < 3) continue;
+      throw e;
+    }
   }
 }
 

@@ -1,20 +1,25 @@
-// out/ is replaced as a whole or not at all. It is a symlink to one of two generation directories
-// (`.<out>.generations/a` and `/b`, next to it); a build brings the *other* generation up to date
-// and then renames a new symlink over out/, which is atomic. A build that fails or is killed at
-// any point leaves out/ pointing at the previous, complete generation, and the lock keeps two
-// builds from writing one generation at once.
-//
-// The other generation is the output of the build before last, and state.json records which files
-// differ between the two, so a build that changes one directive writes that directive's files
-// (and the few files every build touches) rather than the whole tree. A build that changes
-// nothing writes nothing, not even a swap.
-import { existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+// out/ is a plain folder, changed all at once or not at all. A build takes the lock in out/.rye/,
+// first completes or discards whatever a killed build left there (journal.ts), and checks that out/
+// holds only files an earlier build recorded as its own (claim-output.ts). New and changed files are
+// streamed into out/.rye/staging/ as items compile; unchanged files are not touched at all. At the
+// end a journal is written (the commit point) and applied: staged files are renamed into place and
+// files no longer produced are deleted. A build that changes nothing writes nothing.
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { NOT_BUILD_OUTPUT } from "./check-output.js";
-import { describe } from "../project/read-project.js";
-import { acquireLock, type LockOptions } from "./lock.js";
+import { acquireLock, LockTimeoutError, type LockOptions } from "./lock.js";
+import { claimOutput, migrateGenerations, refuseOutDir } from "./claim-output.js";
+import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal } from "./journal.js";
+import { OutputError, realFs, writeFailure, type OutputFs } from "./output-fs.js";
+import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } from "./output-record.js";
+
+export { pendingJournal, recoverOutput } from "./journal.js";
+
+const gitattributes = housekeepingFiles([]).get(GITATTRIBUTES)!;
+/** out/.rye/.gitignore: the work folder ignores itself, and marks the folder as one rye has claimed. */
+const WORK_IGNORE = "*\n";
+export { OutputError } from "./output-fs.js";
 
 export interface WriteResult {
   /** Files whose content differs from the previous out/ (new or changed). */
@@ -23,53 +28,42 @@ export interface WriteResult {
   removed: number;
 }
 
-const GENERATIONS = ["a", "b"] as const;
-type Generation = (typeof GENERATIONS)[number];
-
-interface State {
-  /** The generation out/ points at. */
-  live: Generation;
-  /** Paths where the other generation differs from the live one; null when unknown (a write was interrupted). */
-  otherDiffers: string[] | null;
+/** What the last commit of a long-lived process (--watch) left in out/: lets the next build skip re-reading it. */
+export interface KnownOutput {
+  outDir: string;
+  owned: ReadonlySet<string>;
 }
 
-/**
- * What `rye build` calls: writes out/ only when the build reported no error (a failed build leaves
- * the previous out/ as it was), and turns a failure to write into a diagnostic (RYE8005).
- */
-export function commitOutput(outDir: string, files: ReadonlyMap<string, string>, diagnostics: Diagnostic[]): WriteResult {
-  if (diagnostics.some((x) => x.severity === "error")) return { written: 0, removed: 0 };
-  try {
-    return writeOutput(outDir, files);
-  } catch (e) {
-    diagnostics.push(outputFailure(outDir, e));
-    return { written: 0, removed: 0 };
-  }
+export interface TransactionOptions {
+  lock?: LockOptions;
+  /** File operations (tests inject failures). */
+  fs?: OutputFs;
+  /** The project: an output folder that holds it is refused. */
+  project?: string;
+  /** Set by --watch after its first build: out/ was claimed by this process and holds `owned`. */
+  known?: KnownOutput;
 }
 
-/** RYE8005 for a failure to write out/ (a lock held too long, out/ a file, a full disk). */
+/** The diagnostic for a failure to write out/: RYE8005 (refused) or RYE8006 (writing failed), located at the file or folder. */
 export function outputFailure(outDir: string, e: unknown): Diagnostic {
-  return d.cannotWriteOutput(outDir, e instanceof Error && !("code" in e) ? e.message : describe(e));
+  if (e instanceof OutputError) {
+    const at = { offset: 0, line: 1, column: 1 };
+    const loc = { source: e.path, start: at, end: at };
+    return e.code === "RYE8005" ? d.cannotWriteOutput(loc, e.reason) : d.outputWriteFailed(loc, e.reason);
+  }
+  if (e instanceof LockTimeoutError) return d.cannotWriteOutput({ source: outDir, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } }, e.message);
+  return outputFailure(outDir, writeFailure(e, outDir, "writing"));
 }
 
-/** Where the generations, their state and the build lock of `outDir` live. */
-export function generationsDir(outDir: string): string {
-  return join(dirname(outDir), `.${basename(outDir)}.generations`);
-}
-
-/**
- * Makes `outDir` hold exactly `files` (plus the files of NOT_BUILD_OUTPUT it already holds),
- * atomically, under the project's build lock.
- */
-export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, options: { lock?: LockOptions } = {}): WriteResult {
+/** Makes `outDir` hold exactly `files` (plus bundle.mjs and the record), all at once, under the build lock. */
+export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, options: TransactionOptions = {}): WriteResult {
   for (const rel of files.keys()) assertInside(rel);
   const tx = OutputTransaction.begin(outDir, options);
   try {
     for (const [rel, text] of files) {
-      if (readOrNull(tx.livePath(rel)) === text) tx.keep(rel);
+      if (tx.owned.has(rel) && readOrNull(tx.livePath(rel)) === text) tx.keep(rel);
       else tx.write(rel, text);
     }
-    for (const rel of tx.liveFiles()) if (!files.has(rel)) tx.remove(rel);
     return tx.commit();
   } finally {
     tx.abort();
@@ -77,54 +71,59 @@ export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, 
 }
 
 /**
- * One build's changes to out/, streamed file by file into the generation out/ does not point at,
- * and made visible all at once by `commit`. Files that did not change are hard-linked from the live
- * generation (so both share one inode, and a cache's size/mtime records stay true across swaps);
- * a changed file is always a new inode (temporary file + rename), so the live generation is never
- * touched. Nothing is written at all until the first change, and a build without changes commits
- * to nothing. The project's build lock is held from `begin` to `commit`/`abort`.
+ * One build's changes to out/: `write` stages a file, `keep` marks one out/ already holds as
+ * produced, `commit` makes the staged files the output (and deletes recorded files no longer
+ * produced), `abort` discards them. The lock is held from `begin` to `commit`/`abort`.
  */
 export class OutputTransaction {
-  private readonly written: string[] = [];
-  private readonly removed: string[] = [];
-  /** Unchanged files the target may lack: linked in at commit, only if something changed. */
-  private readonly toLink: string[] = [];
+  private readonly staged = new Set<string>();
   private readonly seen = new Set<string>();
-  private readonly dirs = new Set<string>();
-  private stateDirty = false;
+  private readonly stagingDirs = new Set<string>();
+  private committed = false;
   private done = false;
+  /** Every file out/ holds as build output after `commit`. */
+  produced: ReadonlySet<string> = new Set();
 
   private constructor(
     readonly outDir: string,
-    private readonly gens: string,
-    private readonly live: Generation | null,
-    private readonly target: Generation,
-    /** Paths where the target generation may differ from the live one; null: any path may. */
-    private readonly known: ReadonlySet<string> | null,
+    private readonly fs: OutputFs,
+    /** Files earlier builds recorded as their own: the only ones this build may replace or delete. */
+    readonly owned: ReadonlySet<string>,
+    /** The record as found (null: none), or "known" when `owned` comes from this process's last commit. */
+    private readonly record: string | null | "known",
     private readonly release: () => void,
+    /** The first folder `begin` created for out/ (out/ itself or a parent), removed again by `abort`. */
+    private readonly created: string | undefined,
   ) {}
 
-  static begin(outDir: string, options: { lock?: LockOptions } = {}): OutputTransaction {
-    const gens = generationsDir(outDir);
-    mkdirSync(gens, { recursive: true });
-    // Tools that list the project (git, editors) should not see generations as sources.
-    if (!existsSync(join(gens, ".gitignore"))) writeFileSync(join(gens, ".gitignore"), "*\n");
-    const release = acquireLock(join(gens, "lock"), options.lock);
+  static begin(dir: string, options: TransactionOptions = {}): OutputTransaction {
+    const fs = options.fs ?? realFs;
+    const outDir = resolve(dir);
+    const known = options.known?.outDir === outDir ? options.known : undefined;
+    let created: string | undefined;
+    if (!known) {
+      refuseOutDir(outDir, options.project);
+      migrateGenerations(outDir, fs);
+      // A folder rye has never written (no work folder of ours): look before creating anything in it.
+      if (statSync(outDir, { throwIfNoEntry: false }) && readOrNull(join(workDir(outDir), ".gitignore")) !== WORK_IGNORE) claimOutput(outDir);
+      created = create(outDir, fs);
+    }
+    let release: () => void;
     try {
-      restoreInterruptedMigration(outDir, gens);
-      const live = liveGeneration(outDir, gens);
-      const target: Generation = live === "a" ? "b" : "a";
-      const state = readState(gens);
-      const known = live !== null && state?.live === live && state.otherDiffers !== null ? new Set(state.otherDiffers) : null;
-      return new OutputTransaction(outDir, gens, live, target, known, release);
+      release = acquireLock(join(workDir(outDir), "lock"), options.lock);
+    } catch (e) {
+      removeCreated(outDir, created, fs);
+      throw e instanceof LockTimeoutError ? e : writeFailure(e, join(workDir(outDir), "lock"), "creating");
+    }
+    try {
+      recoverOutput(outDir, fs);
+      const claim = known ? null : claimOutput(outDir);
+      return new OutputTransaction(outDir, fs, claim ? claim.owned : known!.owned, claim ? claim.record : "known", release, created);
     } catch (e) {
       release();
-      throw e;
+      removeCreated(outDir, created, fs);
+      throw e instanceof OutputError ? e : writeFailure(e, outDir, "recovering");
     }
-  }
-
-  get targetDir(): string {
-    return join(this.gens, this.target);
   }
 
   /** Where out/ holds `rel` now. */
@@ -132,246 +131,169 @@ export class OutputTransaction {
     return join(this.outDir, rel);
   }
 
-  /** Where `rel` will be once committed (stat it for records: kept files share the live inode). */
+  /** Where `rel` is now: staged when this build wrote it, else in out/ (stat it for records: a rename keeps size and mtime). */
   targetPath(rel: string): string {
-    return join(this.targetDir, rel);
+    return this.staged.has(rel) ? join(stagingDir(this.outDir), rel) : this.livePath(rel);
   }
 
-  /** Generated files out/ holds now. */
-  liveFiles(): string[] {
-    return listFiles(this.outDir).filter((rel) => !NOT_BUILD_OUTPUT.has(rel));
-  }
-
-  get changes(): number {
-    return this.written.length + this.removed.length;
+  /** What this process knows out/ holds once committed (for the next build of a long-lived process). */
+  get known(): KnownOutput {
+    return { outDir: this.outDir, owned: this.produced };
   }
 
   /** `rel` is produced with the content out/ already holds. */
   keep(rel: string): void {
     this.seen.add(rel);
-    if (this.known === null || this.known.has(rel)) this.toLink.push(rel);
   }
 
-  /** `rel` is produced with new content. */
+  /** `rel` is produced with new content: staged now, moved into out/ by `commit`. */
   write(rel: string, text: string): void {
     assertInside(rel);
-    this.seen.add(rel);
-    this.markDirty();
-    const path = this.targetPath(rel);
-    const dir = dirname(path);
-    if (!this.dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.dirs.add(dir);
+    if (isNotBuildOutput(rel)) throw new Error(`refusing to write output path '${rel}': it belongs to rye bundle`);
+    // A folder claimed by `begin` holds no file it does not own; one a long-lived process knows may have gained one since.
+    if (this.record === "known" && !this.owned.has(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })) {
+      throw new OutputError(`${this.livePath(rel)} exists and no build recorded it as its own; rye build never replaces it`, this.livePath(rel), "RYE8005");
     }
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-    this.written.push(rel);
+    this.seen.add(rel);
+    const path = join(stagingDir(this.outDir), rel);
+    const dir = dirname(path);
+    try {
+      if (!this.stagingDirs.has(dir)) {
+        this.fs.mkdir(dir);
+        this.stagingDirs.add(dir);
+      }
+      this.fs.writeFile(path, text);
+    } catch (e) {
+      throw writeFailure(e, this.livePath(rel), "writing");
+    }
+    this.staged.add(rel);
   }
 
-  /** out/ holds `rel` but this build no longer produces it. */
-  remove(rel: string): void {
-    this.removed.push(rel);
-  }
-
-  /** Swaps out/ to the target generation when anything changed; otherwise touches nothing. */
+  /** Makes the staged files the output, and deletes recorded files this build did not produce. */
   commit(): WriteResult {
     if (this.done) throw new Error("output transaction already finished");
-    const result = { written: this.written.length, removed: this.removed.length };
-    if (this.changes === 0) {
+    this.writeHousekeeping();
+    const removed = [...this.owned].filter((rel) => !this.seen.has(rel) && !isNotBuildOutput(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })?.isFile());
+    const result = { written: this.staged.size, removed: removed.length };
+    this.produced = this.seen;
+    if (result.written === 0 && result.removed === 0) {
       this.finish();
       return result;
     }
-    this.markDirty();
-    const targetDir = this.targetDir;
-    for (const rel of this.toLink) linkOrCopy(this.livePath(rel), join(targetDir, rel));
-    // Files the target holds from an older build and this build does not produce.
-    const stale = this.known === null ? listFiles(targetDir) : [...this.known, ...this.removed];
-    for (const rel of stale) if (!this.seen.has(rel) && !NOT_BUILD_OUTPUT.has(rel)) rmSync(join(targetDir, rel), { force: true });
-    carryOver(this.outDir, targetDir);
-    if (swap(this.outDir, this.gens, this.target)) {
-      if (this.live === null) {
-        // The first generation: fill the other one now with bare links (a fresh directory needs no
-        // checks), so the first small change after it does not link the whole tree.
-        mirror(targetDir, join(this.gens, this.target === "a" ? "b" : "a"), this.seen);
-        writeState(this.gens, { live: this.target, otherDiffers: [] });
-      } else {
-        writeState(this.gens, { live: this.target, otherDiffers: [...this.written, ...this.removed].sort() });
-      }
-    } else {
-      // No symlinks here: copy the changes over, file by file.
-      for (const rel of this.written) writeIfDifferent(this.livePath(rel), readFileSync(join(targetDir, rel), "utf8"));
-      for (const rel of this.removed) rmSync(this.livePath(rel), { force: true });
+    this.prepareFolders(removed);
+    try {
+      writeJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
+    } catch (e) {
+      throw writeFailure(e, join(workDir(this.outDir), "journal.json"), "writing");
+    }
+    this.committed = true;
+    try {
+      applyJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
+    } catch (e) {
+      const failure = writeFailure(e, this.outDir, "updating");
+      const partly = `; ${this.outDir} is partly updated and the next rye build completes it from ${join(workDir(this.outDir), "journal.json")}`;
+      throw new OutputError(failure.message + partly, failure.path, "RYE8006", failure.errno, failure.reason + partly);
     }
     this.finish();
     return result;
   }
 
-  /** Leaves out/ as it was (a no-op after `commit`); records what the target may now hold. */
+  /**
+   * Leaves out/ as it was (a no-op after `commit`): removes the staging area and any folder `begin`
+   * created, releases the lock. Never throws: it runs while another failure is being reported.
+   */
   abort(): void {
     if (this.done) return;
-    if (this.stateDirty && this.live !== null && this.known !== null) {
-      writeState(this.gens, { live: this.live, otherDiffers: [...new Set([...this.known, ...this.written])].sort() });
+    if (!this.committed) {
+      try {
+        this.fs.rmTree(stagingDir(this.outDir));
+        if (statSync(journalTemp(this.outDir), { throwIfNoEntry: false })) this.fs.unlink(journalTemp(this.outDir));
+      } catch {
+        // Discarded by the next build (recoverOutput) instead.
+      }
     }
     this.finish();
+    if (!this.committed) removeCreated(this.outDir, this.created, this.fs);
   }
 
-  private markDirty(): void {
-    if (this.stateDirty) return;
-    // Until commit, the target's content is unknown to a build that finds it after a kill.
-    writeState(this.gens, { live: this.live ?? this.target, otherDiffers: null });
-    this.stateDirty = true;
+  /** The record of what out/ holds and the .gitattributes, staged only when they change. */
+  private writeHousekeeping(): void {
+    this.seen.add(RECORD).add(GITATTRIBUTES);
+    // Within one process the record is what the last commit wrote: the same set of files, the same text.
+    const sameSet = this.record === "known" && this.seen.size === this.owned.size && [...this.seen].every((p) => this.owned.has(p));
+    if (sameSet) {
+      if (readOrNull(this.livePath(GITATTRIBUTES)) === gitattributes) return;
+      this.write(GITATTRIBUTES, gitattributes);
+      return;
+    }
+    for (const [rel, text] of housekeepingFiles(this.seen)) {
+      const now = rel === RECORD && typeof this.record === "string" ? this.record : readOrNull(this.livePath(rel));
+      if (!(this.owned.has(rel) && now === text)) this.write(rel, text);
+    }
+  }
+
+  /** Creates the folders staged files go to and checks the ones files leave, before the commit point. */
+  private prepareFolders(removed: string[]): void {
+    const dirs = new Set<string>();
+    for (const rel of this.staged) dirs.add(dirname(this.livePath(rel)));
+    for (const rel of removed) dirs.add(dirname(this.livePath(rel)));
+    for (const dir of dirs) {
+      try {
+        if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.fs.checkWritable(dir);
+        else this.fs.mkdir(dir);
+      } catch (e) {
+        throw writeFailure(e, dir, "writing into");
+      }
+    }
   }
 
   private finish(): void {
     this.done = true;
-    this.release();
-  }
-}
-
-/** Makes `to` a tree of hard links to the files `rels` of `from` (a copy where links fail). */
-function mirror(from: string, to: string, rels: Iterable<string>): void {
-  rmSync(to, { recursive: true, force: true });
-  const dirs = new Set<string>();
-  for (const rel of rels) {
-    const path = join(to, rel);
-    const dir = dirname(path);
-    if (!dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      dirs.add(dir);
-    }
     try {
-      linkSync(join(from, rel), path);
+      this.release();
     } catch {
-      writeFileSync(path, readFileSync(join(from, rel)));
+      // A lock that cannot be removed is stale once this process exits; the next build takes it over.
     }
   }
 }
 
-/** A hard link to an unchanged file (same inode, nothing copied); a copy where links are not possible. */
-function linkOrCopy(from: string, to: string): void {
-  const a = statSync(from, { throwIfNoEntry: false });
-  const b = statSync(to, { throwIfNoEntry: false });
-  if (a && b && a.ino === b.ino && a.dev === b.dev) return;
-  mkdirSync(dirname(to), { recursive: true });
-  const tmp = `${to}.${process.pid}.link`;
-  rmSync(tmp, { force: true });
+/** Creates out/ and its work folder (with a .gitignore, so a committed out/ never carries it); returns the first folder created. */
+function create(outDir: string, fs: OutputFs): string | undefined {
+  let created: string | undefined;
   try {
-    linkSync(from, tmp);
-  } catch {
-    writeFileSync(tmp, readFileSync(from));
+    created = fs.mkdir(outDir);
+    fs.mkdir(workDir(outDir));
+    const ignore = join(workDir(outDir), ".gitignore");
+    if (readOrNull(ignore) !== WORK_IGNORE) fs.writeFile(ignore, WORK_IGNORE);
+    return created;
+  } catch (e) {
+    removeCreated(outDir, created, fs);
+    throw writeFailure(e, outDir, "creating");
   }
-  renameSync(tmp, to);
+}
+
+/** Undoes `create` for a build that wrote nothing into a folder it created: out/ stays absent, as before. */
+function removeCreated(outDir: string, created: string | undefined, fs: OutputFs): void {
+  if (created === undefined) return;
+  try {
+    fs.unlink(join(workDir(outDir), ".gitignore"));
+  } catch {
+    // Absent already.
+  }
+  for (let dir = workDir(outDir); ; dir = dirname(dir)) {
+    try {
+      fs.rmdir(dir);
+    } catch (e) {
+      // Not empty: another build is using it. (Absent: creating it is what failed.)
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") return;
+    }
+    if (dir === created || dirname(dir) === dir) return;
+  }
 }
 
 /** Output paths come from item ids: refuse anything that could land outside out/. */
 function assertInside(rel: string): void {
-  const parts = rel.split("/");
-  if (isAbsolute(rel) || rel.includes("\\") || rel.includes("\0") || parts.some((p) => p === "" || p === "." || p === "..")) {
-    throw new Error(`refusing to write output path '${rel}': it is not a plain relative path inside the output directory`);
-  }
-}
-
-/** Which generation out/ points at: null when out/ is missing or a plain directory (written by an older rye). */
-function liveGeneration(outDir: string, gens: string): Generation | null {
-  let st;
-  try {
-    st = lstatSync(outDir);
-  } catch {
-    return null;
-  }
-  if (st.isSymbolicLink()) {
-    const target = resolve(dirname(outDir), readlinkSync(outDir));
-    const g = GENERATIONS.find((x) => target === join(gens, x));
-    if (g) return g;
-    throw new Error(`${outDir} is a symlink to ${target}, not to an output generation; remove it and build again`);
-  }
-  if (st.isDirectory()) {
-    if (!looksLikeOutput(outDir)) throw new Error(`${outDir} holds files rye build did not write; choose another --out or empty it`);
-    return null;
-  }
-  throw new Error(`${outDir} exists and is not a directory; remove it and build again`);
-}
-
-/** A plain directory we may take over: empty, or written by rye build (its index.js says so) and holding no `.ai/`. */
-function looksLikeOutput(dir: string): boolean {
-  const entries = readdirSync(dir);
-  if (entries.length === 0) return true;
-  if (entries.includes(".ai")) return false;
-  return (readOrNull(join(dir, "index.js")) ?? "").slice(0, 1024).includes("@generated by rye build");
-}
-
-
-
-
-/** Files that other commands add to out/ (out/bundle.mjs) survive builds. */
-function carryOver(outDir: string, targetDir: string): void {
-  for (const rel of NOT_BUILD_OUTPUT) {
-    const text = readOrNull(join(outDir, rel));
-    if (text === null) rmSync(join(targetDir, rel), { force: true });
-    else writeIfDifferent(join(targetDir, rel), text);
-  }
-}
-
-/** Points out/ at `target` with one rename; false when this file system has no symlinks. */
-function swap(outDir: string, gens: string, target: Generation): boolean {
-  const link = join(gens, `out-link.${process.pid}`);
-  rmSync(link, { force: true });
-  try {
-    symlinkSync(relative(dirname(outDir), join(gens, target)), link, "dir");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EPERM") return false;
-    throw e;
-  }
-  let st;
-  try {
-    st = lstatSync(outDir);
-  } catch {
-    st = null;
-  }
-  if (st?.isDirectory()) {
-    // A plain out/ from an older rye: move it aside for the one unavoidable non-atomic step.
-    // Should this be interrupted, the next build puts it back first (restoreInterruptedMigration).
-    renameSync(outDir, join(gens, "migrating"));
-    renameSync(link, outDir);
-    rmSync(join(gens, "migrating"), { recursive: true, force: true });
-  } else renameSync(link, outDir);
-  return true;
-}
-
-function restoreInterruptedMigration(outDir: string, gens: string): void {
-  const aside = join(gens, "migrating");
-  if (!existsSync(aside)) return;
-  let present = true;
-  try {
-    lstatSync(outDir);
-  } catch {
-    present = false;
-  }
-  if (present) rmSync(aside, { recursive: true, force: true });
-  else renameSync(aside, outDir);
-}
-
-
-function readState(gens: string): State | null {
-  try {
-    const s = JSON.parse(readFileSync(join(gens, "state.json"), "utf8")) as State;
-    return GENERATIONS.includes(s.live) && (s.otherDiffers === null || Array.isArray(s.otherDiffers)) ? s : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeState(gens: string, state: State): void {
-  const tmp = join(gens, `state.json.${process.pid}`);
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, join(gens, "state.json"));
-}
-
-function writeIfDifferent(path: string, text: string): void {
-  if (readOrNull(path) === text) return;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
+  if (!isInside(rel)) throw new Error(`refusing to write output path '${rel}': it is not a plain relative path inside the output directory`);
 }
 
 function readOrNull(path: string): string | null {
@@ -380,24 +302,4 @@ function readOrNull(path: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Every file under `dir`, as `/`-separated relative paths (following out/ itself when it is a symlink). */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const full = join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (e.isFile()) out.push(relative(dir, full).split(sep).join("/"));
-    }
-  };
-  walk(dir);
-  return out;
 }

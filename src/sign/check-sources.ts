@@ -37,13 +37,13 @@ export function checkSourceSignatures(sources: readonly SourceFile[], trust: Tru
       case "hash_mismatch":
         // A stale tool is already an error of its chain (RYE4009), as the original refuses to run it.
         if (source.kind === "tool") break;
-        out.push(d.staleSignature(loc(), `Integrity failed: ${source.path} (expected ${result.expectedHash?.slice(0, 16)}…, got ${result.actualHash?.slice(0, 16)}…): it changed after signing; re-sign it, or remove the signature line`, trust !== null));
+        out.push(d.staleSignature(loc(), `Integrity failed: ${source.path} (expected ${result.expectedHash?.slice(0, 16)}…, got ${result.actualHash?.slice(0, 16)}…): it changed after signing; re-sign it with rye sign ${source.path}, or remove the signature line`, trust !== null));
         break;
       case "unsigned":
-        if (trust) out.push(d.unsignedSource(loc(), `${first}: --verify-sources requires every item to be signed`));
+        if (trust) out.push(d.unsignedSource(loc(), `${first}: --verify-sources requires every item to be signed; sign it with rye sign ${source.path}`));
         break;
       case "untrusted":
-        if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust`));
+        if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust, or re-sign it with rye sign ${source.path}`));
         break;
       case "bad_signature":
         if (trust) out.push(d.badSourceSignature(loc(), `${first}: the file may have been tampered with after signing`));

@@ -54,6 +54,7 @@ export {
   type TrustStore,
 } from "./trust-store.js";
 export { checkTimestamp, formatTimestamp, signItem, sourceTimestamp, timestampFromEnv } from "./sign-item.js";
+export { signSource, type SignedSource } from "./sign-source.js";
 export {
   inferItemId,
   verifyItem,

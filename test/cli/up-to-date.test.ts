@@ -61,7 +61,7 @@ async function stamped(): Promise<string> {
   writeFileSync(join(dir, ".ai", "directives", "t", "two.md"), directive("two", "Summarise {input:topic}."));
   age(join(dir, ".ai"));
   expect((await rye(dir)).code).toBe(0);
-  age(join(dir, ".out.generations"));
+  age(join(dir, "out"));
   age(TEST_USER); // the signing key the first build generated
   expect(existsSync(stampOf(dir))).toBe(false); // out/ was just written: not trusted yet
   expect((await rye(dir)).code).toBe(0);

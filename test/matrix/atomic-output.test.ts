@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { acquireLock, LockTimeoutError } from "../../src/output/lock.js";
-import { generationsDir, writeOutput } from "../../src/output/write-output.js";
+import { pendingJournal, recoverOutput, writeOutput } from "../../src/output/write-output.js";
+import { realFs } from "../../src/output/output-fs.js";
 
 // Real processes: `node bin/rye.js build` on a project of a few hundred directives, killed with
 // SIGKILL at random moments. Whenever it dies, out/ must be the previous complete output or the
@@ -43,10 +44,12 @@ function writeSources(project: string, version: string): void {
   }
 }
 
+/** Every file of an output folder except the writer's own out/.rye/ (lock, journal, staging). */
 function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string, rel: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (rel === "" && e.name === ".rye") continue;
       if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
       else out.set(rel + e.name, readFileSync(join(d, e.name), "utf8"));
     }
@@ -100,7 +103,7 @@ describe("atomic output", () => {
       expected.set(v, snapshot(join(project, "out")));
     }
     // Random kill points, fixed seed so a failure can be replayed: some anywhere in the build, more
-    // around its end, where the other generation is written and out/ is swapped.
+    // around its end, where the journal is written and applied.
     const points = [
       ...fc.sample(fc.integer({ min: 0, max: Math.ceil(ms * 1.5) }), { numRuns: 3, seed: 7 }),
       ...fc.sample(fc.integer({ min: Math.floor(ms * 0.7), max: Math.ceil(ms * 1.3) }), { numRuns: 5, seed: 11 }),
@@ -111,23 +114,30 @@ describe("atomic output", () => {
       const next = previous === "one" ? "two" : "one";
       writeSources(project, next);
       await killAfter(project, at);
+      // Killed after its commit point, a build leaves a journal: out/ may be a mix until it is replayed,
+      // which the next build does first (here: the same function, called directly).
+      const pending = pendingJournal(join(project, "out"));
+      if (pending) expect(recoverOutput(join(project, "out"), realFs)).toBe("completed");
+      expect(pendingJournal(join(project, "out"))).toBeNull();
       const now = snapshot(join(project, "out"));
       const which = sameAs(now, expected.get(previous)!) ? previous : sameAs(now, expected.get(next)!) ? next : null;
       expect(which, `kill ${k} after ${at} ms left a mixed out/`).not.toBeNull();
       expect(importsAndRenders(project, k)).toBe(`Version ${which}: greet Ada from directive ${k}.`);
-      outcomes.push(`${at}ms→${which === previous ? "previous" : "new"}`);
+      outcomes.push(`${at}ms→${which === previous ? "previous" : "new"}${pending ? " (journal replayed)" : ""}`);
       previous = which!;
     }
     // The project still builds normally after all those kills, and a stale lock was taken over.
     writeSources(project, "one");
     build(project);
     expect(sameAs(snapshot(join(project, "out")), expected.get("one")!)).toBe(true);
-    expect(existsSync(join(generationsDir(join(project, "out")), "lock"))).toBe(false);
-    // `rye verify out` follows the out/ symlink to the signed modules and the manifest.
+    expect(existsSync(join(project, "out", ".rye", "lock"))).toBe(false);
+    // No journal or staging left. (A kill between writing a lock candidate and linking it may leave that candidate.)
+    expect(readdirSync(join(project, "out", ".rye")).filter((f) => !/^lock\.\d+\.[0-9a-f]+$/.test(f))).toEqual([".gitignore"]);
+    expect(lstatSync(join(project, "out")).isDirectory()).toBe(true);
     const verify = spawnSync(process.execPath, [BIN, "verify", "out"], { cwd: project, env: childEnv, encoding: "utf8" });
     expect(verify.status, verify.stdout.split("\n").filter((l) => !l.startsWith("verified")).join("\n") + verify.stderr).toBe(0);
     expect(verify.stdout).toContain("d0.js");
-    // `rye verify` walking the project follows the out/ symlink to the signed modules.
+    // `rye verify` walking the project finds the signed modules in out/.
     const walk = spawnSync(process.execPath, [BIN, "verify"], { cwd: project, env: childEnv, encoding: "utf8" });
     // (The sources themselves are unsigned, so the exit code is 1; the modules under out/ verify.)
     expect(walk.stdout).toMatch(/^verified +module +out\/directives\/gen\/g0\/d0\.js /m);
@@ -162,45 +172,57 @@ describe("atomic output", () => {
 
 describe("writeOutput", () => {
   const files = (entries: Record<string, string>) => new Map(Object.entries(entries));
+  /** The output without the record and .gitattributes every build adds. */
+  const built = (out: string) => Object.fromEntries([...snapshot(out)].filter(([rel]) => rel !== "rye-files.json" && rel !== ".gitattributes"));
 
-  test("swaps whole generations; a build that changes nothing writes nothing; bundle.mjs survives", () => {
+  test("out/ is a plain folder; a build that changes nothing writes nothing; bundle.mjs survives", () => {
     const root = mkdtempSync(join(tmpdir(), "rye-write-"));
     const out = join(root, "out");
-    expect(writeOutput(out, files({ "index.js": "1", "directives/a.js": "a1" }))).toEqual({ written: 2, removed: 0 });
-    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    expect(writeOutput(out, files({ "index.js": "1", "directives/a.js": "a1" }))).toEqual({ written: 4, removed: 0 });
+    expect(lstatSync(out).isDirectory()).toBe(true);
+    expect(readdirSync(root)).toEqual(["out"]);
     writeFileSync(join(out, "bundle.mjs"), "bundle");
     expect(writeOutput(out, files({ "index.js": "1", "directives/a.js": "a1" }))).toEqual({ written: 0, removed: 0 });
-    expect(writeOutput(out, files({ "index.js": "2", "directives/b.js": "b" }))).toEqual({ written: 2, removed: 1 });
-    expect(Object.fromEntries(snapshot(out))).toEqual({ "index.js": "2", "directives/b.js": "b", "bundle.mjs": "bundle" });
-    // The other generation is brought up to date from the recorded differences, not left stale.
+    expect(writeOutput(out, files({ "index.js": "2", "directives/b.js": "b" }))).toEqual({ written: 3, removed: 1 });
+    expect(built(out)).toEqual({ "index.js": "2", "directives/b.js": "b", "bundle.mjs": "bundle" });
     expect(writeOutput(out, files({ "index.js": "3", "directives/b.js": "b" }))).toEqual({ written: 1, removed: 0 });
-    expect(Object.fromEntries(snapshot(out))).toEqual({ "index.js": "3", "directives/b.js": "b", "bundle.mjs": "bundle" });
-    expect(writeOutput(out, files({ "index.js": "3", "directives/a.js": "a2" }))).toEqual({ written: 1, removed: 1 });
-    expect(Object.fromEntries(snapshot(out))).toEqual({ "index.js": "3", "directives/a.js": "a2", "bundle.mjs": "bundle" });
+    expect(writeOutput(out, files({ "index.js": "3", "directives/a.js": "a2" }))).toEqual({ written: 2, removed: 1 });
+    expect(built(out)).toEqual({ "index.js": "3", "directives/a.js": "a2", "bundle.mjs": "bundle" });
+    expect(JSON.parse(readFileSync(join(out, "rye-files.json"), "utf8")).files).toEqual([".gitattributes", "directives/a.js", "index.js", "rye-files.json"]);
   });
 
-  test("takes over a plain out/ written by an older build, but never a directory of other files", () => {
+  test("takes over an older rye's plain out/ by its headers, but never deletes or replaces files no build wrote", () => {
     const root = mkdtempSync(join(tmpdir(), "rye-write-"));
     const out = join(root, "out");
     mkdirSync(join(out, "directives"), { recursive: true });
     writeFileSync(join(out, "index.js"), "// @generated by rye build 0.0.1: do not edit.\n");
-    writeFileSync(join(out, "directives", "old.js"), "old");
+    writeFileSync(join(out, "directives", "old.js"), "// rye:signed:2026-01-01T00:00:00Z:x\nold");
     writeFileSync(join(out, "bundle.mjs"), "bundle");
-    expect(writeOutput(out, files({ "index.js": "new" }))).toEqual({ written: 1, removed: 1 });
-    expect(Object.fromEntries(snapshot(out))).toEqual({ "index.js": "new", "bundle.mjs": "bundle" });
+    expect(writeOutput(out, files({ "index.js": "new" }))).toEqual({ written: 3, removed: 1 });
+    expect(built(out)).toEqual({ "index.js": "new", "bundle.mjs": "bundle" });
 
-    const src = join(root, "src");
-    mkdirSync(src);
-    writeFileSync(join(src, "main.ts"), "mine");
-    expect(() => writeOutput(src, files({ "index.js": "x" }))).toThrow(/did not write/);
-    expect(readFileSync(join(src, "main.ts"), "utf8")).toBe("mine");
+    // An older out/ someone kept notes and vendored code in: refused, naming them, nothing touched.
+    const old = join(root, "old");
+    mkdirSync(join(old, "vendor"), { recursive: true });
+    writeFileSync(join(old, "index.js"), "// @generated by rye build 0.0.1: do not edit.\n");
+    writeFileSync(join(old, "NOTES.md"), "mine");
+    writeFileSync(join(old, "vendor", "lib.js"), "export const lib = 1;");
+    expect(() => writeOutput(old, files({ "index.js": "x" }))).toThrow(/NOTES\.md, vendor\/lib\.js\. rye build never deletes or replaces them/);
+    expect(snapshot(old)).toEqual(new Map([["NOTES.md", "mine"], ["index.js", "// @generated by rye build 0.0.1: do not edit.\n"], ["vendor/lib.js", "export const lib = 1;"]]));
+    expect(existsSync(join(old, ".rye"))).toBe(false);
+
+    // With a record, a file it does not list is foreign even when it looks generated.
+    writeFileSync(join(out, "directives.js"), "// @generated by rye build 0.0.1\n");
+    expect(() => writeOutput(out, files({ "index.js": "new" }))).toThrow(/recorded as its own.*: directives\.js\./);
+    expect(readFileSync(join(out, "directives.js"), "utf8")).toContain("@generated");
   });
 
   test("refuses output paths that would leave out/", () => {
     const out = join(mkdtempSync(join(tmpdir(), "rye-write-")), "out");
-    for (const bad of ["../evil.js", "directives/../../evil.js", "/etc/evil.js", "a//b.js", "a\\b.js"]) {
+    for (const bad of ["../evil.js", "directives/../../evil.js", "/etc/evil.js", "a//b.js", "a\\b.js", ".rye/lock"]) {
       expect(() => writeOutput(out, files({ [bad]: "x" }))).toThrow(/refusing to write/);
     }
+    expect(existsSync(out)).toBe(false);
   });
 
   test("the lock waits for a live holder, then reports it; a dead holder's lock is taken over", () => {

@@ -190,7 +190,7 @@ const ROWS: Row[] = [
     permissions: true,
   },
   { name: "extends chain longer than 64", tree: chain(70), expected: Array.from({ length: 6 }, (_, i) => `RYE1007 .ai/directives/c${i}.md:4:47`), exit: 1 },
-  { name: "out/ is a file", tree: { ".ai/directives/t.md": directive("{input:x}"), out: "not a directory" }, expected: ["RYE8005"], exit: 1 },
+  { name: "out/ is a file", tree: { ".ai/directives/t.md": directive("{input:x}"), out: "not a directory" }, expected: ["RYE8005 out:1:1"], exit: 1 },
 ];
 
 function capture() {

@@ -30,6 +30,8 @@ A signed source that changed since signing is a warning (RYE5001); --verify-sour
 project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).
 Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change
 and prints a timestamped line per rebuild (with --json: one JSON object per line); not with --check.
+The output folder changes all at once; a build replaces or deletes only files it recorded in
+out/rye-files.json, and refuses (RYE8005) a folder holding anything else, naming it.
 Settings may also come from DIR/rye.config.json (or "rye" in DIR/package.json); flags win.
 Info diagnostics are printed with --verbose only.`;
 

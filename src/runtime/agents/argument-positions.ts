@@ -1,7 +1,9 @@
 // Where each argument of an agent command stands, so a placeholder value can never become an option
 // of the agent binary: a value may begin with `-` only after a literal `--` or as the value of a
 // literal option written just before it (`--model {model}`, `-p {prompt}`).
-import type { ArgTemplate } from "./launch-agent.js";
+
+/** One argument: literal strings and placeholders, concatenated. */
+export type ArgTemplate = (string | { ph: string })[];
 
 /** `positional`: a value starting with `-` here would be read as an option. */
 export type ArgumentPosition = "command" | "after_double_dash" | "option_value" | "positional";

@@ -5,13 +5,12 @@ import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { argvProblem, spawnFailureReason } from "../exec/check-argv.js";
-import { argumentPositions, leadingPlaceholder } from "./argument-positions.js";
+import { argumentPositions, leadingPlaceholder, type ArgTemplate } from "./argument-positions.js";
 import { forwardSignals, startWatchdog, type ForwardedSignal } from "./forward-signals.js";
 import { isoDate } from "./render-template.js";
 import { roleFolder, sweepRoleFiles, writeRoleFile } from "./role-files.js";
 
-/** One argument: literal strings and placeholders, concatenated. */
-export type ArgTemplate = (string | { ph: string })[];
+export type { ArgTemplate } from "./argument-positions.js";
 
 /** A command parsed at build time: `NAME=value` prefixes as env entries, then argv. */
 export interface CommandTemplate {

@@ -1,0 +1,110 @@
+// The journal that makes a plain out/ change all at once. A build stages every new or changed file
+// in out/.rye/staging/, then writes out/.rye/journal.json (one rename: the commit point) listing
+// the files to move into place and the files to delete, then does both. A build killed before the
+// commit point leaves out/ untouched (the next build discards the staging area); one killed after
+// it leaves a journal that the next build replays before anything else, and that `rye verify`
+// reports (pendingJournal), so a half-applied out/ is never taken for a complete one.
+import { lstatSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { WORK_DIR, isInside } from "./output-record.js";
+import type { OutputFs } from "./output-fs.js";
+
+export interface Journal {
+  /** Paths staged in out/.rye/staging/ that replace (or add) the files at the same paths in out/. */
+  write: string[];
+  /** Paths in out/ to delete. */
+  remove: string[];
+}
+
+export const workDir = (outDir: string) => join(outDir, WORK_DIR);
+export const stagingDir = (outDir: string) => join(outDir, WORK_DIR, "staging");
+const journalPath = (outDir: string) => join(outDir, WORK_DIR, "journal.json");
+/** Where the journal is written before the rename that commits it. */
+export const journalTemp = (outDir: string) => `${journalPath(outDir)}.tmp`;
+
+/**
+ * A committed but not fully applied build of `outDir`, or null. While one is pending, out/ may hold
+ * a mix of two builds: verifiers must refuse it, and the next `rye build` completes it first.
+ */
+export function pendingJournal(outDir: string): { journal: string; write: number; remove: number } | null {
+  const path = journalPath(outDir);
+  if (!statSync(path, { throwIfNoEntry: false })) return null;
+  const j = readJournal(path);
+  return { journal: path, write: j?.write.length ?? -1, remove: j?.remove.length ?? -1 };
+}
+
+/** Makes the staged build the output: the commit point. */
+export function writeJournal(outDir: string, journal: Journal, fs: OutputFs): void {
+  fs.writeFile(journalTemp(outDir), JSON.stringify(journal));
+  fs.rename(journalTemp(outDir), journalPath(outDir));
+}
+
+/** Moves the staged files into place and deletes the removed ones; safe to run again after any interruption. */
+export function applyJournal(outDir: string, journal: Journal, fs: OutputFs): void {
+  const staging = stagingDir(outDir);
+  for (const rel of journal.write) {
+    if (!isInside(rel)) continue;
+    const from = join(staging, rel);
+    // Already moved by an interrupted run of this journal.
+    if (!lstatSync(from, { throwIfNoEntry: false })) continue;
+    const to = join(outDir, rel);
+    if (!statSync(dirname(to), { throwIfNoEntry: false })) fs.mkdir(dirname(to));
+    fs.rename(from, to);
+  }
+  const emptied = new Set<string>();
+  for (const rel of journal.remove) {
+    if (!isInside(rel)) continue;
+    const path = join(outDir, rel);
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) continue;
+    fs.unlink(path);
+    emptied.add(dirname(path));
+  }
+  pruneEmpty(outDir, emptied, fs);
+  fs.unlink(journalPath(outDir));
+  fs.rmTree(staging);
+}
+
+/**
+ * Run under the lock before a build reads out/: replays a committed journal, or discards what a
+ * build killed before its commit point staged. Returns what it did.
+ */
+export function recoverOutput(outDir: string, fs: OutputFs): "clean" | "completed" | "discarded" {
+  const path = journalPath(outDir);
+  if (statSync(path, { throwIfNoEntry: false })) {
+    const journal = readJournal(path);
+    if (!journal) throw new Error(`${path} is not a journal rye build can read; out/ may hold a mix of two builds: delete out/ and build again`);
+    applyJournal(outDir, journal, fs);
+    return "completed";
+  }
+  const temp = statSync(journalTemp(outDir), { throwIfNoEntry: false });
+  if (temp) fs.unlink(journalTemp(outDir));
+  if (!statSync(stagingDir(outDir), { throwIfNoEntry: false })) return temp ? "discarded" : "clean";
+  fs.rmTree(stagingDir(outDir));
+  return "discarded";
+}
+
+/** Removes folders left empty by deletions, deepest first, never out/ itself. */
+function pruneEmpty(outDir: string, dirs: Set<string>, fs: OutputFs): void {
+  const sorted = [...dirs].sort((a, b) => b.length - a.length);
+  const tried = new Set<string>();
+  for (let dir of sorted) {
+    while (dir !== outDir && dir.startsWith(outDir) && !tried.has(dir)) {
+      tried.add(dir);
+      try {
+        fs.rmdir(dir);
+      } catch {
+        break; // not empty (or already gone): its parents are not empty either
+      }
+      dir = dirname(dir);
+    }
+  }
+}
+
+function readJournal(path: string): Journal | null {
+  try {
+    const j = JSON.parse(readFileSync(path, "utf8")) as Journal;
+    return Array.isArray(j.write) && Array.isArray(j.remove) ? j : null;
+  } catch {
+    return null;
+  }
+}
