@@ -97,7 +97,7 @@ test("rye verify out/ checks the signed manifest against every module it lists: 
   writeFileSync(join(out, "directives", "examples", "greet.js"), readFileSync(join(out, "directives", "examples", "count_words.js")));
   const swapped = await rye(dir, env, "verify", "out");
   expect(swapped.code).toBe(1);
-  expect(swapped.out).toMatch(/Modules do not match the signed manifest .*\n +Differs from the manifest: directives\/examples\/greet\.js \(examples\/greet\)/);
+  expect(swapped.out).toMatch(/Files do not match the signed manifest .*\n +Differs from the manifest: directives\/examples\/greet\.js \(examples\/greet\)/);
   rmSync(join(out, "directives", "examples", "greet.js"));
   expect((await rye(dir, env, "verify", "out")).out).toMatch(/Missing: directives\/examples\/greet\.js \(examples\/greet\)/);
 });

@@ -7,13 +7,15 @@ import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { run as runBuild } from "./build.js";
 import { readSpaces, spacesFrom } from "../../project/read-spaces.js";
-import { signText } from "../../builder/signing.js";
+import { signBundle } from "../../builder/signing.js";
 
 const USAGE = `Usage: rye bundle [--project DIR] [--out DIR] [build options…]
 
 Builds the project, then writes DIR/out/bundle.mjs: every compiled item and the runtime in one
-ES module that plain node runs without sources, TypeScript or network:
-  node out/bundle.mjs directive <id> --inputs '{"name": "x"}' [--thread] [--model M]
+ES module that plain node runs without sources, TypeScript or network, and DIR/out/bundle.mjs.sig,
+a detached Ed25519 signature over it (openssl pkeyutl -verify -rawin checks it). rye run verifies
+the bundle before running it; a direct \`node out/bundle.mjs\` trusts the file as it is:
+  rye run out/bundle.mjs directive <id> --inputs '{"name": "x"}' [--thread] [--model M]
   node out/bundle.mjs list`;
 
 /** `rye bundle`: build, then bundle `out/` into one self-contained module with esbuild. */
@@ -44,11 +46,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   } finally {
     rmSync(entry, { force: true });
   }
+  const shown = relative(io.cwd, outfile) || outfile;
+  rmSync(`${outfile}.sig`, { force: true });
   if (!values["allow-unsigned"]) {
-    // The bundle is signed as a whole: every module inside checks this one file on first use.
+    // Signed as a whole, inline and detached: rye run, rye verify, the loader and openssl check it before it runs.
     const { sources } = readSpaces(spacesFrom(project, values as never, io.cwd, io.env));
-    writeFileSync(outfile, signText(readFileSync(outfile, "utf8"), sources, io));
-  }
-  io.stdout.write(`Bundled ${relative(io.cwd, outfile) || outfile}: run it with node ${relative(io.cwd, outfile) || outfile} directive <id> --inputs '{…}'\n`);
+    const signed = signBundle(readFileSync(outfile, "utf8"), sources, io);
+    writeFileSync(outfile, signed.bytes);
+    writeFileSync(`${outfile}.sig`, signed.signature);
+    io.stdout.write(`Bundled ${shown} (detached signature ${shown}.sig, public key ${signed.publicKeyPath}).\n`);
+  } else io.stdout.write(`Bundled ${shown} (NOT signed).\n`);
+  io.stdout.write(`Verify and run it with: rye run ${shown} directive <id> --inputs '{…}'\n`);
   return 0;
 }

@@ -1,0 +1,30 @@
+// What an output folder may hold besides the files its manifest lists.
+import { readFileSync } from "node:fs";
+import { NOT_BUILD_OUTPUT } from "../output/check-output.js";
+
+/** The manifest itself. */
+export const MANIFEST = "manifest.json";
+
+/** The package.json every build writes, so Node reads the folder's `.js` files as ES modules. */
+const PACKAGE_JSON = { type: "module", private: true };
+
+/** Files written by `rye bundle` beside the build: each carries its own signature and is checked as a bundle. */
+export function isBundleFile(rel: string): boolean {
+  return NOT_BUILD_OUTPUT.has(rel) || rel === "bundle.mjs.sig";
+}
+
+/**
+ * Why an unlisted file at `rel` is not a problem, or null when it is: the manifest, the output
+ * writer's own bookkeeping (top-level names starting with `.rye`), bundle files, and a package.json
+ * holding exactly what the build writes (it changes how Node reads every module beside it).
+ */
+export function allowedUnlisted(rel: string, absolute: string): boolean {
+  if (rel === MANIFEST || isBundleFile(rel) || (!rel.includes("/") && rel.startsWith(".rye"))) return true;
+  if (rel !== "package.json") return false;
+  try {
+    const parsed = JSON.parse(readFileSync(absolute, "utf8")) as Record<string, unknown>;
+    return Object.keys(parsed).length === 2 && parsed.type === PACKAGE_JSON.type && parsed.private === PACKAGE_JSON.private;
+  } catch {
+    return false;
+  }
+}
