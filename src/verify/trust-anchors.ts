@@ -62,16 +62,17 @@ function workingTreeOf(dir: string): string | null {
  * project's own repository is outside all of these, and is accepted.
  */
 export function userSpaceRefusal(space: string, checked: string): string | null {
-  const u = real(space);
-  const c = real(checked);
-  const isDir = existsSync(c) && statSync(c).isDirectory();
-  // An output folder's project is its parent; a bundle's is the folder it sits in, or the one
-  // above when that folder is itself build output.
-  const project = isDir || existsSync(join(dirname(c), "manifest.json")) ? dirname(isDir ? c : dirname(c)) : dirname(c);
-  if (inside(u, c)) return `it is inside the checked path ${c}`;
-  if (inside(u, project)) return `it is inside ${project}, the project that holds the checked path`;
-  const tree = workingTreeOf(u);
-  if (tree !== null && inside(c, tree)) return `it is in the same git working tree (${tree}) as the checked path`;
+  // Both as named and with links resolved: an `out` link into a generation folder is still in the project.
+  for (const [u, c] of [[resolve(space), resolve(checked)], [real(space), real(checked)]] as const) {
+    const isDir = existsSync(c) && statSync(c).isDirectory();
+    // An output folder's project is its parent; a bundle's is the folder it sits in, or the one
+    // above when that folder is itself build output.
+    const project = isDir || existsSync(join(dirname(c), "manifest.json")) ? dirname(isDir ? c : dirname(c)) : dirname(c);
+    if (inside(u, c)) return `it is inside the checked path ${c}`;
+    if (inside(u, project)) return `it is inside ${project}, the project that holds the checked path`;
+    const tree = workingTreeOf(u);
+    if (tree !== null && inside(c, tree)) return `it is in the same git working tree (${tree}) as the checked path`;
+  }
   return null;
 }
 

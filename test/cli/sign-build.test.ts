@@ -28,7 +28,8 @@ function allFiles(dir: string): string[] {
 function project() {
   const dir = mkdtempSync(join(tmpdir(), "rye-signed-"));
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
-  return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH } };
+  // The user space lies inside the project, so its key does not vouch for the project's output: pin it.
+  return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem") } };
 }
 
 test("rye build signs every module and the manifest; rye verify out/ passes; keys never reach out/", async () => {
