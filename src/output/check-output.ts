@@ -9,7 +9,7 @@ export interface OutputDrift {
 }
 
 /** Files `rye bundle` adds to out/: not build output, so never stale. */
-export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs"]);
+export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs", "bundle.mjs.sig"]);
 
 /** Compares `files` with the contents of `outDir` (following out/ when it is a generation symlink) without touching anything; `view` picks what is compared. */
 export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, view: (rel: string, text: string) => string = (_, t) => t): OutputDrift {

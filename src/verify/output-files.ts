@@ -10,7 +10,7 @@ const PACKAGE_JSON = { type: "module", private: true };
 
 /** Files written by `rye bundle` beside the build: each carries its own signature and is checked as a bundle. */
 export function isBundleFile(rel: string): boolean {
-  return NOT_BUILD_OUTPUT.has(rel) || rel === "bundle.mjs.sig";
+  return NOT_BUILD_OUTPUT.has(rel);
 }
 
 /**
