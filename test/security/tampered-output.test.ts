@@ -1,0 +1,114 @@
+// The victim's own, validly signed build, then changed on disk: every change is refused where the
+// file would be evaluated, and no payload runs.
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { cleanEnv, inject, makeProject, markerRan, modulesCheckThemselves, node, payload, rye, tempDir, writeApp } from "./helpers.js";
+
+describe("a signed build changed after signing", () => {
+  const base = tempDir();
+  const project = makeProject(join(base, "project"));
+  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const marker = join(base, "PWNED");
+  const out = join(project, "out");
+  const greet = join(out, "directives", "examples", "greet.js");
+  const count = join(out, "directives", "examples", "count_words.js");
+  const tool = join(out, "tools", "examples", "word_count.js");
+  const originals = new Map<string, Buffer>();
+  let expected = "";
+  let selfChecking = false;
+
+  beforeAll(() => {
+    const built = rye(project, env, "build");
+    expect(built.status, built.stderr).toBe(0);
+    writeApp(project);
+    for (const f of [greet, count, tool]) originals.set(f, readFileSync(f));
+    selfChecking = modulesCheckThemselves(project);
+    // The untouched build renders under the loader: the refusals below are about the changes.
+    const ok = node(project, env, "--import", "rye-build/register", "app.mjs");
+    expect(ok.status, ok.stderr).toBe(0);
+    expected = ok.stdout;
+    expect(JSON.parse(expected)).toMatchObject({ body: expect.stringContaining("Ada") });
+  }, 60_000);
+
+  beforeEach(() => {
+    for (const [f, bytes] of originals) writeFileSync(f, bytes);
+    rmSync(marker, { force: true });
+  });
+
+  function expectLoaderRefuses(item: RegExp) {
+    const app = node(project, env, "--import", "rye-build/register", "app.mjs");
+    expect(app.status).not.toBe(0);
+    expect(app.stderr).toMatch(/IntegrityError/);
+    expect(app.stderr).toMatch(item);
+    expect(app.stdout).toBe("");
+    expect(markerRan(marker)).toBe(false);
+    expect(rye(project, env, "verify", "out").status).toBe(1);
+  }
+
+  test("a tampered module: the loader refuses it at import time, naming the item", () => {
+    inject(greet, marker);
+    expectLoaderRefuses(/Content modified since signing: examples\/greet/);
+  });
+
+  test("a module with its own check deleted is refused the same way", () => {
+    writeFileSync(greet, readFileSync(greet, "utf8").replace(/^.*ensureIntegrity.*$/gm, ""));
+    inject(greet, marker);
+    expectLoaderRefuses(/Content modified since signing: examples\/greet/);
+  });
+
+  test("two validly signed modules swapped: each is bound to its path and item, so the swap is refused", () => {
+    copyFileSync(count, greet);
+    writeFileSync(count, originals.get(greet)!);
+    expectLoaderRefuses(/Content modified since signing: examples\/(greet|count_words)/);
+  });
+
+  test("an unlisted file in the output folder is refused when imported", () => {
+    writeFileSync(join(project, "extra.mjs"), `import "./out/directives/examples/extra.js";\n`);
+    writeFileSync(join(out, "directives", "examples", "extra.js"), payload(marker));
+    const app = node(project, env, "--import", "rye-build/register", "extra.mjs");
+    expect(app.status).not.toBe(0);
+    expect(app.stderr).toMatch(/Not listed in the signed manifest/);
+    expect(markerRan(marker)).toBe(false);
+    expect(rye(project, env, "verify", "out").stdout).toMatch(/^unlisted +module +out\/directives\/examples\/extra\.js/m);
+    rmSync(join(out, "directives", "examples", "extra.js"));
+  });
+
+  test("a module replaced between import and first render: the verified bytes already loaded are the ones that render", () => {
+    const late = join(project, "late.mjs");
+    const replacement = payload(marker) + "export function render() { return 'replaced'; }\n";
+    writeFileSync(late, `import { writeFileSync } from "node:fs";
+import { directives } from "./out/index.js";
+writeFileSync(${JSON.stringify(greet)}, ${JSON.stringify(replacement)});
+let shown;
+try { shown = JSON.stringify(directives["examples/greet"].render({ name: "Ada" })); } catch (e) { shown = e.name; }
+console.log(shown);
+`);
+    const app = node(project, env, "--import", "rye-build/register", "late.mjs");
+    expect(markerRan(marker)).toBe(false);
+    expect(app.stdout).not.toContain("replaced");
+    // Modules that re-read their own file at first render (an older emitter) refuse instead of rendering.
+    if (selfChecking) expect(app.stdout.trim()).toBe("IntegrityError");
+    else expect(app.stdout).toBe(expected);
+  });
+
+  test("rye run tool verifies the tool module and everything it imports from out/ before any of it runs", () => {
+    inject(tool, marker);
+    const r = rye(project, env, "run", "tool", "examples/word_count", "--dry-run");
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: "error", error: expect.stringContaining("Content modified since signing: examples/word_count") });
+    expect(markerRan(marker)).toBe(false);
+    // Deeper in the import graph: a runtime file the tool reaches.
+    writeFileSync(tool, originals.get(tool)!);
+    const runtime = join(out, "runtime", "exec", "run-tool.js");
+    const saved = readFileSync(runtime);
+    inject(runtime, marker);
+    const deep = rye(project, env, "run", "tool", "examples/word_count", "--dry-run");
+    writeFileSync(runtime, saved);
+    expect(deep.status).toBe(1);
+    expect(JSON.parse(deep.stdout).error).toContain("Content modified since signing: runtime/exec/run-tool.js");
+    expect(markerRan(marker)).toBe(false);
+    // Untouched, it runs.
+    expect(rye(project, env, "run", "tool", "examples/word_count", "--dry-run").status).toBe(0);
+  });
+});
