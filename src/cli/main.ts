@@ -5,7 +5,7 @@ const HELP = `rye ${VERSION}: a compiler for Rye directives
 
 Usage:
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
-  rye verify [paths…]                              check Rye signatures
+  rye verify [paths…] [--trusted-key FILE]         check build output, bundles and Rye items
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)
   rye run <bundle> directive <id> [--inputs JSON] [--thread] [--agent NAME]   run a bundled directive

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, relative, resolve, sep } from "node:path";
 import {
   isUnderAi,
   kindFromPath,
@@ -62,6 +62,16 @@ function isDirectory(path: string): boolean {
   }
 }
 
+// A link to a directory is followed (an `out` link to its generation), unless it leads back up the tree.
+function linkedDirectory(path: string): boolean {
+  try {
+    const target = realpathSync(path);
+    return statSync(target).isDirectory() && !(realpathSync(dirname(path)) + sep).startsWith(target + sep);
+  } catch {
+    return false;
+  }
+}
+
 // Outside .ai/, a walk picks up only files rye wrote, so a project's own code is not reported.
 function ryeWritten(path: string): boolean {
   const head = readFileSync(path, "utf8").slice(0, 512);
@@ -76,7 +86,7 @@ function walk(dir: string, into: Targets): void {
   }
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const path = resolve(dir, entry.name);
-    if (entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(path) && entry.name !== "..")) {
+    if (entry.isDirectory() || (entry.isSymbolicLink() && linkedDirectory(path))) {
       if (!SKIP_DIRS.has(entry.name) && (entry.name === ".ai" || !entry.name.startsWith("."))) walk(path, into);
     } else if (entry.isFile()) {
       const kind = kindFromPath(path);
