@@ -13,13 +13,19 @@ export function isBundleFile(rel: string): boolean {
   return NOT_BUILD_OUTPUT.has(rel);
 }
 
+/** The output writer's own folder (lock, journal, staging) and files: never build output, never loaded. */
+export function isWriterFile(rel: string): boolean {
+  const first = rel.split("/")[0]!;
+  return first === ".rye" || rel === ".gitattributes" || rel === ".bundle-entry.mjs";
+}
+
 /**
- * Why an unlisted file at `rel` is not a problem, or null when it is: the manifest, the output
- * writer's own bookkeeping (top-level names starting with `.rye`), bundle files, and a package.json
- * holding exactly what the build writes (it changes how Node reads every module beside it).
+ * Whether an unlisted file at `rel` is expected: the manifest, the output writer's own files, bundle
+ * files, and a package.json holding exactly what the build writes (it changes how Node reads every
+ * module beside it). Anything else unlisted fails verification.
  */
 export function allowedUnlisted(rel: string, absolute: string): boolean {
-  if (rel === MANIFEST || isBundleFile(rel) || (!rel.includes("/") && rel.startsWith(".rye"))) return true;
+  if (rel === MANIFEST || isBundleFile(rel) || isWriterFile(rel) || /^bundle\.mjs\.[A-Za-z0-9]+$/.test(rel)) return true;
   if (rel !== "package.json") return false;
   try {
     const parsed = JSON.parse(readFileSync(absolute, "utf8")) as Record<string, unknown>;

@@ -35,6 +35,8 @@ export interface OutputVerification {
 export function listTree(dir: string, prefix = "", out: { files: string[]; links: string[] } = { files: [], links: [] }) {
   for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    // The output writer's work folder (its lock, journal and staging) is not part of any build.
+    if (!prefix && e.isDirectory() && e.name === ".rye") continue;
     if (e.isSymbolicLink()) out.links.push(rel);
     else if (e.isDirectory()) listTree(dir, rel, out);
     else out.files.push(rel);
