@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, join, resolve, sep } from "node:path";
 import { fingerprint, normalizePem, userSpace } from "../sign/keys.js";
-import { createTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
+import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
 
 /** Where the anchors are looked up. */
 export interface TrustAnchorOptions {
@@ -152,11 +152,11 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
     warnings.push(`The user space ${space} is not used to verify ${options.checkedPath}: ${refusal}. Pin keys with --trusted-key or RYE_TRUSTED_KEYS.`);
   } else {
     keys.push(...userSpaceSigningKey(space, env, warnings, consulted));
-    for (const d of STORE_DIRS) {
-      const dir = join(space, ...d);
-      consulted.push(`user space trust store ${dir}`);
-      keys.push(...keysAt(dir, "user space trust store", warnings, false));
-    }
+    // Read as the original reads a space's store: each key file's own signature line is checked too.
+    for (const d of STORE_DIRS) consulted.push(`user space trust store ${join(space, ...d)}`);
+    const store = loadTrustStore([{ root: space, label: "user space trust store" }]);
+    keys.push(...store.list());
+    warnings.push(...store.warnings);
   }
   return { store: createTrustStore(keys, warnings), consulted, warnings };
 }
