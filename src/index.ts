@@ -11,3 +11,6 @@ export { VERSION } from "./version.js";
 export { loadProject, type LoadedProject, type LoadProjectOptions } from "./builder/load-project.js";
 export { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "./builder/build-project.js";
 export type { Io } from "./host.js";
+export { verify, type VerifyOptions, type VerifyResult } from "./verify/verify.js";
+export { IntegrityError } from "./verify/integrity-error.js";
+export { loadTrustAnchors, type TrustAnchors, type TrustAnchorOptions } from "./verify/trust-anchors.js";

@@ -1,6 +1,7 @@
+import { sign as cryptoSign } from "node:crypto";
 import { existsSync } from "node:fs";
-import { machineAnchors } from "../runtime/integrity.js";
-import { createTrustStore, loadTrustStore, trustStoreFromPems, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
+import { pinnedKeys, userSpaceSigningKey } from "../verify/trust-anchors.js";
+import { createTrustStore, loadTrustStore, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
 import type { SourceFile } from "../compile/source.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
@@ -18,8 +19,8 @@ export function signingKey(io: Io): SigningKey {
     writeKeyPair(dir, pair);
     io.stderr.write(
       `Generated a signing key in ${dir} (fingerprint ${fingerprint(pair.publicPem)}).\n` +
-        `Output signed with it is trusted on this machine. To trust it elsewhere (CI, other users):\n` +
-        `  rye keys trust --space <project> ${join(dir, "public_key.pem")}   or set RYE_TRUSTED_KEYS=${join(dir, "public_key.pem")}\n`,
+        `Output signed with it is trusted on this machine. To trust it elsewhere (CI, other users), pin its public key\n` +
+        `there, outside the checkout: RYE_TRUSTED_KEYS=${join(dir, "public_key.pem")} or rye verify --trusted-key ${join(dir, "public_key.pem")}\n`,
     );
   }
   return loadSigningKey(dir);
@@ -41,20 +42,32 @@ export function signBuild(files: ReadonlyMap<string, string>, sources: readonly 
   return signOutput(files, key ?? signingKey(io), timestampFor(sources, io), bySource, VERSION);
 }
 
-/** Signs one file's text (the bundle) with this machine's key. */
-export function signText(text: string, sources: readonly SourceFile[], io: Io): string {
-  return signModule(text, signingKey(io), timestampFor(sources, io));
+/**
+ * A bundle signed twice with this machine's key: the `// rye:signed:` first line (so the file alone
+ * names its key), and a detached raw 64-byte Ed25519 signature over every byte of the result,
+ * first line included, which `openssl pkeyutl -verify -rawin` checks without rye.
+ */
+export function signBundle(text: string, sources: readonly SourceFile[], io: Io): { bytes: Buffer; signature: Buffer; publicKeyPath: string } {
+  const key = signingKey(io);
+  const bytes = Buffer.from(signModule(text, key, timestampFor(sources, io)), "utf8");
+  return { bytes, signature: cryptoSign(null, bytes, key.privateKey), publicKeyPath: join(signingKeyDir(io.env), "public_key.pem") };
 }
 
 /** The warning `--allow-unsigned` prints: unsigned output fails every verification. */
 export const UNSIGNED_WARNING =
   "warning: --allow-unsigned: the output is NOT signed and fails rye verify; never ship it.\n";
 
-/** The spaces' trust stores plus the keys compiled modules trust on this machine (RYE_TRUSTED_KEYS, its own key). */
-export function trustForSpaces(spaces: SpaceRoot[], env: NodeJS.ProcessEnv): TrustStore {
+/**
+ * The trust for verifying *sources* (never build output): the spaces' stores, project → user →
+ * system as the original reads them, plus keys pinned by whoever runs the check and this machine's
+ * own key. Each key keeps the label of the store that vouched for it.
+ */
+export function trustForSpaces(spaces: SpaceRoot[], env: NodeJS.ProcessEnv, trustedKeys: readonly string[] = [], cwd = process.cwd()): TrustStore {
   const stores = loadTrustStore(spaces);
-  const machine = trustStoreFromPems(machineAnchors(env), "this machine", "RYE_TRUSTED_KEYS or the signing key").list();
-  return createTrustStore([...stores.list(), ...machine], [...stores.warnings]);
+  const warnings = [...stores.warnings];
+  const user = spaces.find((s) => s.label === "user");
+  const machine = [...pinnedKeys(trustedKeys, env, cwd, warnings), ...(user ? userSpaceSigningKey(user.root, env, warnings) : [])];
+  return createTrustStore([...stores.list(), ...machine], warnings);
 }
 
 /** A key that lives only in memory: `--check` signs with it so it never creates or needs a real key. */

@@ -94,8 +94,19 @@ export function main(argv, out = process.stdout, err = process.stderr) {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === (await import("node:url")).pathToFileURL(process.argv[1]).href) {
+// Run as a program (\`node bundle.mjs …\`, through a symlink or not), not when imported: compare real paths.
+if (process.argv[1] && (await isMainModule(process.argv[1]))) {
   process.exitCode = await main(process.argv.slice(2));
+}
+
+async function isMainModule(argv1) {
+  const { realpathSync } = await import("node:fs");
+  const { fileURLToPath } = await import("node:url");
+  try {
+    return realpathSync(argv1) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
 }
 `;
 }

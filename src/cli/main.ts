@@ -8,7 +8,7 @@ Usage:
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
   rye preview <id> [--inputs JSON] [--thread]     print what a model receives, from the sources
   rye lsp                                          the language server (editors start it)
-  rye verify [paths…]                              check Rye signatures
+  rye verify [paths…] [--trusted-key FILE]         check build output, bundles and Rye items
   rye sign [paths… | kind:id…]                     sign source items in place with this machine's key
   rye keys generate|show|trust                     manage signing keys
   rye bundle [--project DIR] [--out DIR]           build, then write out/bundle.mjs (runs with plain node)

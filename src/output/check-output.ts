@@ -10,7 +10,7 @@ export interface OutputDrift {
 }
 
 /** Files `rye bundle` adds to out/: not build output, so never stale. */
-export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs"]);
+export const NOT_BUILD_OUTPUT = new Set(["bundle.mjs", "bundle.mjs.sig"]);
 export { isNotBuildOutput } from "./output-record.js";
 
 /**

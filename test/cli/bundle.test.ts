@@ -1,7 +1,7 @@
-import { cpSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { execFileSync, spawnSync } from "node:child_process";
 import { expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
@@ -43,7 +43,67 @@ test("rye bundle: one module that plain node runs from an empty directory, rende
   report = "";
   expect(await main(["verify", join(elsewhere, "bundle.mjs")], verifyIo)).toBe(1);
   expect(report).toMatch(/Content modified since signing/);
+  // rye run refuses the edited bundle before evaluating any of it (a direct node run trusts the file).
+  let err = "";
+  const errIo = { write: (t: string) => ((err += t), true) } as unknown as Io["stderr"];
+  const tampered = await main(["run", join(elsewhere, "bundle.mjs"), "directive", "examples/greet", "--inputs", '{"name": "x"}'], { stdout: sink, stderr: errIo, cwd: elsewhere, env: { RYE_TRUSTED_KEYS: trusted } });
+  expect(tampered).toBe(1);
+  expect(err).toMatch(/^IntegrityError: Content modified since signing: .*bundle\.mjs/);
   // A later build leaves the bundle in place (it is not build output).
   expect(await main(["build"], io)).toBe(0);
   expect(await main(["build", "--check"], io)).toBe(0);
+}, 60_000);
+
+const hasOpenssl = spawnSync("openssl", ["version"]).status === 0;
+
+test("node out/bundle.mjs list, exactly as the docs show: prints the ids from the project, from elsewhere, and through a symlink", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "rye-bundle-list-"));
+  cpSync(repoAi, join(dir, ".ai"), { recursive: true });
+  const home = mkdtempSync(join(tmpdir(), "rye-bundle-home-"));
+  const io = { stdout: sink, stderr: sink, cwd: dir, env: { USER_SPACE: home } };
+  expect(await main(["bundle"], io)).toBe(0);
+  const env = { PATH: process.env.PATH ?? "" };
+  const ids = ["examples/count_words", "examples/greet", "examples/release_notes", "examples/review_base", "examples/review_change", "examples/write_ts_module"];
+  const list = (cwd: string, path: string) => {
+    const r = spawnSync(process.execPath, [path, "list"], { cwd, encoding: "utf8", env });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as string[];
+  };
+  const listed = list(dir, "out/bundle.mjs");
+  expect(listed).toEqual(expect.arrayContaining(ids.slice(0, 5)));
+  expect(list(tmpdir(), join(dir, "out", "bundle.mjs"))).toEqual(listed);
+  symlinkSync(join(dir, "out", "bundle.mjs"), join(home, "linked.mjs"));
+  expect(list(home, "linked.mjs")).toEqual(listed);
+  // Imported rather than run, it runs no command.
+  const imported = spawnSync(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(join(dir, "out", "bundle.mjs")).href)}); console.log("imported");`], { encoding: "utf8", env });
+  expect(imported.stdout).toBe("imported\n");
+}, 60_000);
+
+test.skipIf(!hasOpenssl)(`a copied bundle verified with openssl and the pinned public key in an empty folder, then run${hasOpenssl ? "" : " — skipped: openssl not on PATH"}`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "rye-bundle-openssl-"));
+  cpSync(repoAi, join(dir, ".ai"), { recursive: true });
+  const home = mkdtempSync(join(tmpdir(), "rye-bundle-home-"));
+  expect(await main(["bundle"], { stdout: sink, stderr: sink, cwd: dir, env: { USER_SPACE: home } })).toBe(0);
+  const ci = mkdtempSync(join(tmpdir(), "rye-bundle-ci-"));
+  copyFileSync(join(dir, "out", "bundle.mjs"), join(ci, "bundle.mjs"));
+  copyFileSync(join(dir, "out", "bundle.mjs.sig"), join(ci, "bundle.mjs.sig"));
+  copyFileSync(join(home, ".ai", "config", "keys", "signing", "public_key.pem"), join(ci, "rye-signing-key.pem"));
+  const env = { PATH: process.env.PATH ?? "" };
+  // The commands of docs/security-model.md, verbatim.
+  const openssl = () => spawnSync("openssl", ["pkeyutl", "-verify", "-pubin", "-inkey", "rye-signing-key.pem", "-rawin", "-in", "bundle.mjs", "-sigfile", "bundle.mjs.sig"], { cwd: ci, encoding: "utf8", env });
+  const verified = openssl();
+  expect(verified.status, verified.stderr).toBe(0);
+  expect(verified.stdout).toContain("Signature Verified Successfully");
+  const run = spawnSync(process.execPath, ["bundle.mjs", "list"], { cwd: ci, encoding: "utf8", env });
+  expect(run.status, run.stderr).toBe(0);
+  expect(JSON.parse(run.stdout)).toContain("examples/greet");
+  // One changed byte anywhere, the signature line included, and openssl refuses.
+  for (const at of [3, 5000]) {
+    const bytes = readFileSync(join(dir, "out", "bundle.mjs"));
+    bytes[at] = bytes[at]! ^ 1;
+    writeFileSync(join(ci, "bundle.mjs"), bytes);
+    const refused = openssl();
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).toContain("Signature Verification Failure");
+  }
 }, 60_000);

@@ -16,7 +16,8 @@ function capture() {
 test("rye run <bundle> directive: render, validate, thread and an agent launched without a shell", async () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-run-"));
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
-  const env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH };
+  // The user space lies inside the project, so its key does not vouch for the project's bundle: pin it.
+  const env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem") };
   const quiet = capture();
   expect(await main(["bundle"], { stdout: quiet.stream, stderr: quiet.stream, cwd: dir, env })).toBe(0);
   process.env.RYE_TRUSTED_KEYS = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");

@@ -33,7 +33,8 @@ function capture() {
 describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: python3 not on PATH"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-run-tool-"));
   const user = join(dir, "user");
-  const env = { USER_SPACE: user, PATH: process.env.PATH };
+  // The user space lies inside the project, so its key does not vouch for out/: pin it, as CI would.
+  const env = { USER_SPACE: user, PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(user, ".ai/config/keys/signing/public_key.pem") };
   const saved = process.env.RYE_TRUSTED_KEYS;
 
   const rye = async (...args: string[]) => {
@@ -61,7 +62,7 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
 
   it("runs the example tool through its compiled chain and prints the rye_execute success shape", async () => {
     const r = await rye("run", "tool", "examples/word_count", "--params", '{"text": "to be or not to be", "unique": true}');
-    expect(r.code, r.err).toBe(0);
+    expect(r.code, r.err + r.out).toBe(0);
     const response = r.json();
     expect(Object.keys(response)).toEqual(["status", "type", "item_id", "data", "chain", "metadata"]);
     expect(response).toMatchObject({ status: "success", type: "tool", item_id: "examples/word_count", data: { success: true, count: 4 } });

@@ -28,7 +28,8 @@ function allFiles(dir: string): string[] {
 function project() {
   const dir = mkdtempSync(join(tmpdir(), "rye-signed-"));
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
-  return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH } };
+  // The user space lies inside the project, so its key does not vouch for the project's output: pin it.
+  return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem") } };
 }
 
 test("rye build signs every module and the manifest; rye verify out/ passes; keys never reach out/", async () => {
@@ -98,7 +99,7 @@ test("rye verify out/ checks the signed manifest against every module it lists: 
   writeFileSync(join(out, "directives", "examples", "greet.js"), readFileSync(join(out, "directives", "examples", "count_words.js")));
   const swapped = await rye(dir, env, "verify", "out");
   expect(swapped.code).toBe(1);
-  expect(swapped.out).toMatch(/Modules do not match the signed manifest .*\n +Differs from the manifest: directives\/examples\/greet\.js \(examples\/greet\)/);
+  expect(swapped.out).toMatch(/Files do not match the signed manifest .*\n +Differs from the manifest: directives\/examples\/greet\.js \(examples\/greet\)/);
   rmSync(join(out, "directives", "examples", "greet.js"));
   expect((await rye(dir, env, "verify", "out")).out).toMatch(/Missing: directives\/examples\/greet\.js \(examples\/greet\)/);
 });

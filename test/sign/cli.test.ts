@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run as keys } from "../../src/cli/commands/keys.js";
 import { run as verify } from "../../src/cli/commands/verify.js";
-import { loadSigningKey, signItem, signManifest, signModule, manifestEntry, type SigningKey } from "../../src/sign/index.js";
+import { loadSigningKey, sha256Hex, signItem, signManifest, signModule, manifestEntry, type SigningKey } from "../../src/sign/index.js";
 import { captureIo, tempDir } from "./fixtures.js";
 
 const TS = "2026-01-01T00:00:00Z";
@@ -35,9 +35,9 @@ async function setup(): Promise<{ home: string; project: string; key: SigningKey
   write(project, ".ai/config/demo/c.yaml", signItem("a: 1\n", "config", key, TS, "c.yaml"));
   const mod = signModule("export const ITEM_ID = 'demo/hi';\n", key, TS);
   write(project, "out/demo/hi.js", mod);
-  write(project, "out/rye-manifest.json", signManifest({ version: 1, generated_at: TS, modules: [manifestEntry("demo/hi.js", "demo/hi", DIRECTIVE, mod)] }, key));
+  const files = [{ path: "demo/hi.js", item_id: "demo/hi", sha256: sha256Hex(mod) }];
+  write(project, "out/manifest.json", signManifest({ version: 1, generated_at: TS, modules: [manifestEntry("demo/hi.js", "demo/hi", DIRECTIVE, mod)], files }, key));
   write(project, "src/own-code.ts", "export const x = 1;\n");
-  write(project, "out/runtime/index.d.ts", "export {};\n");
   return { home, project, key };
 }
 
@@ -122,11 +122,11 @@ describe("rye verify", () => {
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
     expect(lines.at(-1)).toBe("6 of 6 files verified.");
-    expect(r.out).toMatch(/^verified\s+directive\s+\.ai\/directives\/demo\/hi\.md  signed by [0-9a-f]{16} \(local\), hash matches, key trusted, signature valid$/m);
-    expect(r.out).toMatch(/^verified\s+module\s+out\/demo\/hi\.js/m);
-    expect(r.out).toMatch(/^verified\s+manifest\s+out\/rye-manifest\.json/m);
+    // Sources name the store that vouched for their key; build output names its anchor.
+    expect(r.out).toMatch(/^verified\s+directive\s+\.ai\/directives\/demo\/hi\.md  signed by [0-9a-f]{16} \(local\), hash matches, key trusted by the user store, signature valid$/m);
+    expect(r.out).toMatch(/^verified\s+module\s+out\/demo\/hi\.js  sha256 matches \(listed in out\/manifest\.json\), signed by [0-9a-f]{16} \[trusted via this machine's signing key\]$/m);
+    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json/m);
     expect(r.out).not.toContain("own-code");
-    expect(r.out).not.toContain("index.d.ts");
   });
 
   it("reports each failure with the original's message and exits 1", async () => {
@@ -138,12 +138,14 @@ describe("rye verify", () => {
     writeFileSync(mod, readFileSync(mod, "utf8") + "// extra\n");
     const r = await verifyIn(project, home, ".ai", "out/demo/hi.js");
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^modified\s+tool\s+\.ai\/tools\/demo\/run\.py  signed by .*hash differs, key trusted, signature valid$/m);
+    expect(r.out).toMatch(/^modified\s+tool\s+\.ai\/tools\/demo\/run\.py  signed by .*hash differs, key trusted by the user store, signature valid$/m);
     expect(r.out).toContain("    Content modified since signing: .ai/tools/demo/run.py\n      Expected hash: ");
     expect(r.out).toContain("      Fix: Re-sign after editing:\n        rye sign tool:demo/run\n");
     expect(r.out).toContain("    Unsigned item: .ai/tools/demo/new.py\n      Kind: tool\n");
     expect(r.out).toMatch(/^modified\s+module\s+out\/demo\/hi\.js/m);
-    expect(r.out.trim().split("\n").at(-1)).toBe("3 of 6 files verified, 3 failed.");
+    expect(r.out).toMatch(/Differs from the manifest: demo\/hi\.js \(demo\/hi\)/);
+    // The sources, the module, and the manifest whose build no longer matches it.
+    expect(r.out.trim().split("\n").at(-1)).toBe("3 of 7 files verified, 4 failed.");
   });
 
   it("reports items signed by a key no space trusts, and uses --system spaces", async () => {
@@ -160,7 +162,7 @@ describe("rye verify", () => {
     const { home, project } = await setup();
     const j = await verifyIn(project, home, "--json", ".ai/knowledge");
     expect(JSON.parse(j.out)).toEqual([
-      expect.objectContaining({ path: ".ai/knowledge/demo/notes.md", kind: "knowledge", outcome: "verified", ok: true, hashMatches: true, trusted: true, signatureValid: true }),
+      expect.objectContaining({ path: ".ai/knowledge/demo/notes.md", kind: "knowledge", outcome: "verified", ok: true, hashMatches: true, trusted: true, signatureValid: true, trustedBy: "user" }),
     ]);
     const missing = await verifyIn(project, home, "nope");
     expect(missing.code).toBe(1);

@@ -14,12 +14,20 @@ import { trustForSpaces } from "../../builder/signing.js";
 import { locateProject } from "../../builder/load-project.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
+import { importVerifiedBundle, type LoadedBundle } from "../../bundle/import-verified-bundle.js";
+import { registerVerifier } from "../../register/register-verifier.js";
+import { IntegrityError } from "../../verify/integrity-error.js";
 import type { Io } from "../io.js";
 
-const USAGE = `Usage: rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR] [--user-space DIR]
+const USAGE = `Usage: rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR] [--user-space DIR] [--trusted-key FILE]…
        rye run <bundle.mjs> directive <id> [--inputs JSON] [--thread] [--model M]
-                 [--agent NAME [--agents FILE]]
-       rye run <bundle.mjs> tool <id> [--params JSON] [--dry-run] [--project DIR]
+                 [--agent NAME [--agents FILE]] [--trusted-key FILE]…
+       rye run <bundle.mjs> tool <id> [--params JSON] [--dry-run] [--project DIR] [--trusted-key FILE]…
+
+Nothing runs before it is verified against keys from outside the checkout (--trusted-key,
+RYE_TRUSTED_KEYS, this machine's signing key, the user space's trust store): a bundle is read once,
+checked, and exactly those bytes are evaluated; a compiled tool and every file it imports from the
+output folder are checked against the signed manifest as they load.
 
 Runs a tool compiled by \`rye build\` (DIR/out/tools/<id>.js) through its build-time chain and prints
 the rye_execute response as JSON; --dry-run validates the chain and prints it without running.
@@ -50,13 +58,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (args[1] === "tool") return runBundledTool(args, io);
   const values = parseCommandArgs(
     args,
-    { inputs: { type: "string" }, thread: { type: "boolean" }, model: { type: "string" }, agent: { type: "string" }, agents: { type: "string" } },
+    { inputs: { type: "string" }, thread: { type: "boolean" }, model: { type: "string" }, agent: { type: "string" }, agents: { type: "string" }, "trusted-key": { type: "string", multiple: true } },
     USAGE,
     io,
     false,
   );
   if (typeof values === "number") return values;
-  const positionals = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && /^--(inputs|model|agent|agents)$/.test(args[i - 1]!)));
+  const positionals = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && /^--(inputs|model|agent|agents|trusted-key)$/.test(args[i - 1]!)));
   const [bundle, kind, id] = positionals;
   const bundlePath = kind === "directive" ? bundleAt(bundle, id, io) : usage(io);
   if (typeof bundlePath === "number") return bundlePath;
@@ -67,8 +75,17 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`--inputs is not valid JSON: ${(e as Error).message}\n`);
     return 2;
   }
-  const { directives } = (await import(pathToFileURL(bundlePath).href)) as { directives: Record<string, DirectiveModule> };
-  const mod = directives[id!];
+  const loaded = await loadBundle<{ directives: Record<string, DirectiveModule> }>(bundlePath, bundle!, values["trusted-key"] as string[] | undefined, io);
+  if (typeof loaded === "number") return loaded;
+  try {
+    return await runDirective(loaded.module.directives, id!, inputs, values, io);
+  } finally {
+    loaded.dispose();
+  }
+}
+
+async function runDirective(directives: Record<string, DirectiveModule>, id: string, inputs: unknown, values: Record<string, unknown>, io: Io): Promise<number> {
+  const mod = directives[id];
   const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
   if (!mod) {
     print({ status: "error", error: `Directive not found: ${id}`, item_id: id });
@@ -108,6 +125,7 @@ const TOOL_OPTIONS = {
   project: { type: "string" },
   out: { type: "string" },
   "user-space": { type: "string" },
+  "trusted-key": { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -155,6 +173,8 @@ async function runTool(args: string[], io: Io): Promise<number> {
   }
   let response: ToolResponse;
   try {
+    // Every file of out/ this import reaches is verified against the signed manifest as it loads.
+    registerVerifier({ trustedKeys: values["trusted-key"] ?? [], outputDirs: [outDir], cwd: io.cwd, env: io.env });
     const mod = (await import(pathToFileURL(modulePath).href)) as ToolModule;
     response = await mod.execute(params as Record<string, unknown>, {
       projectPath: project,
@@ -188,9 +208,12 @@ function bundleAt(bundle: string | undefined, id: string | undefined, io: Io): s
 
 /** `rye run <bundle> tool <id> [--params JSON] [--dry-run] [--project DIR]`: the bundle's own tool command. */
 async function runBundledTool(args: string[], io: Io): Promise<number> {
-  const [bundle, , id, ...rest] = args;
+  const [bundle, , id, ...flags] = args;
   const bundlePath = bundleAt(bundle, id?.startsWith("--") ? undefined : id, io);
   if (typeof bundlePath === "number") return bundlePath;
+  // --trusted-key is ours; every other flag goes to the bundle's own tool command.
+  const trustedKeys = flags.filter((_, j) => j > 0 && flags[j - 1] === "--trusted-key");
+  const rest = flags.filter((a, j) => a !== "--trusted-key" && !(j > 0 && flags[j - 1] === "--trusted-key"));
   const i = rest.indexOf("--project");
   const found = locateProject({ project: i >= 0 ? rest[i + 1] : undefined, cwd: io.cwd, env: io.env });
   if ("problem" in found) {
@@ -198,8 +221,24 @@ async function runBundledTool(args: string[], io: Io): Promise<number> {
     return 2;
   }
   const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? found.root : a)) : [...rest, "--project", found.root];
-  const { main } = (await import(pathToFileURL(bundlePath).href)) as { main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> };
-  return main(["tool", id!, ...withProject], io.stdout, io.stderr);
+  const loaded = await loadBundle<{ main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> }>(bundlePath, bundle!, trustedKeys, io);
+  if (typeof loaded === "number") return loaded;
+  try {
+    return await loaded.module.main(["tool", id!, ...withProject], io.stdout, io.stderr);
+  } finally {
+    loaded.dispose();
+  }
+}
+
+/** The verified bundle's exports, or exit code 1 (with the refusal on stderr) when it does not verify. */
+async function loadBundle<T>(path: string, label: string, trustedKeys: readonly string[] | undefined, io: Io): Promise<LoadedBundle<T> | number> {
+  try {
+    return await importVerifiedBundle<T>(path, label, { trustedKeys, env: io.env, cwd: io.cwd });
+  } catch (e) {
+    if (!(e instanceof IntegrityError)) throw e;
+    io.stderr.write(`IntegrityError: ${e.message}\n`);
+    return 1;
+  }
 }
 
 /** A signed chain element must verify against the trust store of the project, the user space and this machine's keys. */

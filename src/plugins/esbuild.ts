@@ -1,0 +1,31 @@
+/**
+ * `rye-build/esbuild`: an esbuild plugin that verifies every file of a build output folder as
+ * esbuild loads it. Each file is read once; the bytes that pass the check (the signed manifest,
+ * file by file, as the Node loader does) are the bytes handed to esbuild, so the bundle carries
+ * only verified code and needs no file system at run time. A failing file fails the build.
+ */
+import { readFileSync } from "node:fs";
+import type { Loader, Plugin } from "esbuild";
+import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
+
+const LOADERS: Record<string, Loader> = { js: "js", mjs: "js", cjs: "js", ts: "ts", mts: "ts", cts: "ts", json: "json" };
+
+/** The plugin; options add anchor keys (`trustedKeys`) and folders that must be build output (`outputDirs`). */
+export function ryeVerify(options: GuardOptions = {}): Plugin {
+  return {
+    name: "rye-verify",
+    setup(build) {
+      const guard = new OutputGuard(options);
+      build.onLoad({ filter: /\.(?:[cm]?js|[cm]?ts|json)$/ }, (args) => {
+        if (args.namespace !== "file") return undefined;
+        const bytes = readFileSync(args.path);
+        // Not rye output: esbuild reads it as usual. Otherwise this throws, naming the item.
+        if (guard.check(args.path, bytes) === undefined) return undefined;
+        const loader = LOADERS[args.path.slice(args.path.lastIndexOf(".") + 1)] ?? "js";
+        return { contents: bytes, loader };
+      });
+    },
+  };
+}
+
+export default ryeVerify;

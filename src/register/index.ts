@@ -1,0 +1,5 @@
+// `node --import rye-build/register app.js`: verifies every file of a build output folder against
+// its signed manifest before Node evaluates it (see docs/security-model.md).
+import { registerVerifier } from "./register-verifier.js";
+
+registerVerifier();

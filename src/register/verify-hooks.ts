@@ -1,0 +1,38 @@
+/**
+ * Module customization hooks (Node ≥ 20.6) that verify build output as Node loads it: the bytes
+ * the default loader just read are checked by the OutputGuard and only then returned, so the
+ * source Node evaluates is exactly the source that was verified. A failing file throws an
+ * IntegrityError naming its item, during loading: nothing of it, nor of what imports it, runs.
+ */
+import { fileURLToPath } from "node:url";
+import { IntegrityError } from "../verify/integrity-error.js";
+import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
+
+type LoadResult = { format?: string | null; source?: string | ArrayBuffer | Uint8Array | null; shortCircuit?: boolean };
+type NextLoad = (url: string, context?: unknown) => Promise<LoadResult>;
+
+let guard = new OutputGuard();
+
+/** Receives the options `register` passed (trusted keys, output folders, the working directory). */
+export function initialize(data: GuardOptions | undefined): void {
+  guard = new OutputGuard(data ?? {});
+}
+
+function bytesOf(source: LoadResult["source"]): Uint8Array | string {
+  if (typeof source === "string" || source instanceof Uint8Array) return source;
+  return new Uint8Array(source as ArrayBuffer);
+}
+
+/** Verifies every `file:` module the loader returns that belongs to a build output or is rye-signed. */
+export async function load(url: string, context: unknown, nextLoad: NextLoad): Promise<LoadResult> {
+  const result = await nextLoad(url, context);
+  if (!url.startsWith("file:")) return result;
+  const path = fileURLToPath(url);
+  if (result.source === null || result.source === undefined) {
+    // CommonJS is read later by its own loader, outside these hooks: build output never is CommonJS.
+    if (guard.outputFolderOf(path) !== null) throw new IntegrityError(path, `${path} would be loaded as ${result.format ?? "unknown"} without its source passing through the verifier, so it does not run`);
+    return result;
+  }
+  guard.check(path, bytesOf(result.source));
+  return result;
+}

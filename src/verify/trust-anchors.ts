@@ -1,0 +1,162 @@
+/**
+ * The keys that may vouch for build output and bundles. They come from outside the artifact and
+ * outside the checked-out tree, so whoever can write the artifact (a pull request, a compromised
+ * cache) cannot also make it trusted:
+ *   1. keys pinned by whoever runs the check: `--trusted-key FILE` and `RYE_TRUSTED_KEYS`;
+ *   2. this machine's signing key (`$RYE_SIGNING_KEY_DIR/public_key.pem`, else the user space's);
+ *   3. the user space's trust store (`.ai/config/keys/trusted/`, `.ai/trusted_keys/`).
+ * Keys in the project's `.ai/`, in the output folder, in a bundle or in an ancestor folder are never
+ * read. The user space (2, 3 when not pinned by RYE_SIGNING_KEY_DIR) is refused when it could be part
+ * of the checkout that holds the checked path: see `userSpaceRefusal`.
+ */
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, join, resolve, sep } from "node:path";
+import { fingerprint, normalizePem, userSpace } from "../sign/keys.js";
+import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
+
+/** Where the anchors are looked up. */
+export interface TrustAnchorOptions {
+  /** The output folder or bundle being checked; the user space must lie outside its checkout. */
+  checkedPath: string;
+  /** `--trusted-key` files (or folders of .pem/.toml files), relative to `cwd`. */
+  trustedKeys?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** The anchors, with the reasons any candidate key or store was skipped. */
+export interface TrustAnchors {
+  store: TrustStore;
+  /** Every place consulted, for messages: "RYE_TRUSTED_KEYS /ci/key.pem", "user space /home/me (refused: …)". */
+  consulted: string[];
+  warnings: string[];
+}
+
+const STORE_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function inside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a directory or a worktree's file), if any. */
+function workingTreeOf(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
+/**
+ * Why the user space cannot vouch for `checked`, or null when it can. It is refused when it is the
+ * checked folder, lies inside it or in the project that holds it (the folder above an output
+ * folder, the folder of a bundle), or shares a git working tree with it: in each case a checkout
+ * could carry the user space's `.ai/` with the attacker's key in it. A home folder above the
+ * project's own repository is outside all of these, and is accepted.
+ */
+export function userSpaceRefusal(space: string, checked: string): string | null {
+  // Both as named and with links resolved: an `out` link into a generation folder is still in the project.
+  for (const [u, c] of [[resolve(space), resolve(checked)], [real(space), real(checked)]] as const) {
+    const isDir = existsSync(c) && statSync(c).isDirectory();
+    // An output folder's project is its parent; a bundle's is the folder it sits in, or the one
+    // above when that folder is itself build output.
+    const project = isDir || existsSync(join(dirname(c), "manifest.json")) ? dirname(isDir ? c : dirname(c)) : dirname(c);
+    if (inside(u, c)) return `it is inside the checked path ${c}`;
+    if (inside(u, project)) return `it is inside ${project}, the project that holds the checked path`;
+    const tree = workingTreeOf(u);
+    if (tree !== null && inside(c, tree)) return `it is in the same git working tree (${tree}) as the checked path`;
+  }
+  return null;
+}
+
+/** Public keys in a .pem file, or in a trusted-key .toml (whose own fingerprint is recomputed). */
+function keysIn(path: string, source: string): TrustedKey[] {
+  const text = readFileSync(path, "utf8").replace(/\r\n?/g, "\n");
+  if (path.endsWith(".toml")) return [parseTrustedKeyToml(text, source, path)];
+  const pems = [...text.matchAll(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g)].map((m) => normalizePem(m[0]));
+  if (pems.length === 0) throw new Error("no PUBLIC KEY block");
+  return pems.map((publicPem) => ({ fingerprint: fingerprint(publicPem), owner: source, publicPem, source, path }));
+}
+
+/** Keys in a file, or in the .pem/.toml files of a folder (private keys skipped). */
+function keysAt(path: string, source: string, warnings: string[], required: boolean): TrustedKey[] {
+  if (!existsSync(path)) {
+    if (required) warnings.push(`${source}: ${path} does not exist`);
+    return [];
+  }
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path).filter((f) => (f.endsWith(".pem") || f.endsWith(".toml")) && !f.startsWith("private")).sort().map((f) => join(path, f))
+    : [path];
+  const keys: TrustedKey[] = [];
+  for (const file of files) {
+    try {
+      keys.push(...keysIn(file, source));
+    } catch (e) {
+      warnings.push(`${source}: ${file} skipped: ${(e as Error).message}`);
+    }
+  }
+  return keys;
+}
+
+/**
+ * Keys pinned by whoever runs the check, wherever they are: `--trusted-key` files, RYE_TRUSTED_KEYS
+ * and an explicit RYE_SIGNING_KEY_DIR's public key. (Also the extra anchors for verifying sources.)
+ */
+export function pinnedKeys(trustedKeys: readonly string[], env: NodeJS.ProcessEnv, cwd: string, warnings: string[], consulted: string[] = []): TrustedKey[] {
+  const keys: TrustedKey[] = [];
+  for (const p of trustedKeys) {
+    const path = resolve(cwd, p);
+    consulted.push(`--trusted-key ${path}`);
+    keys.push(...keysAt(path, "--trusted-key", warnings, true));
+  }
+  for (const p of (env.RYE_TRUSTED_KEYS ?? "").split(delimiter).filter(Boolean)) {
+    const path = resolve(cwd, p);
+    consulted.push(`RYE_TRUSTED_KEYS ${path}`);
+    keys.push(...keysAt(path, "RYE_TRUSTED_KEYS", warnings, true));
+  }
+  if (env.RYE_SIGNING_KEY_DIR) {
+    // Named explicitly by whoever runs the check: trusted wherever it is.
+    const path = resolve(cwd, env.RYE_SIGNING_KEY_DIR, "public_key.pem");
+    consulted.push(`this machine's signing key ${path}`);
+    keys.push(...keysAt(path, "this machine's signing key", warnings, false));
+  }
+  return keys;
+}
+
+/** This machine's public signing key in the user space (when RYE_SIGNING_KEY_DIR does not name another). */
+export function userSpaceSigningKey(space: string, env: NodeJS.ProcessEnv, warnings: string[], consulted: string[] = []): TrustedKey[] {
+  if (env.RYE_SIGNING_KEY_DIR) return [];
+  const path = join(space, ".ai", "config", "keys", "signing", "public_key.pem");
+  consulted.push(`this machine's signing key ${path}`);
+  return keysAt(path, "this machine's signing key", warnings, false);
+}
+
+/** The trust anchors for checking `checkedPath` (an output folder or a bundle). */
+export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const warnings: string[] = [];
+  const consulted: string[] = [];
+  const keys = pinnedKeys(options.trustedKeys ?? [], env, cwd, warnings, consulted);
+  const space = resolve(cwd, userSpace(env));
+  const refusal = userSpaceRefusal(space, resolve(cwd, options.checkedPath));
+  if (refusal) {
+    consulted.push(`user space ${space} (refused: ${refusal})`);
+    warnings.push(`The user space ${space} is not used to verify ${options.checkedPath}: ${refusal}. Pin keys with --trusted-key or RYE_TRUSTED_KEYS.`);
+  } else {
+    keys.push(...userSpaceSigningKey(space, env, warnings, consulted));
+    // Read as the original reads a space's store: each key file's own signature line is checked too.
+    for (const d of STORE_DIRS) consulted.push(`user space trust store ${join(space, ...d)}`);
+    const store = loadTrustStore([{ root: space, label: "user space trust store" }]);
+    keys.push(...store.list());
+    warnings.push(...store.warnings);
+  }
+  return { store: createTrustStore(keys, warnings), consulted, warnings };
+}

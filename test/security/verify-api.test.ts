@@ -1,0 +1,135 @@
+// The verifier and its anchors in-process: which user spaces may vouch, and what a folder check reports.
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { verify } from "../../src/index.js";
+import { generateKeyPair, signingKeyFrom, writeKeyPair } from "../../src/sign/keys.js";
+import { signManifest } from "../../src/sign/sign-manifest.js";
+import { signModule } from "../../src/sign/sign-module.js";
+import { sha256Hex } from "../../src/sign/hash-region.js";
+import { loadTrustAnchors, userSpaceRefusal } from "../../src/verify/trust-anchors.js";
+import { plantTrustedKey, tempDir } from "./helpers.js";
+
+describe("userSpaceRefusal", () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(home, "code", "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(repo, "app", "out"), { recursive: true });
+  const out = join(repo, "app", "out");
+
+  test("a home folder above the project's repository vouches", () => {
+    expect(userSpaceRefusal(home, out)).toBeNull();
+  });
+  test("the checked folder, a folder inside it, or the project holding it does not", () => {
+    expect(userSpaceRefusal(out, out)).toMatch(/inside the checked path/);
+    expect(userSpaceRefusal(join(out, "keys"), out)).toMatch(/inside the checked path/);
+    expect(userSpaceRefusal(join(repo, "app"), out)).toMatch(/the project that holds the checked path/);
+    expect(userSpaceRefusal(join(repo, "app", "user"), out)).toMatch(/the project that holds the checked path/);
+  });
+  test("a folder sharing the checked path's git working tree does not, even above the project", () => {
+    expect(userSpaceRefusal(repo, out)).toMatch(/same git working tree/);
+    expect(userSpaceRefusal(join(repo, "tools"), out)).toMatch(/same git working tree/);
+  });
+  test("a bundle's folder and, for a bundle inside an output folder, the project above it", () => {
+    writeFileSync(join(out, "manifest.json"), "{}");
+    expect(userSpaceRefusal(join(repo, "app"), join(out, "bundle.mjs"))).toMatch(/the project that holds/);
+    expect(userSpaceRefusal(home, join(out, "bundle.mjs"))).toBeNull();
+  });
+  test("an out link into another folder is judged both as named and as resolved", () => {
+    const project = join(base, "p2");
+    mkdirSync(join(project, ".gen", "a"), { recursive: true });
+    symlinkSync(join(project, ".gen", "a"), join(project, "out"));
+    expect(userSpaceRefusal(join(project, "user"), join(project, "out"))).toMatch(/the project that holds/);
+  });
+});
+
+describe("loadTrustAnchors", () => {
+  test("reads pinned keys, this machine's key and the user space's store; never the project's", () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const project = join(base, "project");
+    mkdirSync(join(project, "out"), { recursive: true });
+    const mine = generateKeyPair();
+    writeKeyPair(join(home, ".ai", "config", "keys", "signing"), mine);
+    const friend = generateKeyPair();
+    plantTrustedKey(home, friend.publicPem);
+    const pinned = generateKeyPair();
+    writeFileSync(join(base, "ci.pem"), pinned.publicPem);
+    const planted = generateKeyPair();
+    plantTrustedKey(project, planted.publicPem);
+    const a = loadTrustAnchors({ checkedPath: join(project, "out"), env: { USER_SPACE: home, RYE_TRUSTED_KEYS: join(base, "ci.pem") }, cwd: base });
+    const fp = (pem: string) => signingKeyFrom(pem).fingerprint;
+    const sources = new Map(a.store.list().map((k) => [k.fingerprint, k.source]));
+    expect(sources.get(fp(mine.privatePem))).toBe("this machine's signing key");
+    expect(sources.get(signingKeyFrom(pinned.privatePem).fingerprint)).toBe("RYE_TRUSTED_KEYS");
+    expect(sources.has(signingKeyFrom(friend.privatePem).fingerprint)).toBe(true);
+    expect(sources.has(signingKeyFrom(planted.privatePem).fingerprint)).toBe(false);
+    // A --trusted-key that does not exist is reported, not silently ignored.
+    const missing = loadTrustAnchors({ checkedPath: join(project, "out"), trustedKeys: ["nope.pem"], env: { USER_SPACE: home }, cwd: base });
+    expect(missing.warnings.join("\n")).toMatch(/--trusted-key: .*nope\.pem does not exist/);
+  });
+});
+
+describe("verify() on an output folder", () => {
+  function build() {
+    const dir = tempDir();
+    const out = join(dir, "out");
+    mkdirSync(join(out, "directives"), { recursive: true });
+    const pair = generateKeyPair();
+    const key = signingKeyFrom(pair.privatePem);
+    const ts = "2026-01-01T00:00:00Z";
+    const a = signModule("export const id = 'a';\n", key, ts);
+    const b = signModule("export const id = 'b';\n", key, ts);
+    writeFileSync(join(out, "directives", "a.js"), a);
+    writeFileSync(join(out, "directives", "b.js"), b);
+    writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", private: true }, null, 2) + "\n");
+    const files = [
+      { path: "directives/a.js", item_id: "a", sha256: sha256Hex(a) },
+      { path: "directives/b.js", item_id: "b", sha256: sha256Hex(b) },
+    ];
+    writeFileSync(join(out, "manifest.json"), signManifest({ version: "1", generated_at: ts, modules: [], files }, key));
+    writeFileSync(join(dir, "key.pem"), pair.publicPem);
+    return { dir, out, options: { trustedKeys: [join(dir, "key.pem")], env: { USER_SPACE: join(dir, "nobody") } } };
+  }
+
+  test("verifies, naming the anchor; each change is reported by file", async () => {
+    const { out, options } = build();
+    // The output writer's own files are not build output and not reported.
+    mkdirSync(join(out, ".rye"));
+    writeFileSync(join(out, ".rye", "journal.json"), "{}");
+    writeFileSync(join(out, ".gitattributes"), "* -text\n");
+    const ok = await verify(out, options);
+    expect(ok.ok, ok.problems.join("\n")).toBe(true);
+    expect(ok.signer?.source).toBe("--trusted-key");
+    expect(ok.output!.files.map((f) => [f.path, f.status])).toEqual([["directives/a.js", "verified"], ["directives/b.js", "verified"]]);
+    // Without the pinned key, nothing vouches.
+    expect((await verify(out, { env: options.env })).problems.join("\n")).toMatch(/Untrusted key/);
+
+    const a = readFileSync(join(out, "directives", "a.js"));
+    writeFileSync(join(out, "directives", "a.js"), readFileSync(join(out, "directives", "b.js")));
+    writeFileSync(join(out, "directives", "b.js"), a);
+    writeFileSync(join(out, "directives", "c.js"), "export {};\n");
+    symlinkSync("/etc/hostname", join(out, "directives", "d.js"));
+    writeFileSync(join(out, "package.json"), '{ "type": "commonjs" }\n');
+    const bad = await verify(out, options);
+    expect(bad.ok).toBe(false);
+    expect(Object.fromEntries(bad.output!.files.map((f) => [f.path, f.status]))).toEqual({
+      "directives/a.js": "modified", "directives/b.js": "modified", "directives/c.js": "unlisted", "directives/d.js": "not-a-file", "package.json": "unlisted",
+    });
+    rmSync(join(out, "directives", "a.js"));
+    expect((await verify(out, options)).output!.files.find((f) => f.path === "directives/a.js")?.status).toBe("missing");
+  });
+
+  test("a manifest that lists item modules only (an older build) is refused", async () => {
+    const { out, options } = build();
+    const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
+    delete m.files;
+    delete m.signature;
+    const key = signingKeyFrom(generateKeyPair().privatePem);
+    writeFileSync(join(out, "manifest.json"), signManifest(m, key));
+    const r = await verify(join(out, "manifest.json"), { ...options, trustedKeys: [], trust: { get: (fp) => (fp === key.fingerprint ? { fingerprint: fp, owner: "t", publicPem: key.publicPem, source: "test" } : undefined), list: () => [], warnings: [] } });
+    expect(r.kind).toBe("output");
+    expect(r.problems.join("\n")).toMatch(/lists item modules only/);
+  });
+});
