@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { CODES } from "../../src/diagnostics/codes.js";
+import { readSpaces } from "../../src/project/read-spaces.js";
+import { build, formatDiagnostic } from "../../src/index.js";
+import { DOC_PATH, examples, generate, lineDiff, type BuildInput, type DocApi } from "../../scripts/gen-diagnostics-doc.mjs";
+
+// docs/diagnostics.md is generated from the fixtures and docs/diagnostics/entries.mjs; these tests
+// keep it complete, current, and true: every example shown is compiled and reports its code, and
+// every fix is compiled and does not.
+const api: DocApi = { build, formatDiagnostic, CODES, readSpaces };
+const codes = Object.keys(CODES).sort();
+const all = examples(api);
+const built = all.filter((ex) => ex.failing !== null);
+const shownAsText = all.filter((ex) => ex.failing === null);
+const reported = (input: BuildInput, code: string) => build(input.sources, "test", { hookConfig: input.hookConfig }).diagnostics.filter((d) => d.code === code);
+const doc = readFileSync(DOC_PATH, "utf8");
+
+/** The text outside fenced blocks (the examples and the compiler's own output are checked elsewhere). */
+function prose(text: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split("\n")) {
+    const open = /^(`{3,})/.exec(line)?.[1];
+    if (fence === null && open) fence = open;
+    else if (fence !== null && line === fence) fence = null;
+    else if (fence === null) out.push(line);
+  }
+  return out.join("\n");
+}
+
+describe("docs/diagnostics.md", () => {
+  test("every code has an entry in docs/diagnostics/entries.mjs, and no entry names a code that does not exist", () => {
+    const { missing, extra } = generate(api);
+    expect({ missing, extra }).toEqual({ missing: [], extra: [] });
+  });
+
+  test("every code has exactly one section, headed by the code alone so that #rye1234 links to it", () => {
+    const headings = [...doc.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(codes);
+  });
+
+  test("the document is what scripts/gen-diagnostics-doc.mjs writes (run it after changing a fixture or an entry)", () => {
+    expect(doc).toBe(generate(api).text);
+  });
+
+  test("its prose speaks to users: no reference to material they do not have", () => {
+    expect(prose(doc)).not.toMatch(/\bseed\b|System [1-4]\b|decisions #|DR-007|the original\b/i);
+  });
+});
+
+describe.each(built.map((ex) => [ex.code, ex] as const))("%s example", (code, ex) => {
+  test("the failing example reports the code, with its severity", () => {
+    const diagnostics = reported(ex.failing!, code);
+    expect(diagnostics.length).toBeGreaterThan(0);
+    for (const d of diagnostics) expect(d.severity).toBe(CODES[code as keyof typeof CODES][0]);
+  });
+
+  test("the fixed example does not", () => {
+    expect(ex.entry.fix?.length ?? 0).toBeGreaterThan(0);
+    expect(reported(ex.fixed!, code)).toEqual([]);
+  });
+});
+
+describe("examples shown as text", () => {
+  test.each(shownAsText.map((ex) => [ex.code, ex] as const))("%s names the suite that checks it and prints its code with its severity", (code, ex) => {
+    const e = ex.entry.example;
+    expect(e.checked_by).toMatch(/^test\/\S+\.test\.ts$/);
+    expect(readFileSync(new URL(`../../${e.checked_by}`, import.meta.url), "utf8")).toContain(code);
+    const first = e.output!.split("\n")[0]!;
+    expect(first).toMatch(new RegExp(`^(\\S+:\\d+:\\d+ - )?${CODES[code as keyof typeof CODES][0]} ${code}: `));
+  });
+
+  test("only codes a pure build cannot reproduce are shown as text", () => {
+    expect(shownAsText.map((ex) => ex.code).filter((c) => !/^RYE(100[3457]|5\d{3}|7\d{3}|8\d{3}|9\d{3})$/.test(c))).toEqual([]);
+  });
+});
+
+test("the README's Diagnostics section links to the reference", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  expect(readme).toMatch(/^## Diagnostics\n\n.*\(docs\/diagnostics\.md\)/m);
+});
+
+test("a fix is shown as the changed lines with one line of context", () => {
+  expect(lineDiff("a\nb\nc\nd\ne\nf\n", "a\nb\nC\nd\ne\nf\n")).toBe(" b\n-c\n+C\n d\n");
+  expect(lineDiff("a\nb\nc\nd\ne\nf\ng\n", "A\nb\nc\nd\ne\nf\nG\n")).toBe("-a\n+A\n b\n …\n f\n-g\n+G\n");
+});
