@@ -106,9 +106,9 @@ export function examples(api) {
 
 const compile = (api, input) => api.build(input.sources, "docs", { hookConfig: input.hookConfig }).diagnostics;
 
-/** A fence longer than any run of backticks the text starts a line with. */
+/** A fence longer than any run of backticks in the text, so no line of it can close the block. */
 function fenced(lang, text) {
-  const longest = Math.max(2, ...[...text.matchAll(/^`+/gm)].map((m) => m[0].length));
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(longest + 1);
   return `${fence}${lang}\n${text.endsWith("\n") ? text : `${text}\n`}${fence}\n`;
 }
@@ -156,8 +156,10 @@ function builtSection(api, ex) {
   const files = entry.example.show ?? [...new Set(diagnostics.map((d) => d.loc?.source).filter((p) => p && p !== INSTRUCTION.path))];
   const byPath = new Map(failing.sources.map((s) => [s.path, s]));
   const parts = [];
-  if (files.length === 0) parts.push(`Any project whose spaces lack the item, for example one holding only \`${failing.sources[0].path}\`:\n`);
-  for (const f of files.length ? files : [failing.sources[0].path]) parts.push(`\`${f}\`:\n\n${fenced(langOf(f), byPath.get(f).text)}`);
+  // Failing examples carry `diagnostic=CODE` in their info string, so tests of docs/ code blocks can tell them apart.
+  const block = (f) => fenced(`${langOf(f)} diagnostic=${code}`, byPath.get(f).text);
+  if (files.length === 0) parts.push(`A project whose only item is \`${failing.sources[0].path}\`:\n\n${block(failing.sources[0].path)}`);
+  for (const f of files) parts.push(`\`${f}\`:\n\n${block(f)}`);
   parts.push(`\`rye build\` prints:\n\n${fenced("text", text)}`);
   parts.push(`**Fix.** ${entry.fix_prose}\n`);
   for (const edit of new Set((entry.fix ?? []).map((e) => e.file ?? failing.sources[0].path))) {
@@ -165,7 +167,8 @@ function builtSection(api, ex) {
     const after = fixed.sources.find((s) => s.path === edit);
     parts.push(before ? `\`${edit}\`:\n\n${fenced("diff", lineDiff(before.text, after.text))}` : `New file \`${edit}\`:\n\n${fenced(langOf(edit), after.text)}`);
   }
-  parts.push(`_The example is test/fixtures/${entry.example.tools ? "tools" : "diagnostics"}/${entry.example.fixture ?? entry.example.project ?? entry.example.tools}; the documentation test compiles it and the fixed version, which no longer reports ${code}._\n`);
+  const source = entry.example.fixture ? `diagnostics/${entry.example.fixture}.md` : entry.example.project ? `diagnostics/${entry.example.project}/` : `tools/${entry.example.tools}/`;
+  parts.push(`_The example is test/fixtures/${source}; the documentation test compiles it and the fixed version, which no longer reports ${code}._\n`);
   return parts.join("\n");
 }
 
@@ -174,7 +177,7 @@ function textSection(ex) {
   const { code, entry } = ex;
   const e = entry.example;
   const parts = [];
-  for (const f of e.files ?? []) parts.push(`\`${f.path}\`${f.note ? ` (${f.note})` : ""}:\n\n${fenced(f.lang ?? langOf(f.path), f.text)}`);
+  for (const f of e.files ?? []) parts.push(`\`${f.path}\`${f.note ? ` (${f.note})` : ""}:\n\n${fenced(`${f.lang ?? langOf(f.path)} diagnostic=${code}`, f.text)}`);
   if (e.setup) parts.push(`${e.setup}\n`);
   parts.push(`\`${e.command ?? "rye build"}\` prints:\n\n${fenced("text", e.output)}`);
   parts.push(`**Fix.** ${entry.fix_prose}\n`);

@@ -44,14 +44,16 @@ compiles every example and every fix, so what you read here is what the compiler
 Some notions used below: a project's items live in \`.ai/\` (\`directives/\`, \`knowledge/\`, \`tools/\`);
 an item's **id** is its path there without the extension (\`.ai/directives/team/review.md\` is
 \`team/review\`). Items are looked up in the **project** space, then the **user** space (\`~/.ai\`, or
-\`USER_SPACE\`), then any **system** spaces given with \`--system\`.
+\`USER_SPACE\`), then any **system** spaces given with \`--system\`. In the examples, a path that starts
+with \`system/\` is in a system space (\`rye build --system system\`), and failing examples are marked
+\`diagnostic=RYE…\` in their code block's info string.
 `;
 
 export const ENTRIES = {
   RYE1001: {
     summary: "a directive has no ```` ```xml ```` metadata block (or a knowledge item no ```` ```yaml ```` block)",
     explain: `A directive's metadata (its name, description, inputs, permissions, …) is an XML element inside a fenced
-\`\`\`\`\` \`\`\`xml \`\`\`\`\` code block; a knowledge item's is YAML inside a \`\`\`\`\` \`\`\`yaml \`\`\`\`\` block. Without that block the file is not an
+\`\`\`\` \`\`\`xml \`\`\`\` code block; a knowledge item's is YAML inside a \`\`\`\` \`\`\`yaml \`\`\`\` block. Without that block the file is not an
 item at all. When it can tell why the block was not found (the file is empty, the fence is never closed,
 a line of four backticks hides it, a byte-order mark precedes it), the message says so.`,
     example: { fixture: "rye1001_no_fence" },
@@ -253,7 +255,7 @@ which is right for an example shown to the model but wrong for a misspelt input.
   },
   RYE3002: {
     summary: "the YAML metadata (or `hook_conditions.yaml`) does not parse",
-    explain: `The \`\`\`\`\` \`\`\`yaml \`\`\`\`\` block of a knowledge item, and the hook configuration \`.ai/config/agent/hook_conditions.yaml\`,
+    explain: `The \`\`\`\` \`\`\`yaml \`\`\`\` block of a knowledge item, and the hook configuration \`.ai/config/agent/hook_conditions.yaml\`,
 must be valid YAML. The diagnostic points at the YAML error in the file.`,
     example: { fixture: "rye3002_invalid_yaml_knowledge" },
     fix: [{ from: "title: @reserved", to: 'title: "@reserved"' }],
@@ -316,7 +318,7 @@ empty system message. This is reported once per build, without a file.`,
 chain, which ends at a primitive. Each executor must exist in a space the element may use: a project tool may
 use the project, user and system spaces, a user tool the user and system spaces, a system tool only system
 spaces.`,
-    example: { tools: "rye4001_missing_executor" },
+    example: { tools: "rye4001_missing_executor", show: [".ai/tools/demo/other.py", ".ai/tools/demo/tool.py", "system/.ai/tools/rt/py.yaml", ".ai/tools/rye/core/primitives/execute.yaml"] },
     fix: [
       { file: ".ai/tools/demo/other.py", from: '"rt/nowhere"', to: '"rt/py"' },
       { file: "system/.ai/tools/rye/core/primitives/execute.yaml", source: { kind: "tool", id: "rye/core/primitives/execute", ext: ".yaml", space: "system:0" }, text: PRIMITIVE },
@@ -332,7 +334,9 @@ spaces.`,
   },
   RYE4003: {
     summary: "a tool chain is longer than 10 elements",
-    explain: "Chains longer than 10 elements are refused at run time, so rye refuses them at build time.",
+    explain: `Chains longer than 10 elements are refused at run time, so rye refuses them at build time. In the example,
+\`demo/t\` names \`r/1\` as its executor, \`r/1\` names \`r/2\`, and so on up to \`r/10\`, which names the primitive
+\`rye/core/primitives/execute\`; the files shown are where the chains of \`demo/t\` and \`r/1\` pass ten elements.`,
     example: { tools: "rye4003_too_deep" },
     fix: [{ file: ".ai/tools/r/5.yaml", from: "executor_id: r/6", to: "executor_id: rye/core/primitives/execute" }],
     fix_prose: "Point an executor id nearer the primitive.",
@@ -365,7 +369,7 @@ command as written.`,
     summary: "a `{param}` in `config.args` that the tool does not have",
     explain: `\`{name}\` in \`config.args\` is replaced by the tool's parameter \`name\` (declared in \`CONFIG_SCHEMA\`'s properties),
 a config key, or a path variable such as \`{tool_path}\` or \`{project_path}\`. Anything else reaches the command as written.`,
-    example: { tools: "rye4007_unknown_param" },
+    example: { tools: "rye4007_unknown_param", show: [".ai/tools/demo/tool.py", ".ai/tools/rt/py.yaml"] },
     fix: [{ file: ".ai/tools/rt/py.yaml", from: "{mesage}", to: "{message}" }],
     fix_prose: "Correct the name, or declare the parameter in the tool's `CONFIG_SCHEMA`.",
   },
@@ -386,7 +390,7 @@ a config key, or a path variable such as \`{tool_path}\` or \`{project_path}\`. 
   RYE4010: {
     summary: "a tool chain ends at a primitive the executor cannot run",
     explain: "Compiled tools run chains ending at `rye/core/primitives/execute` or `subprocess`. A chain ending elsewhere builds, but running it reports an error.",
-    example: { tools: "rye4010_unrunnable_primitive" },
+    example: { tools: "rye4010_unrunnable_primitive", show: [".ai/tools/demo/fetch.yaml", ".ai/tools/rt/http.yaml"] },
     fix: [
       { file: ".ai/tools/rt/http.yaml", from: "executor_id: rye/core/primitives/http_client", to: "executor_id: rye/core/primitives/execute" },
       { file: ".ai/tools/rye/core/primitives/execute.yaml", source: { kind: "tool", id: "rye/core/primitives/execute", ext: ".yaml", space: "project" }, text: PRIMITIVE },
@@ -398,7 +402,7 @@ a config key, or a path variable such as \`{tool_path}\` or \`{project_path}\`. 
     explain: `When \`/bin/sh -c "echo {text}"\` is configured, rye never pastes the value into the script (that would let a value
 run commands); it passes each value as a positional parameter. The configuration should say so, so that it
 reads as what runs.`,
-    example: { tools: "rye4011_shell_script_substitution" },
+    example: { tools: "rye4011_shell_script_substitution", show: [".ai/tools/demo/say.py", ".ai/tools/rt/sh.yaml"] },
     fix: [{ file: ".ai/tools/rt/sh.yaml", from: '["-c", "echo start {text} end ${HOME}", "{tool_path}"]', to: '["-c", "echo start \\"$1\\" end \\"$HOME\\"", "sh", "{text}"]' }],
     fix_prose: "Pass the values as arguments after the script and read them as `\"$1\"`, `\"$2\"` (and environment variables as the shell's own `$HOME`).",
   },
