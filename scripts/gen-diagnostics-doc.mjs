@@ -1,11 +1,14 @@
 // Writes docs/diagnostics.md from the diagnostic fixtures and the explanations in
-// docs/diagnostics/entries.mjs: each failing example is compiled and its diagnostics printed as
-// `rye build` prints them, and each fix is applied to the fixture. Run after `npm run build`:
+// docs/diagnostics/entries.mjs. Each failing example is run — compiled with build(), or, for what
+// only a project on disk shows, `rye build` run on it in a temporary folder — and its diagnostics
+// printed as `rye build` prints them; each fix is applied and must clear the code (the docs test
+// checks that). Run after `npm run build`:
 //   node scripts/gen-diagnostics-doc.mjs           write the document
 //   node scripts/gen-diagnostics-doc.mjs --check   exit 1 if the document is not what it would write
 // It names every code that has no entry yet (and writes a placeholder section for it).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { extname, join, relative } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ENTRIES, INTRO } from "../docs/diagnostics/entries.mjs";
 
@@ -13,17 +16,15 @@ const REPO = fileURLToPath(new URL("../", import.meta.url));
 export const DOC_PATH = join(REPO, "docs", "diagnostics.md");
 const DIAGNOSTICS = join(REPO, "test", "fixtures", "diagnostics");
 const TOOLS = join(REPO, "test", "fixtures", "tools");
+/** Where a project run by the script is said to be, in place of its temporary folder. */
+const SHOWN_ROOT = "/home/me/app";
 
 // The knowledge item the built-in instruction hook injects, as a system space holds it: every
 // example has it, except the one about its absence.
-const INSTRUCTION = {
-  kind: "knowledge",
-  id: "rye/agent/core/DirectiveInstruction",
-  path: "/system/.ai/knowledge/rye/agent/core/DirectiveInstruction.md",
-  space: "system:9",
-  text: "```yaml\nname: DirectiveInstruction\n```\n\nFollow the directive.\n",
-};
-export const INSTRUCTION_CODE = "RYE3008";
+const INSTRUCTION_ID = "rye/agent/core/DirectiveInstruction";
+const INSTRUCTION_TEXT = "```yaml\nname: DirectiveInstruction\n```\n\nFollow the directive.\n";
+const INSTRUCTION = { kind: "knowledge", id: INSTRUCTION_ID, path: `/system/.ai/knowledge/${INSTRUCTION_ID}.md`, space: "system:9", text: INSTRUCTION_TEXT };
+const INSTRUCTION_CODE = "RYE3008";
 
 const walk = (root) =>
   readdirSync(root, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(root, e.name)) : [join(root, e.name)])).sort();
@@ -60,51 +61,118 @@ function toolFiles(name) {
   return sources;
 }
 
-/** The failing sources of an entry whose example is a fixture, or null for an example shown as text. */
+/**
+ * An entry's failing example as something to run: `build` (sources for build()), `cli` (files
+ * written to a folder, then `rye <args>` run there), `config` or `agents` (one file read by the
+ * config or agents reader). Null for an example shown as text only.
+ */
 function failingOf(api, code, example) {
-  let sources;
-  let hookConfig = null;
-  if (example.fixture) sources = fixtureFile(example.fixture);
-  else if (example.project) ({ sources, hookConfig } = projectFiles(api, example.project));
-  else if (example.tools) sources = toolFiles(example.tools);
-  else return null;
-  return { sources: code === INSTRUCTION_CODE ? sources : [...sources, INSTRUCTION], hookConfig };
+  const instruction = code === INSTRUCTION_CODE ? [] : [INSTRUCTION];
+  if (example.fixture) return { runner: "build", sources: [...fixtureFile(example.fixture), ...instruction], hookConfig: null };
+  if (example.project) {
+    const { sources, hookConfig } = projectFiles(api, example.project);
+    return { runner: "build", sources: [...sources, ...instruction], hookConfig };
+  }
+  if (example.tools) return { runner: "build", sources: [...toolFiles(example.tools), ...instruction], hookConfig: null };
+  if (example.cli) return { runner: "cli", sources: example.cli.files.map((f) => ({ ...f })), args: example.cli.args, env: example.cli.env ?? {} };
+  if (example.config) return { runner: "config", sources: [{ ...example.config }] };
+  if (example.agents) return { runner: "agents", sources: [{ ...example.agents }] };
+  return null;
 }
 
-/** Applies an entry's fix: `{ file?, from, to }` replaces text (every `from` must be there), `{ file, text }` adds or replaces a file. */
+/**
+ * Applies an entry's fix: `{ file?, from, to }` replaces text (`from` must be there), `{ file, text,
+ * source? }` adds or replaces a file, `{ file, remove: true }` deletes one, `{ args }` and `{ env }`
+ * change how `rye` is run.
+ */
 function applyFix(code, failing, fix) {
-  const sources = failing.sources.map((s) => ({ ...s }));
+  const fixed = { ...failing, sources: failing.sources.map((s) => ({ ...s })) };
   for (const edit of fix) {
-    const file = edit.file ?? sources[0].path;
-    let src = sources.find((s) => s.path === file);
-    if (edit.text !== undefined) {
+    if (edit.args) fixed.args = edit.args;
+    if (edit.env) fixed.env = { ...fixed.env, ...edit.env };
+    if (edit.args || edit.env) continue;
+    const file = edit.file ?? fixed.sources[0].path;
+    const src = fixed.sources.find((s) => s.path === file);
+    if (edit.remove) {
+      if (!src) throw new Error(`${code}: the fix removes '${file}', which the example does not have`);
+      fixed.sources = fixed.sources.filter((s) => s !== src);
+    } else if (edit.text !== undefined) {
       if (src) src.text = edit.text;
-      else sources.push({ ...edit.source, path: file, text: edit.text });
-      continue;
+      else fixed.sources.push({ ...edit.source, path: file, text: edit.text });
+    } else {
+      if (!src) throw new Error(`${code}: the fix edits '${file}', which the example does not have`);
+      const found = edit.from instanceof RegExp ? edit.from.test(src.text) : src.text.includes(edit.from);
+      if (!found) throw new Error(`${code}: the fix replaces ${JSON.stringify(String(edit.from))}, which '${file}' no longer contains`);
+      src.text = src.text.replace(edit.from, edit.to);
     }
-    if (!src) throw new Error(`${code}: the fix edits '${file}', which the example does not have`);
-    const found = edit.from instanceof RegExp ? edit.from.test(src.text) : src.text.includes(edit.from);
-    if (!found) throw new Error(`${code}: the fix replaces ${JSON.stringify(edit.from)}, which '${file}' no longer contains`);
-    src.text = src.text.replace(edit.from, edit.to);
   }
-  return { ...failing, sources };
+  return fixed;
 }
 
-/** Every entry's example as build inputs: what the test compiles, and what the document shows. */
+/** Every entry's example as inputs to run: what the test runs, and what the document shows. */
 export function examples(api) {
-  const out = [];
-  for (const [code, entry] of Object.entries(ENTRIES)) {
+  return Object.entries(ENTRIES).map(([code, entry]) => {
     const failing = failingOf(api, code, entry.example);
-    if (!failing) {
-      out.push({ code, entry, failing: null, fixed: null });
-      continue;
-    }
-    out.push({ code, entry, failing, fixed: applyFix(code, failing, entry.fix ?? []) });
-  }
-  return out;
+    return { code, entry, failing, fixed: failing && applyFix(code, failing, entry.fix ?? []) };
+  });
 }
 
-const compile = (api, input) => api.build(input.sources, "docs", { hookConfig: input.hookConfig }).diagnostics;
+const INSTRUCTION_FILE = `.ai/knowledge/${INSTRUCTION_ID}.md`;
+
+/** Writes a cli example's files into `root`: text, `latin1` text (raw bytes), `symlink`, or a `dir`. */
+function writeTree(root, sources) {
+  for (const s of [...sources, { path: INSTRUCTION_FILE, text: INSTRUCTION_TEXT }]) {
+    const at = join(root, s.path);
+    mkdirSync(dirname(at), { recursive: true });
+    if (s.dir) mkdirSync(at, { recursive: true });
+    else if (s.symlink) symlinkSync(s.symlink, at);
+    else writeFileSync(at, s.latin1 ? Buffer.from(s.text, "latin1") : s.text);
+  }
+}
+
+/** The diagnostics `rye` printed on stderr, each with its code frame: `{ code, severity, text }`. */
+function printedBlocks(stderr) {
+  const header = /^(?:(\S.*):\d+:\d+ - )?(error|warning|info) (RYE\d{4}): /;
+  const blocks = [];
+  for (const line of stderr.split("\n")) {
+    const m = header.exec(line);
+    if (m) blocks.push({ source: m[1], severity: m[2], code: m[3], lines: [line] });
+    else if (/^Found \d+ error/.test(line) || /^warning: /.test(line)) blocks.push(null);
+    else if (blocks.at(-1)) blocks.at(-1).lines.push(line);
+  }
+  return blocks.filter(Boolean).map((b) => ({ code: b.code, severity: b.severity, source: b.source, text: `${b.lines.join("\n").trimEnd()}\n` }));
+}
+
+/** Runs `rye <args>` (output unsigned) on the example's files in a fresh folder with an empty user space. */
+async function runCli(api, input) {
+  const root = mkdtempSync(join(tmpdir(), "rye-doc-"));
+  const user = mkdtempSync(join(tmpdir(), "rye-doc-user-"));
+  try {
+    writeTree(root, input.sources);
+    let stderr = "";
+    const quiet = { write: () => true, isTTY: false };
+    const err = { write: (t) => ((stderr += t), true), isTTY: false };
+    await api.main([...input.args, "--allow-unsigned"], { stdout: quiet, stderr: err, cwd: root, env: { USER_SPACE: user, ...input.env } });
+    for (const r of new Set([realpathSync(root), root])) stderr = stderr.split(r).join(SHOWN_ROOT);
+    // The instruction item stands in for a system space; what is said of it is not the example's.
+    return printedBlocks(stderr).filter((b) => b.source !== INSTRUCTION_FILE);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(user, { recursive: true, force: true });
+  }
+}
+
+/** What running an example reports: every diagnostic's code and severity, and each printed as `rye` prints it. */
+export async function run(api, input) {
+  if (input.runner === "cli") return runCli(api, input);
+  const [file] = input.sources;
+  const diagnostics =
+    input.runner === "config" ? api.parseConfigText(file.text, file.path, null).diagnostics
+    : input.runner === "agents" ? api.compileAgentConfig(file.text, file.path).diagnostics
+    : api.build(input.sources, "docs", { hookConfig: input.hookConfig }).diagnostics;
+  const sources = new Map(input.sources.map((s) => [s.path, s.text]));
+  return diagnostics.map((d) => ({ code: d.code, severity: d.severity, source: d.loc?.source, text: api.formatDiagnostic(d, { color: false, sources }) }));
+}
 
 /** A fence longer than any run of backticks in the text, so no line of it can close the block. */
 function fenced(lang, text) {
@@ -113,7 +181,10 @@ function fenced(lang, text) {
   return `${fence}${lang}\n${text.endsWith("\n") ? text : `${text}\n`}${fence}\n`;
 }
 
-const langOf = (path) => ({ ".md": "markdown", ".py": "python", ".yaml": "yaml", ".yml": "yaml", ".json": "json", ".toml": "toml" })[extname(path)] ?? "text";
+const langOf = (path) => ({ ".md": "markdown", ".py": "python", ".yaml": "yaml", ".yml": "yaml", ".json": "json", ".toml": "toml", ".ts": "typescript" })[extname(path)] ?? "text";
+
+/** A file's text as shown: raw bytes that are not UTF-8 are written as `\xff`. */
+const visibleText = (s) => (s.latin1 ? s.text.replace(/[\x80-\xff]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`) : s.text);
 
 /** Changed lines of `after` against `before` with one line of context, as a `diff` block body. */
 export function lineDiff(before, after) {
@@ -142,33 +213,56 @@ export function lineDiff(before, after) {
   return `${out.join("\n")}\n`;
 }
 
-function printed(api, code, input) {
-  const sources = new Map(input.sources.map((s) => [s.path, s.text]));
-  const shown = compile(api, input).filter((d) => d.code === code);
-  if (shown.length === 0) throw new Error(`${code}: its example no longer produces it`);
-  return { diagnostics: shown, text: shown.map((d) => api.formatDiagnostic(d, { color: false, sources })).join("\n") };
+const shownCommand = (input) => `${Object.entries(input.env ?? {}).map(([k, v]) => `${k}=${v} `).join("")}rye ${input.args.join(" ")}`;
+
+/** How a file of an example is shown: its text, or what stands in for bytes, links and folders. */
+function fileBlock(code, s) {
+  if (s.dir) return `\`${s.path}/\`: a folder.\n`;
+  if (s.symlink) return `\`${s.path}\`: a symbolic link to \`${s.symlink}\`.\n`;
+  const note = s.latin1 ? " (each `\\xNN` stands for one byte, which is not valid UTF-8 there)" : "";
+  const text = visibleText(s);
+  // Failing examples carry `diagnostic=CODE` in their info string, so tests of docs/ code blocks can tell them apart.
+  return `\`${s.path}\`${note}:\n\n${fenced(`${langOf(s.path)} diagnostic=${code}`, text)}`;
 }
 
-/** The section of one code whose example compiles. */
-function builtSection(api, ex) {
+/** How the documentation test runs an example and its fix. */
+const CHECKED = {
+  build: (e) => `compiles this example (test/fixtures/${e.fixture ? `diagnostics/${e.fixture}.md` : e.project ? `diagnostics/${e.project}/` : `tools/${e.tools}/`}) and its fix`,
+  cli: () => "writes this example to a folder and runs `rye` there, then does the same with its fix",
+  config: () => "reads this file as `rye` reads its configuration, then its fix",
+  agents: () => "reads this file as `rye run` reads an agents file, then its fix",
+};
+
+/** The section of one code whose example is run. */
+async function runSection(api, ex) {
   const { code, entry, failing, fixed } = ex;
-  const { diagnostics, text } = printed(api, code, failing);
-  const files = entry.example.show ?? [...new Set(diagnostics.map((d) => d.loc?.source).filter((p) => p && p !== INSTRUCTION.path))];
+  const shown = (await run(api, failing)).filter((d) => d.code === code);
+  if (shown.length === 0) throw new Error(`${code}: its example no longer reports it`);
   const byPath = new Map(failing.sources.map((s) => [s.path, s]));
+  const located = [...new Set(shown.map((d) => d.source).filter((p) => byPath.has(p) && p !== INSTRUCTION.path))];
+  const all = failing.sources.filter((s) => s !== INSTRUCTION).map((s) => s.path);
+  const files = entry.example.show ?? (failing.runner === "build" && located.length ? located : all);
   const parts = [];
-  // Failing examples carry `diagnostic=CODE` in their info string, so tests of docs/ code blocks can tell them apart.
-  const block = (f) => fenced(`${langOf(f)} diagnostic=${code}`, byPath.get(f).text);
-  if (files.length === 0) parts.push(`A project whose only item is \`${failing.sources[0].path}\`:\n\n${block(failing.sources[0].path)}`);
-  for (const f of files) parts.push(`\`${f}\`:\n\n${block(f)}`);
-  parts.push(`\`rye build\` prints:\n\n${fenced("text", text)}`);
+  if (entry.example.setup) parts.push(`${entry.example.setup}\n`);
+  for (const f of files) parts.push(fileBlock(code, byPath.get(f)));
+  const command = failing.runner === "cli" ? shownCommand(failing) : failing.runner === "agents" ? "rye run … --agents .ai/config/agents.toml" : "rye build";
+  parts.push(`\`${command}\` prints:\n\n${fenced("text", shown.map((d) => d.text.trimEnd()).join("\n\n"))}`);
   parts.push(`**Fix.** ${entry.fix_prose}\n`);
-  for (const edit of new Set((entry.fix ?? []).map((e) => e.file ?? failing.sources[0].path))) {
-    const before = byPath.get(edit);
-    const after = fixed.sources.find((s) => s.path === edit);
-    parts.push(before ? `\`${edit}\`:\n\n${fenced("diff", lineDiff(before.text, after.text))}` : `New file \`${edit}\`:\n\n${fenced(langOf(edit), after.text)}`);
+  for (const edit of entry.fix ?? []) {
+    if (edit.args || edit.env) {
+      parts.push(`\`${shownCommand(fixed)}\`\n`);
+      continue;
+    }
+    const file = edit.file ?? failing.sources[0].path;
+    const before = byPath.get(file);
+    const after = fixed.sources.find((s) => s.path === file);
+    if (edit.remove) parts.push(before?.dir ? `Remove the folder \`${file}/\`.\n` : `Remove \`${file}\`.\n`);
+    else if (edit !== (entry.fix ?? []).find((e) => (e.file ?? failing.sources[0].path) === file && !e.remove)) continue;
+    else if (before && typeof before.text === "string" && !before.dir && !before.symlink) {
+      parts.push(`\`${file}\`${before.latin1 ? ", saved as UTF-8" : ""}:\n\n${fenced("diff", lineDiff(visibleText(before), after.text))}`);
+    } else parts.push(`${before ? "" : "New file "}\`${file}\`:\n\n${fenced(langOf(file), after.text)}`);
   }
-  const source = entry.example.fixture ? `diagnostics/${entry.example.fixture}.md` : entry.example.project ? `diagnostics/${entry.example.project}/` : `tools/${entry.example.tools}/`;
-  parts.push(`_The example is test/fixtures/${source}; the documentation test compiles it and the fixed version, which no longer reports ${code}._\n`);
+  parts.push(`_The documentation test ${CHECKED[failing.runner](entry.example)}: the example reports ${code}, the fix does not._\n`);
   return parts.join("\n");
 }
 
@@ -177,40 +271,43 @@ function textSection(ex) {
   const { code, entry } = ex;
   const e = entry.example;
   const parts = [];
-  for (const f of e.files ?? []) parts.push(`\`${f.path}\`${f.note ? ` (${f.note})` : ""}:\n\n${fenced(`${f.lang ?? langOf(f.path)} diagnostic=${code}`, f.text)}`);
   if (e.setup) parts.push(`${e.setup}\n`);
+  for (const f of e.files ?? []) parts.push(`\`${f.path}\`${f.note ? ` (${f.note})` : ""}:\n\n${fenced(`${f.lang ?? langOf(f.path)} diagnostic=${code}`, f.text)}`);
   parts.push(`\`${e.command ?? "rye build"}\` prints:\n\n${fenced("text", e.output)}`);
   parts.push(`**Fix.** ${entry.fix_prose}\n`);
-  for (const f of entry.fix_files ?? []) parts.push(`\`${f.path}\`:\n\n${fenced(f.lang ?? langOf(f.path), f.text)}`);
   parts.push(`_This needs ${e.needs}, so the example is shown as text; ${e.checked_by} checks this code, its line and its column._\n`);
   return parts.join("\n");
 }
 
-const sortCodes = (codes) => [...codes].sort((a, b) => a.localeCompare(b));
-const LEVEL = { error: "error", warning: "warning", info: "info" };
-
-/** The whole document, and the codes of CODES that have no entry. */
-export function generate(api) {
-  const codes = sortCodes(Object.keys(api.CODES));
+/** The whole document, and the codes of CODES that have no entry (and entries whose code is gone). */
+export async function generate(api) {
+  const codes = Object.keys(api.CODES).sort();
   const missing = codes.filter((c) => !ENTRIES[c]);
-  const built = new Map(examples(api).map((ex) => [ex.code, ex]));
-  const rows = codes.map((c) => `| [${c}](#${c.toLowerCase()}) | ${api.CODES[c][0]} | ${ENTRIES[c]?.summary ?? api.CODES[c][1]} |`);
-  const sections = codes.map((c) => {
-    const [severity] = api.CODES[c];
-    const ex = built.get(c);
-    if (!ex) return `## ${c}\n\n**${LEVEL[severity]}** — ${api.CODES[c][1]}\n\n_Not explained yet: docs/diagnostics/entries.mjs has no entry for ${c}._\n`;
-    const head = `## ${c}\n\n**${LEVEL[severity]}** — ${ex.entry.summary}\n\n${ex.entry.explain.trim()}\n`;
-    return `${head}\n${ex.failing ? builtSection(api, ex) : textSection(ex)}`;
-  });
-  const text = `${INTRO.trim()}\n\n| code | severity | what it means |\n|---|---|---|\n${rows.join("\n")}\n\n${sections.join("\n")}`;
   const extra = Object.keys(ENTRIES).filter((c) => !api.CODES[c]);
+  const all = new Map(examples(api).map((ex) => [ex.code, ex]));
+  const rows = codes.map((c) => `| [${c}](#${c.toLowerCase()}) | ${api.CODES[c][0]} | ${ENTRIES[c]?.summary ?? api.CODES[c][1]} |`);
+  const sections = [];
+  for (const c of codes) {
+    const [severity, fallback] = api.CODES[c];
+    const ex = all.get(c);
+    if (!ex) {
+      sections.push(`## ${c}\n\n**${severity}** — ${fallback}\n\n_Not explained yet: docs/diagnostics/entries.mjs has no entry for ${c}._\n`);
+      continue;
+    }
+    const body = ex.failing ? await runSection(api, ex) : textSection(ex);
+    sections.push(`## ${c}\n\n**${severity}** — ${ex.entry.summary}\n\n${ex.entry.explain.trim()}\n\n${body}`);
+  }
+  const text = `${INTRO.trim()}\n\n| code | severity | what it means |\n|---|---|---|\n${rows.join("\n")}\n\n${sections.join("\n")}`;
   return { text, missing, extra };
 }
 
 async function main() {
   const dist = (p) => import(pathToFileURL(join(REPO, "dist", p)).href);
-  const [{ build, formatDiagnostic }, { CODES }, { readSpaces }] = await Promise.all([dist("index.js"), dist("diagnostics/codes.js"), dist("project/read-spaces.js")]);
-  const { text, missing, extra } = generate({ build, formatDiagnostic, CODES, readSpaces });
+  const [index, codes, spaces, config, agents, cli] = await Promise.all(
+    ["index.js", "diagnostics/codes.js", "project/read-spaces.js", "project/read-config.js", "agents/agent-config.js", "cli/main.js"].map(dist),
+  );
+  const api = { ...index, CODES: codes.CODES, readSpaces: spaces.readSpaces, parseConfigText: config.parseConfigText, compileAgentConfig: agents.compileAgentConfig, main: cli.main };
+  const { text, missing, extra } = await generate(api);
   if (missing.length) console.error(`No entry in docs/diagnostics/entries.mjs for: ${missing.join(", ")} (each gets a placeholder section until it has one).`);
   if (extra.length) console.error(`Entries for codes that no longer exist: ${extra.join(", ")}.`);
   if (process.argv.includes("--check")) {

@@ -28,6 +28,14 @@ const GREET = `# greet
 Say hello to {input:name}.
 `;
 
+/** n directives, each extending the next. */
+function chain(n) {
+  return Array.from({ length: n }, (_, i) => ({
+    path: `.ai/directives/c${i}.md`,
+    text: GREET.replace("# greet", `# c${i}`).replace('name="greet" version="1.0.0"', `name="c${i}" version="1.0.0"${i + 1 < n ? ` extends="c${i + 1}"` : ""}`),
+  }));
+}
+
 export const INTRO = `
 # Diagnostics reference
 
@@ -73,13 +81,9 @@ gives up.`,
     summary: "a file cannot be read as UTF-8 text",
     explain: `Items are text files in UTF-8. A file with bytes that are not valid UTF-8, or holding a NUL byte (a binary
 file), is refused rather than read with replacement characters.`,
-    example: {
-      files: [{ path: ".ai/directives/greet.md", lang: "text", text: "# greet\n\nHello <0xff 0xfe: two bytes that are not UTF-8>.\n" }],
-      output: ".ai/directives/greet.md:1:1 - error RYE1003: Cannot read file: not valid UTF-8\n",
-      needs: "a file on disk with invalid bytes",
-      checked_by: "test/cli/build.test.ts",
-    },
-    fix_prose: "Save the file as UTF-8 (most editors: \"Save with encoding\"), or move binary files out of `.ai/`.",
+    example: { cli: { files: [{ path: ".ai/directives/greet.md", text: GREET.replace("Say hello", "Say h\xe9llo"), latin1: true }], args: ["build"] } },
+    fix: [{ file: ".ai/directives/greet.md", text: GREET.replace("Say hello", "Say h\u00e9llo") }],
+    fix_prose: "The file was saved in Latin-1, where `é` is the single byte 0xE9. Save the file as UTF-8 (most editors: \"Save with encoding\"), or move binary files out of `.ai/`.",
   },
   RYE1004: {
     summary: "two files give the same item id",
@@ -87,29 +91,25 @@ file), is refused rather than read with replacement characters.`,
 \`style\`. Extensions are tried in one fixed order (\`.md\`, \`.yaml\`, \`.yml\` for knowledge; \`.py\`, \`.yaml\`, \`.yml\`,
 \`.js\`, \`.ts\`, \`.mjs\`, \`.cjs\`, \`.sh\` for tools), so one file silently wins; rye reports the other.`,
     example: {
-      files: [
-        { path: ".ai/knowledge/style.md", text: "```yaml\nname: style\n```\n\nStyle.\n" },
-        { path: ".ai/knowledge/style.yaml", text: "name: style\n" },
-      ],
-      output: ".ai/knowledge/style.yaml:1:1 - error RYE1004: This file and '.ai/knowledge/style.md' are both knowledge 'style'; extensions are probed in one fixed order, so '.ai/knowledge/style.md' wins. Rename or remove one.\n\n> 1 | name: style\n    | ^\n  2 |\n",
-      needs: "two files on disk",
-      checked_by: "test/cli/build.test.ts",
+      cli: {
+        files: [
+          { path: ".ai/knowledge/style.md", text: "```yaml\nname: style\n```\n\nStyle.\n" },
+          { path: ".ai/knowledge/style.yaml", text: "name: style\n" },
+        ],
+        args: ["build"],
+      },
     },
-    fix_prose: "Remove one of the two files, or rename it (e.g. `style-short.yaml`) so each id is given once.",
+    fix: [{ file: ".ai/knowledge/style.yaml", remove: true }],
+    fix_prose: "Remove one of the two files, or rename it so that each id is given once.",
   },
   RYE1005: {
     summary: "a file is larger than the size limit (1 MiB unless `RYE_MAX_FILE_SIZE` says otherwise)",
     explain: `Items are prompts and small configuration files; a file over the limit is almost always a mistake (a log,
 a dataset) and would be embedded in the output. The limit is 1 MiB; set \`RYE_MAX_FILE_SIZE\` to a number
 of bytes (or \`512k\`, \`4m\`) to change it.`,
-    example: {
-      files: [{ path: ".ai/directives/greet.md", text: GREET }],
-      command: "RYE_MAX_FILE_SIZE=100 rye build",
-      output: ".ai/directives/greet.md:1:1 - error RYE1005: File is 273 bytes, over the limit of 100 bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.\n",
-      needs: "a file on disk and an environment variable",
-      checked_by: "test/matrix/bad-input.test.ts",
-    },
-    fix_prose: "Move large data out of `.ai/` (a tool can read it at run time), or raise the limit when the file really is meant to be that large: `RYE_MAX_FILE_SIZE=4m rye build`.",
+    example: { cli: { files: [{ path: ".ai/directives/greet.md", text: GREET }], args: ["build"], env: { RYE_MAX_FILE_SIZE: "100" } } },
+    fix: [{ env: { RYE_MAX_FILE_SIZE: "4k" } }],
+    fix_prose: "Move large data out of `.ai/` (a tool can read it at run time), or raise the limit when the file really is meant to be that large:",
   },
   RYE1006: {
     summary: "the metadata XML is nested more than 256 elements deep",
@@ -125,12 +125,12 @@ hostile file cannot exhaust the parser's stack.`,
 directive embeds the knowledge of its whole chain, so output grows with the square of the chain's length;
 chains longer than 64 are refused.`,
     example: {
-      files: [{ path: ".ai/directives/c0.md … c69.md", lang: "xml", note: "70 directives, each extending the next", text: '<directive name="c0" version="1.0.0" extends="c1">\n<directive name="c1" version="1.0.0" extends="c2">\n…\n<directive name="c68" version="1.0.0" extends="c69">\n' }],
-      output: ".ai/directives/c0.md:4:47 - error RYE1007: The extends chain starting here is longer than 64 directives (stopped after 65); shorten it.\n",
-      needs: "a project tree of 70 files",
-      checked_by: "test/matrix/bad-input.test.ts",
+      setup: "Seventy directives `c0` … `c69`, each extending the next; the first:",
+      cli: { files: chain(70), args: ["build"] },
+      show: [".ai/directives/c0.md"],
     },
-    fix_prose: "Shorten the chain: let directives extend a common base directly instead of each other in a line.",
+    fix: [{ file: ".ai/directives/c5.md", from: ' extends="c6"', to: "" }],
+    fix_prose: "Shorten the chain: let directives extend a common base directly instead of each other in a line. Here, `c5` stops extending `c6`:",
   },
   RYE2001: {
     summary: "`{input:x}` names an input the directive does not declare",
@@ -308,7 +308,7 @@ only where the directive has inputs. Anything else could never be filled in.`,
     explain: `Unless \`.ai/config/agent/hook_conditions.yaml\` defines hooks, every directive's thread starts with the knowledge
 item \`rye/agent/core/DirectiveInstruction\` as its system message. When no space has it, threads get an
 empty system message. This is reported once per build, without a file.`,
-    example: { fixture: "rye3008_missing_instruction" },
+    example: { fixture: "rye3008_missing_instruction", setup: "A project with this one directive, and no space holding the knowledge item:" },
     fix: [{ file: ".ai/knowledge/rye/agent/core/DirectiveInstruction.md", source: { kind: "knowledge", id: "rye/agent/core/DirectiveInstruction" }, text: INSTRUCTION_TEXT }],
     fix_prose: "Add the knowledge item to the project (or user) space, pass the system space that has it with `--system`, or define your own hooks in `.ai/config/agent/hook_conditions.yaml`. `rye init` creates it.",
   },
@@ -421,14 +421,9 @@ afterwards, the signature no longer covers it. This is a warning, and an error w
   RYE5002: {
     summary: "`--verify-sources`: an item has no signature",
     explain: "With `--verify-sources` every item of the project must be signed by a trusted key.",
-    example: {
-      files: [{ path: ".ai/directives/greet.md", text: GREET }],
-      command: "rye build --verify-sources",
-      output: ".ai/directives/greet.md:1:1 - error RYE5002: Unsigned item: .ai/directives/greet.md: --verify-sources requires every item to be signed\n\n> 1 | # greet\n    | ^\n  2 |\n",
-      needs: "a trust store",
-      checked_by: "test/sign/check-sources.test.ts",
-    },
-    fix_prose: "Sign the item with a trusted key, or build without `--verify-sources`.",
+    example: { cli: { files: [{ path: ".ai/directives/greet.md", text: GREET }], args: ["build", "--verify-sources"] } },
+    fix: [{ args: ["build"] }],
+    fix_prose: "Sign the item with a trusted key, or build without `--verify-sources`:",
   },
   RYE5003: {
     summary: "`--verify-sources`: an item is signed by a key no space trusts",
@@ -521,80 +516,45 @@ the tool receives undeclared parameters anyway; usually it is a typo, and the me
     explain: `The agents file (\`--agents\`, e.g. \`.ai/config/agents.toml\`) describes how \`rye run\` launches each agent. Its
 templates have placeholders (\`{bin}\`, \`{prompt}\`, \`{model}\`, \`{file}\`, …), each available in some templates only;
 the message says where it is.`,
-    example: {
-      files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p {prompt} --model {model} --out {file}"\n' }],
-      command: "rye run out/bundle.mjs directive greet --agent claude --agents .ai/config/agents.toml",
-      output: '.ai/config/agents.toml:3:52 - error RYE7001: {file} is not available in agent commands; it is valid in role, context, task\n\n  2 | bin = "claude"\n> 3 | command = "{bin} -p {prompt} --model {model} --out {file}"\n    |                                                    ^\n  4 |\n',
-      needs: "an agents file read by `rye run`",
-      checked_by: "test/agents/launch.test.ts",
-    },
+    example: { agents: { path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p {prompt} --model {model} --out {file}"\n' } },
+    fix: [{ from: " --out {file}", to: "" }],
     fix_prose: "Remove the placeholder, or move it to a template where it is available.",
-    fix_files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p {prompt} --model {model}"\n' }],
   },
   RYE7002: {
     summary: "an agent command that cannot be split into arguments",
     explain: "An agent's `command` is split into arguments like a shell line (quotes group words), but is never run by a shell. An unterminated quote, or a command of only `VAR=value` settings, has no arguments to run.",
-    example: {
-      files: [{ path: ".ai/config/agents.toml", text: "[agents.claude]\nbin = \"claude\"\ncommand = \"{bin} -p '{prompt}\"\n" }],
-      command: "rye run out/bundle.mjs directive greet --agent claude --agents .ai/config/agents.toml",
-      output: ".ai/config/agents.toml:3:21 - error RYE7002: Agent command: unterminated single quote.\n\n  2 | bin = \"claude\"\n> 3 | command = \"{bin} -p '{prompt}\"\n    |                     ^\n  4 |\n",
-      needs: "an agents file read by `rye run`",
-      checked_by: "test/agents/launch.test.ts",
-    },
-    fix_prose: "Close the quote (a placeholder's value is one argument anyway, so it needs no quotes).",
-    fix_files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p {prompt}"\n' }],
+    example: { agents: { path: ".ai/config/agents.toml", text: "[agents.claude]\nbin = \"claude\"\ncommand = \"{bin} -p '{prompt}\"\n" } },
+    fix: [{ from: "'{prompt}", to: "{prompt}" }],
+    fix_prose: "Remove the stray quote: a placeholder's value is always one argument, so it needs no quotes.",
   },
   RYE7003: {
     summary: "an agent command that does not run `{bin}`",
     explain: "An agent's binary is named once, in `bin`, and the command runs it as `{bin}`, so that one setting changes it everywhere.",
-    example: {
-      files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "claude -p --prompt={prompt}"\n' }],
-      command: "rye run out/bundle.mjs directive greet --agent claude --agents .ai/config/agents.toml",
-      output: '.ai/config/agents.toml:3:12 - warning RYE7003: Agent command: agent commands should run {bin}, so the binary is named once, in `bin`.\n\n  2 | bin = "claude"\n> 3 | command = "claude -p --prompt={prompt}"\n    |            ^\n  4 |\n',
-      needs: "an agents file read by `rye run`",
-      checked_by: "test/agents/launch.test.ts",
-    },
+    example: { agents: { path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "claude -p --prompt={prompt}"\n' } },
+    fix: [{ from: '"claude -p', to: '"{bin} -p' }],
     fix_prose: "Start the command with `{bin}`.",
-    fix_files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p --prompt={prompt}"\n' }],
   },
   RYE7004: {
     summary: "the agents file is not valid TOML, or an agent entry has the wrong shape",
     explain: "The agents file is TOML. A file that does not parse is refused as a whole; an agent entry of the wrong shape (a missing `bin`, a number where text is expected) is refused alone.",
-    example: {
-      files: [{ path: ".ai/config/agents.toml", text: '[agents.claude\nbin = "claude"\n' }],
-      command: "rye run out/bundle.mjs directive greet --agent claude --agents .ai/config/agents.toml",
-      output: '.ai/config/agents.toml:1:15 - error RYE7004: Invalid TOML: Invalid TOML document: illegal character in key\n\n> 1 | [agents.claude\n    |               ^\n  2 | bin = "claude"\n',
-      needs: "an agents file read by `rye run`",
-      checked_by: "test/agents/launch.test.ts",
-    },
+    example: { agents: { path: ".ai/config/agents.toml", text: '[agents.claude\nbin = "claude"\ncommand = "{bin} -p {prompt}"\n' } },
+    fix: [{ from: "[agents.claude\n", to: "[agents.claude]\n" }],
     fix_prose: "Fix the TOML (here: close the table header).",
-    fix_files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p {prompt}"\n' }],
   },
   RYE7005: {
     summary: "an agent command puts `{prompt}` or `{role}` as a bare argument",
     explain: `A prompt that starts with \`-\` would be read by the agent as an option. rye refuses such a value at run time when
 it stands alone as an argument; placed after an option that takes it (\`-p {prompt}\`) or after \`--\`, it is always
 read as text.`,
-    example: {
-      files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} {prompt}"\n' }],
-      command: "rye run out/bundle.mjs directive greet --agent claude --agents .ai/config/agents.toml",
-      output: ".ai/config/agents.toml:3:18 - warning RYE7005: Agent command: {prompt} stands as a bare positional argument, so a value starting with '-' would be read as an option and is refused at run time; write it after an option that takes it (-p {prompt}) or after --.\n\n  2 | bin = \"claude\"\n> 3 | command = \"{bin} {prompt}\"\n    |                  ^\n  4 |\n",
-      needs: "an agents file read by `rye run`",
-      checked_by: "test/agents/launch.test.ts",
-    },
+    example: { agents: { path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} {prompt}"\n' } },
+    fix: [{ from: '"{bin} {prompt}"', to: '"{bin} -p {prompt}"' }],
     fix_prose: "Put the placeholder after the option that takes it, or after `--`.",
-    fix_files: [{ path: ".ai/config/agents.toml", text: '[agents.claude]\nbin = "claude"\ncommand = "{bin} -p {prompt}"\n' }],
   },
   RYE8001: {
     summary: "a symlink that points outside the project, or cannot be followed",
     explain: "rye follows symlinks inside the project only. One that leads outside it, points nowhere, or loops back to a folder already read is not followed, and reported so items do not go missing silently.",
-    example: {
-      files: [],
-      setup: "With `ln -s /etc/hostname .ai/directives/host.md`:",
-      output: ".ai/directives/host.md:1:1 - error RYE8001: Symlink not followed: it resolves to /etc/hostname, outside the project.\n",
-      needs: "a symlink on disk",
-      checked_by: "test/matrix/bad-input.test.ts",
-    },
+    example: { cli: { files: [{ path: ".ai/directives/host.md", symlink: "/etc/hostname" }], args: ["build"] } },
+    fix: [{ file: ".ai/directives/host.md", remove: true }],
     fix_prose: "Copy the file into the project, or point the link at a file inside it; remove dangling or looping links.",
   },
   RYE8002: {
@@ -614,25 +574,16 @@ read as text.`,
     explain: `An id comes from a file's path, and ends up in import paths and generated code. Names with \`.\` or \`..\` parts,
 empty parts, backslashes, control characters, line separators, or \`%\`, \`?\`, \`#\` (which an import reads as
 URL syntax) are refused.`,
-    example: {
-      files: [{ path: ".ai/directives/50%_off.md", lang: "text", text: "…\n" }],
-      output: ".ai/directives/50%_off.md:1:1 - error RYE8003: The file name gives item id '50%_off', which is not usable: ids are '/'-separated names without empty, '.' or '..' parts, backslashes, control characters, line terminators (U+2028, U+2029) or '%', '?', '#' (an import reads them as URL syntax). Rename the file or folder.\n",
-      needs: "a file name on disk",
-      checked_by: "test/matrix/bad-input.test.ts",
-    },
-    fix_prose: "Rename the file, e.g. `.ai/directives/50_percent_off.md`.",
+    example: { cli: { files: [{ path: ".ai/directives/50%_off.md", text: GREET.replace('name="greet"', 'name="50%_off"') }], args: ["build"] } },
+    fix: [{ file: ".ai/directives/50%_off.md", remove: true }, { file: ".ai/directives/50_percent_off.md", source: {}, text: GREET.replace('name="greet"', 'name="50_percent_off"') }],
+    fix_prose: "Rename the file:",
   },
   RYE8004: {
     summary: "a folder named like an item file (e.g. `greet.md/`)",
     explain: "A folder whose name ends like an item file is almost always a mistake (an unzipped archive, a misplaced `mkdir`); it cannot be read as an item.",
-    example: {
-      files: [],
-      setup: "With a folder `.ai/directives/greet.md/`:",
-      output: ".ai/directives/greet.md:1:1 - error RYE8004: 'greet.md' is a directory, but its name ends like an item file; rename it (the original cannot read it either).\n",
-      needs: "a folder on disk",
-      checked_by: "test/matrix/bad-input.test.ts",
-    },
-    fix_prose: "Rename the folder (`greet/`), or move the file it was meant to be into its place.",
+    example: { cli: { files: [{ path: ".ai/directives/greet.md", dir: true }], args: ["build"] } },
+    fix: [{ file: ".ai/directives/greet.md", remove: true }, { file: ".ai/directives/greet.md", source: {}, text: GREET }],
+    fix_prose: "Rename the folder (`greet/`), or put the file it was meant to be in its place:",
   },
   RYE8005: {
     summary: "the output folder cannot be written",
@@ -641,14 +592,12 @@ or holds only files of an earlier build; it cannot be a file, a folder of other 
 another build has held locked for over two minutes. The previous output is left as it was. This is about the
 whole build, so it has no file position.`,
     example: {
-      files: [],
-      command: "rye build --out src",
-      setup: "With `src/` holding the project's own code:",
-      output: "error RYE8005: Cannot write /home/me/app/src: /home/me/app/src holds files rye build did not write; choose another --out or empty it. The previous output, if any, is unchanged.\n",
-      needs: "folders on disk",
-      checked_by: "test/matrix/bad-input.test.ts",
+      setup: "A project whose `src/` holds its own code:",
+      cli: { files: [{ path: ".ai/directives/greet.md", text: GREET }, { path: "src/app.ts", text: "export const app = 1;\n" }], args: ["build", "--out", "src"] },
+      show: ["src/app.ts"],
     },
-    fix_prose: "Choose a folder of its own for the output (`--out out/rye`), or empty it first.",
+    fix: [{ args: ["build", "--out", "out/rye"] }],
+    fix_prose: "Give the output a folder of its own, or empty it first:",
   },
   RYE9001: {
     summary: "the configuration has a setting rye does not know",
@@ -656,25 +605,15 @@ whole build, so it has no file position.`,
 unknown key is refused rather than ignored, so a typo cannot silently leave a setting at its default. The
 message suggests the nearest setting; the JSON Schema shipped in the package (\`schema/rye.config.schema.json\`)
 lists them all, and editors complete them from it.`,
-    example: {
-      files: [{ path: "rye.config.json", text: '{\n  "outt": "build"\n}\n' }],
-      output: "rye.config.json:2:3 - error RYE9001: Unknown setting 'outt': did you mean 'out'? The settings are listed in the config file's JSON Schema (schema/rye.config.schema.json).\n\n  1 | {\n> 2 |   \"outt\": \"build\"\n    |   ^^^^^^\n  3 | }\n",
-      needs: "a configuration file on disk",
-      checked_by: "test/project/config.test.ts",
-    },
+    example: { config: { path: "rye.config.json", text: '{\n  "outt": "build"\n}\n' } },
+    fix: [{ from: '"outt"', to: '"out"' }],
     fix_prose: "Correct the key.",
-    fix_files: [{ path: "rye.config.json", text: '{\n  "out": "build"\n}\n' }],
   },
   RYE9002: {
     summary: "the configuration is not valid JSON, or a setting has the wrong type",
     explain: "The configuration must be valid JSON, and each setting of its type (a string, a boolean, a list of strings).",
-    example: {
-      files: [{ path: "rye.config.json", text: '{\n  "out": "build",\n  "verbose": "yes"\n}\n' }],
-      output: "rye.config.json:3:14 - error RYE9002: Invalid configuration: 'verbose' takes a boolean.\n\n  2 |   \"out\": \"build\",\n> 3 |   \"verbose\": \"yes\"\n    |              ^^^^^\n  4 | }\n",
-      needs: "a configuration file on disk",
-      checked_by: "test/project/config.test.ts",
-    },
+    example: { config: { path: "rye.config.json", text: '{\n  "out": "build",\n  "verbose": "yes"\n}\n' } },
+    fix: [{ from: '"yes"', to: "true" }],
     fix_prose: "Give the setting a value of its type.",
-    fix_files: [{ path: "rye.config.json", text: '{\n  "out": "build",\n  "verbose": true\n}\n' }],
   },
 };
