@@ -80,6 +80,8 @@ function failingOf(api, code, example) {
   return null;
 }
 
+const without = (o, ...keys) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+
 /**
  * Applies an entry's fix: `{ file?, from, to }` replaces text (`from` must be there), `{ file, text,
  * source? }` adds or replaces a file, `{ file, remove: true }` deletes one, `{ args }` and `{ env }`
@@ -97,7 +99,8 @@ function applyFix(code, failing, fix) {
       if (!src) throw new Error(`${code}: the fix removes '${file}', which the example does not have`);
       fixed.sources = fixed.sources.filter((s) => s !== src);
     } else if (edit.text !== undefined) {
-      if (src) src.text = edit.text;
+      // A new text replaces the file whole: no longer raw bytes, a link or a folder.
+      if (src) fixed.sources = fixed.sources.map((s) => (s === src ? { ...without(src, "latin1", "symlink", "dir"), text: edit.text } : s));
       else fixed.sources.push({ ...edit.source, path: file, text: edit.text });
     } else {
       if (!src) throw new Error(`${code}: the fix edits '${file}', which the example does not have`);
