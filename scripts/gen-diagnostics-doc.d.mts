@@ -5,6 +5,7 @@ import type { compileAgentConfig } from "../src/agents/agent-config.js";
 import type { parseConfigText } from "../src/project/read-config.js";
 import type { readSpaces } from "../src/project/read-spaces.js";
 import type { SourceFile } from "../src/compile/source.js";
+import type { formatTrustedKeyToml, signingKeyFrom, signItem } from "../src/sign/index.js";
 
 /** What the generator runs examples with: the package's own functions, from src/ in tests and dist/ in the script. */
 export interface DocApi {
@@ -15,10 +16,22 @@ export interface DocApi {
   parseConfigText: typeof parseConfigText;
   compileAgentConfig: typeof compileAgentConfig;
   main: typeof main;
+  signItem: typeof signItem;
+  signingKeyFrom: typeof signingKeyFrom;
+  formatTrustedKeyToml: typeof formatTrustedKeyToml;
 }
 
 /** A file of an example: a source for build(), or a file a `cli` example writes (text, raw bytes, a link, a folder). */
-export type ExampleFile = Partial<SourceFile> & { path: string; text?: string; latin1?: boolean; symlink?: string; dir?: boolean };
+export type ExampleFile = Partial<SourceFile> & {
+  path: string;
+  text?: string;
+  latin1?: boolean;
+  symlink?: string;
+  dir?: boolean;
+  sign?: "trusted" | "other";
+  after?: { from: string; to: string };
+  forge?: boolean;
+};
 
 export interface RunInput {
   runner: "build" | "cli" | "config" | "agents";
@@ -26,6 +39,7 @@ export interface RunInput {
   hookConfig?: { path: string; text: string } | null;
   args?: string[];
   env?: Record<string, string>;
+  trust?: boolean;
 }
 
 export interface Entry {
@@ -35,7 +49,7 @@ export interface Entry {
     fixture?: string;
     project?: string;
     tools?: string;
-    cli?: { files: ExampleFile[]; args: string[]; env?: Record<string, string> };
+    cli?: { files: ExampleFile[]; args: string[]; env?: Record<string, string>; trust?: boolean };
     config?: ExampleFile;
     agents?: ExampleFile;
     show?: string[];

@@ -74,10 +74,33 @@ function failingOf(api, code, example) {
     return { runner: "build", sources: [...sources, ...instruction], hookConfig };
   }
   if (example.tools) return { runner: "build", sources: [...toolFiles(example.tools), ...instruction], hookConfig: null };
-  if (example.cli) return { runner: "cli", sources: example.cli.files.map((f) => ({ ...f })), args: example.cli.args, env: example.cli.env ?? {} };
+  if (example.cli) {
+    const { files, args, env = {}, trust = false } = example.cli;
+    return { runner: "cli", sources: files.map((f) => signed(api, f)), args, env, trust };
+  }
   if (example.config) return { runner: "config", sources: [{ ...example.config }] };
   if (example.agents) return { runner: "agents", sources: [{ ...example.agents }] };
   return null;
+}
+
+// Two fixed Ed25519 keys (seeds 0..31 and 32..63), so signed examples print the same every time:
+// `trusted` is what a `trust: true` example puts in the user space's trusted keys, `other` is not.
+const seed = (from) => Uint8Array.from({ length: 32 }, (_, i) => from + i);
+const keys = (api) => ({ trusted: api.signingKeyFrom(seed(0)), other: api.signingKeyFrom(seed(32)) });
+const SIGNED_AT = "2026-01-01T00:00:00Z";
+
+/**
+ * A file of a cli example with `sign` ("trusted" or "other") signed by that key, then `after`
+ * ({ from, to }) applied to the signed text, or its signature altered when `forge` is set.
+ */
+function signed(api, file) {
+  const { sign, after, forge, ...rest } = file;
+  if (!sign) return rest;
+  const name = rest.path.slice(rest.path.lastIndexOf("/") + 1);
+  let text = api.signItem(rest.text, "directive", keys(api)[sign], SIGNED_AT, name);
+  if (after) text = text.replace(after.from, after.to);
+  if (forge) text = text.replace(/:([A-Za-z0-9_-]{86}):/, (_, sig) => `:${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}:`);
+  return { ...rest, text };
 }
 
 const without = (o, ...keys) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
@@ -87,7 +110,7 @@ const without = (o, ...keys) => Object.fromEntries(Object.entries(o).filter(([k]
  * source? }` adds or replaces a file, `{ file, remove: true }` deletes one, `{ args }` and `{ env }`
  * change how `rye` is run.
  */
-function applyFix(code, failing, fix) {
+function applyFix(api, code, failing, fix) {
   const fixed = { ...failing, sources: failing.sources.map((s) => ({ ...s })) };
   for (const edit of fix) {
     if (edit.args) fixed.args = edit.args;
@@ -100,8 +123,9 @@ function applyFix(code, failing, fix) {
       fixed.sources = fixed.sources.filter((s) => s !== src);
     } else if (edit.text !== undefined) {
       // A new text replaces the file whole: no longer raw bytes, a link or a folder.
-      if (src) fixed.sources = fixed.sources.map((s) => (s === src ? { ...without(src, "latin1", "symlink", "dir"), text: edit.text } : s));
-      else fixed.sources.push({ ...edit.source, path: file, text: edit.text });
+      const next = signed(api, { path: file, text: edit.text, sign: edit.sign });
+      if (src) fixed.sources = fixed.sources.map((s) => (s === src ? { ...without(src, "latin1", "symlink", "dir"), text: next.text } : s));
+      else fixed.sources.push({ ...edit.source, path: file, text: next.text });
     } else {
       if (!src) throw new Error(`${code}: the fix edits '${file}', which the example does not have`);
       const found = edit.from instanceof RegExp ? edit.from.test(src.text) : src.text.includes(edit.from);
@@ -116,7 +140,7 @@ function applyFix(code, failing, fix) {
 export function examples(api) {
   return Object.entries(ENTRIES).map(([code, entry]) => {
     const failing = failingOf(api, code, entry.example);
-    return { code, entry, failing, fixed: failing && applyFix(code, failing, entry.fix ?? []) };
+    return { code, entry, failing, fixed: failing && applyFix(api, code, failing, entry.fix ?? []) };
   });
 }
 
@@ -152,6 +176,11 @@ async function runCli(api, input) {
   const user = mkdtempSync(join(tmpdir(), "rye-doc-user-"));
   try {
     writeTree(root, input.sources);
+    if (input.trust) {
+      const { trusted } = keys(api);
+      mkdirSync(join(user, ".ai", "config", "keys", "trusted"), { recursive: true });
+      writeFileSync(join(user, ".ai", "config", "keys", "trusted", `${trusted.fingerprint}.toml`), api.formatTrustedKeyToml(trusted.publicPem, { owner: "me" }));
+    }
     let stderr = "";
     const quiet = { write: () => true, isTTY: false };
     const err = { write: (t) => ((stderr += t), true), isTTY: false };
@@ -306,10 +335,11 @@ export async function generate(api) {
 
 async function main() {
   const dist = (p) => import(pathToFileURL(join(REPO, "dist", p)).href);
-  const [index, codes, spaces, config, agents, cli] = await Promise.all(
-    ["index.js", "diagnostics/codes.js", "project/read-spaces.js", "project/read-config.js", "agents/agent-config.js", "cli/main.js"].map(dist),
+  const [index, codes, spaces, config, agents, cli, sign] = await Promise.all(
+    ["index.js", "diagnostics/codes.js", "project/read-spaces.js", "project/read-config.js", "agents/agent-config.js", "cli/main.js", "sign/index.js"].map(dist),
   );
-  const api = { ...index, CODES: codes.CODES, readSpaces: spaces.readSpaces, parseConfigText: config.parseConfigText, compileAgentConfig: agents.compileAgentConfig, main: cli.main };
+  const { signItem, signingKeyFrom, formatTrustedKeyToml } = sign;
+  const api = { ...index, CODES: codes.CODES, readSpaces: spaces.readSpaces, parseConfigText: config.parseConfigText, compileAgentConfig: agents.compileAgentConfig, main: cli.main, signItem, signingKeyFrom, formatTrustedKeyToml };
   const { text, missing, extra } = await generate(api);
   if (missing.length) console.error(`No entry in docs/diagnostics/entries.mjs for: ${missing.join(", ")} (each gets a placeholder section until it has one).`);
   if (extra.length) console.error(`Entries for codes that no longer exist: ${extra.join(", ")}.`);

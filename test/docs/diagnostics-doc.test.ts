@@ -6,12 +6,13 @@ import { CODES } from "../../src/diagnostics/codes.js";
 import { parseConfigText } from "../../src/project/read-config.js";
 import { readSpaces } from "../../src/project/read-spaces.js";
 import { build, formatDiagnostic } from "../../src/index.js";
+import { formatTrustedKeyToml, signingKeyFrom, signItem } from "../../src/sign/index.js";
 import { DOC_PATH, examples, generate, lineDiff, run, type DocApi } from "../../scripts/gen-diagnostics-doc.mjs";
 
 // docs/diagnostics.md is generated from the fixtures and docs/diagnostics/entries.mjs; these tests
 // keep it complete, current and true: every example shown is run (compiled with build(), or `rye`
 // run on it in a temporary folder) and reports its code, and every fix is run and does not.
-const api: DocApi = { build, formatDiagnostic, CODES, readSpaces, parseConfigText, compileAgentConfig, main };
+const api: DocApi = { build, formatDiagnostic, CODES, readSpaces, parseConfigText, compileAgentConfig, main, signItem, signingKeyFrom, formatTrustedKeyToml };
 const codes = Object.keys(CODES).sort();
 const all = examples(api);
 const runnable = all.filter((ex) => ex.failing !== null);
@@ -73,8 +74,8 @@ describe("examples shown as text", () => {
     expect(e.output!.split("\n")[0]).toMatch(new RegExp(`^(\\S+:\\d+:\\d+ - )?${severityOf(code)} ${code}: `));
   });
 
-  test("are only those that need signing keys or a user that file permissions apply to", () => {
-    expect(shownAsText.map((ex) => ex.code)).toEqual(["RYE5001", "RYE5003", "RYE5004", "RYE8002"]);
+  test("are only those that need a user that file permissions apply to", () => {
+    expect(shownAsText.map((ex) => ex.code)).toEqual(["RYE8002"]);
   });
 });
 
