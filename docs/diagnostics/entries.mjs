@@ -65,7 +65,7 @@ export const ENTRIES = {
 item at all. When it can tell why the block was not found (the file is empty, the fence is never closed,
 a line of four backticks hides it, a byte-order mark precedes it), the message says so.`,
     example: { fixture: "rye1001_no_fence" },
-    fix: [{ text: "# rye1001_no_fence\n\n```xml\n<directive name=\"rye1001_no_fence\" version=\"1.0.0\">\n  <metadata>\n    <description>Explains something.</description>\n  </metadata>\n</directive>\n```\n\nJust prose, no metadata.\n" }],
+    fix: [{ text: "# No fence\n\n```xml\n<directive name=\"rye1001_no_fence\" version=\"1.0.0\">\n  <metadata>\n    <description>Explains something.</description>\n  </metadata>\n</directive>\n```\n\nJust prose, no metadata.\n" }],
     fix_prose: "Add the metadata block before the body.",
   },
   RYE1002: {
