@@ -594,6 +594,20 @@ whole build, so it has no file position.`,
     fix: [{ args: ["build", "--out", "out/rye"] }],
     fix_prose: "Give the output a folder of its own, or empty it first:",
   },
+  RYE8006: {
+    summary: "writing the output failed (a full disk, permission denied, a read-only file system, an I/O error)",
+    explain: `The build compiled, but the operating system refused to write its output. The message names the file or folder
+and the reason. New output is staged and switched in all at once, so the previous output is still there, whole,
+and the lock and staged files are removed.`,
+    example: {
+      files: [],
+      setup: "With the disk holding \`out/\` full:",
+      output: "out/directives/examples/greet.js:1:1 - error RYE8006: Writing the output failed: no space left on the device while writing it. The previous output is unchanged.\n",
+      needs: "a full disk or a folder the user cannot write (file permissions do not stop root)",
+      checked_by: "test/output/write-failures.test.ts",
+    },
+    fix_prose: "Free space or fix the permissions named in the message, then build again; nothing needs cleaning up first.",
+  },
   RYE9001: {
     summary: "the configuration has a setting rye does not know",
     explain: `\`rye.config.json\` at the project root (or \`"rye"\` in \`package.json\`) sets what the command-line flags set. An
