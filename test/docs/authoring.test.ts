@@ -6,17 +6,19 @@ import { describe, expect, test } from "vitest";
 import { build, type SourceFile } from "../../src/index.js";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
-import { codeBlocks } from "./code-blocks.js";
+import { blocksOf, codeBlocks } from "./code-blocks.js";
 
 const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
-const blocks = codeBlocks(docs);
+const blocks = [...codeBlocks(docs), ...blocksOf(fileURLToPath(new URL("../../README.md", import.meta.url)), "README.md")];
 
 // Every directive and knowledge block of a page is one project: pages build their examples on each other.
-const pages = [...new Set(blocks.filter((b) => b.attrs.directive || b.attrs.knowledge).map((b) => b.file))];
+// Blocks tagged `diagnostic=RYE…` are failing examples (docs/diagnostics.md), checked by their own test.
+const examples = blocks.filter((b) => (b.attrs.directive || b.attrs.knowledge) && !b.attrs.diagnostic);
+const pages = [...new Set(examples.map((b) => b.file))];
 
 function sourcesOf(page: string): SourceFile[] {
-  return blocks
-    .filter((b) => b.file === page && (b.attrs.directive || b.attrs.knowledge))
+  return examples
+    .filter((b) => b.file === page)
     .map((b) => {
       const kind = b.attrs.directive ? "directive" : "knowledge";
       const id = b.attrs.directive ?? b.attrs.knowledge!;

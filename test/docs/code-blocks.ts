@@ -28,7 +28,8 @@ export function blocksOf(path: string, name: string): CodeBlock[] {
     const lines = readFileSync(path, "utf8").split("\n");
     let prose: string[] = [];
     for (let i = 0; i < lines.length; i++) {
-      const open = /^(`{3,})(\S*)\s*(.*)$/.exec(lines[i]!);
+      // As in CommonMark, a backtick fence's info string holds no backtick (```` ```xml ```` in prose is code, not a fence).
+      const open = /^(`{3,})([^`\s]*)[ \t]*([^`]*)$/.exec(lines[i]!);
       if (!open) {
         prose.push(lines[i]!);
         continue;
