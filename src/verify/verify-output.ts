@@ -10,6 +10,7 @@ import { verifyManifest, type Manifest } from "../sign/sign-manifest.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { FileHashes } from "./file-hashes.js";
 import { allowedUnlisted, isBundleFile, MANIFEST } from "./output-files.js";
+import { pendingJournal } from "../output/journal.js";
 
 /** One file's outcome. `path` is relative to the output folder, with `/`. */
 export interface FileCheck {
@@ -58,6 +59,14 @@ function describe(f: FileCheck): string {
 /** Checks the output folder `dir` (an `out` symlink is followed to the folder it names) against `trust`. */
 export async function verifyOutputDir(dir: string, trust: TrustStore, label = MANIFEST): Promise<OutputVerification> {
   const root = realpathSync(dir);
+  // A build killed after its commit point leaves a journal: until the next build replays it, the
+  // folder may mix two builds, and even files that hash correctly are not one build's output.
+  const pending = pendingJournal(root);
+  if (pending) {
+    const manifest = verifyManifest("{}", trust, label);
+    const message = `A build of ${dir} was interrupted while it replaced the output (${pending.journal} is still pending): the folder may hold parts of two builds\n  Fix: run rye build, which completes it before anything else`;
+    return { ok: false, dir: root, manifest: { ...manifest, message }, files: [], bundles: [], problems: [message] };
+  }
   let text: string;
   try {
     text = readFileSync(join(root, MANIFEST), "utf8");

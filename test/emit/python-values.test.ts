@@ -99,7 +99,7 @@ beforeAll(async () => {
   const sink = { write: () => true } as unknown as Io["stdout"];
   expect(await main(["bundle"], { stdout: sink, stderr: sink, cwd: dir, env })).toBe(0);
   process.env.RYE_TRUSTED_KEYS = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
-  // Run from a plain copy, as CI would (`out/` is a symlink to the current generation).
+  // Run from a plain copy, as CI would.
   bundle = join(mkdtempSync(join(tmpdir(), "rye-values-bundle-")), "bundle.mjs");
   copyFileSync(join(dir, "out", "bundle.mjs"), bundle);
 }, 120_000);
@@ -114,7 +114,8 @@ function runBundle(...args: string[]): { code: number | null; json: any } {
 async function ryeRun(...args: string[]): Promise<{ code: number; json: any }> {
   let text = "";
   const out = { write: (s: string) => ((text += s), true) } as unknown as Io["stdout"];
-  const code = await main(["run", "out/bundle.mjs", ...args], { stdout: out, stderr: out, cwd: dir, env });
+  // The user space sits inside the project here, so it does not vouch: the builder's key is pinned.
+  const code = await main(["run", "out/bundle.mjs", ...args], { stdout: out, stderr: out, cwd: dir, env: { ...env, RYE_TRUSTED_KEYS: process.env.RYE_TRUSTED_KEYS } });
   return { code, json: JSON.parse(text) };
 }
 

@@ -96,8 +96,8 @@ describe("verify() on an output folder", () => {
   test("verifies, naming the anchor; each change is reported by file", async () => {
     const { out, options } = build();
     // The output writer's own files are not build output and not reported.
-    mkdirSync(join(out, ".rye"));
-    writeFileSync(join(out, ".rye", "journal.json"), "{}");
+    mkdirSync(join(out, ".rye", "staging"), { recursive: true });
+    writeFileSync(join(out, ".rye", "staging", "leftover.js"), "export {};\n");
     writeFileSync(join(out, ".gitattributes"), "* -text\n");
     const ok = await verify(out, options);
     expect(ok.ok, ok.problems.join("\n")).toBe(true);
@@ -119,6 +119,17 @@ describe("verify() on an output folder", () => {
     });
     rmSync(join(out, "directives", "a.js"));
     expect((await verify(out, options)).output!.files.find((f) => f.path === "directives/a.js")?.status).toBe("missing");
+  });
+
+  test("a folder with a build's journal still pending is refused until a build completes it", async () => {
+    const { out, options } = build();
+    mkdirSync(join(out, ".rye"));
+    writeFileSync(join(out, ".rye", "journal.json"), JSON.stringify({ write: ["directives/a.js"], remove: [] }));
+    const pending = await verify(out, options);
+    expect(pending.ok).toBe(false);
+    expect(pending.problems.join("\n")).toMatch(/was interrupted while it replaced the output .*journal\.json is still pending.*\n  Fix: run rye build/s);
+    rmSync(join(out, ".rye", "journal.json"));
+    expect((await verify(out, options)).ok).toBe(true);
   });
 
   test("a manifest that lists item modules only (an older build) is refused", async () => {
