@@ -1,6 +1,7 @@
 import { relative, resolve } from "node:path";
 import { didYouMeanId } from "../../runtime/did-you-mean.js";
 import { loadProject, locateProject, type LoadedProject } from "../../builder/load-project.js";
+import { resolveSettings } from "../../project/settings.js";
 import { formatDiagnostic } from "../../diagnostics/format.js";
 import { previewDirective, type PreviewResult } from "../../preview/preview-directive.js";
 import { parsePyJson } from "../../runtime/py-json.js";
@@ -40,7 +41,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`${found.problem}\n`);
     return 2;
   }
-  const project = loadProject({ project: found.root, userSpace: values["user-space"], systems: values.system, cwd: io.cwd, env: io.env });
+  const settings = resolveSettings(found.root, { "user-space": values["user-space"], system: values.system }, io.cwd, io.env);
+  const project = loadProject({ project: found.root, userSpace: settings.userSpace, systems: settings.systems, cwd: io.cwd, env: io.env });
   const ids = project.sources.filter((s) => s.kind === "directive" && s.space === "project").map((s) => s.id);
   if (!ids.includes(id)) {
     const hint = didYouMeanId(id, ids);
