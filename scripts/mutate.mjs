@@ -19,7 +19,7 @@ export const TARGETS = {
   "src/runtime/exec/expand-env.ts": ["test/mutation/expand-env.test.ts", "test/exec/templating.test.ts"],
   "src/runtime/interpolate.ts": ["test/mutation/interpolate.test.ts"],
   "src/sign/verify-item.ts": ["test/mutation/verify-item.test.ts", "test/sign/verify-item.test.ts"],
-  "src/verify/verify-output.ts": ["test/security/verify-api.test.ts"],
+  "src/verify/verify-output.ts": ["test/mutation/verify-output.test.ts", "test/security/verify-api.test.ts"],
 };
 
 const picked = process.argv.slice(2);

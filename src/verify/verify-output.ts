@@ -91,7 +91,7 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
   const hashes = new FileHashes();
   await hashes.prefetch(tree.files.filter((f) => listed.has(f)).map((f) => join(root, f)));
   const seen = new Set<string>();
-  for (const rel of tree.links) result.files.push({ path: rel, itemId: listed.get(rel)?.item_id ?? null, status: "not-a-file", expected: null, actual: null });
+  for (const rel of [...tree.links].sort()) result.files.push({ path: rel, itemId: listed.get(rel)?.item_id ?? null, status: "not-a-file", expected: null, actual: null });
   for (const rel of tree.files.sort()) {
     const entry = listed.get(rel);
     if (!entry) {
