@@ -257,7 +257,7 @@ function registryEntry(a: DirectiveAnalysis): string {
 
 function declarations(a: DirectiveAnalysis, runtime: string): string {
   const optionalArg = requiredCount(a) === 0 ? "?" : "";
-  return `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
+  return `import type { DirectiveCall, DirectiveContextPlan, DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
 import type { Thread, ThreadOptions } from ${lit(runtime.replace("directive.js", "thread.js"))};
 
 ${inputsInterface(a, runtime)}
@@ -269,11 +269,11 @@ export declare function render(inputs${optionalArg}: Inputs, options?: RenderOpt
 /** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
 export declare function validate(params: unknown): ValidationResult<Inputs>;
 /** Which knowledge lands where in a thread of this directive. */
-export declare const contextPlan: ${json(contextPlanOf(a))};
+export declare const contextPlan: DirectiveContextPlan;
 /** The system message and first user message a thread of this directive starts with (seed 004 order). */
 export declare function renderThread(inputs${optionalArg}: Inputs, options?: RenderOptions & ThreadOptions): Thread;
 /** The calls the body instructs, with their targets resolved at build time. */
-export declare const calls: ${json(a.calls ?? [])};
+export declare const calls: DirectiveCall[];
 declare const directive: { id: typeof id; metadata: typeof metadata; render: typeof render; validate: typeof validate; renderThread: typeof renderThread; contextPlan: typeof contextPlan };
 export default directive;
 `;
