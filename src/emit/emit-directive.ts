@@ -74,7 +74,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const T = (annotation: string) => (ts ? annotation : "");
   const optional = requiredCount(a) === 0;
   // The item's text once: fields, prompt and metadata take their longer strings from it.
-  const table = new TextTable(a.data.raw);
+  const table = new TextTable(a.data.raw, !ts);
   const plan = new RenderPlan(defaults, table);
   // With no variable of the env refs set (`noEnv`), env fields compile like the others.
   const field = (t: CompiledText) => (t.segments !== null ? plan.field(t) : `noEnv ? (${plan.field(withoutEnv(t))}) : ${plan.field(t)}`);
@@ -87,7 +87,9 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const promptCode = pyValue(parts, 0, (s) => table.text(s));
   const thread = pyValue(a.thread ?? { system: [], before: [], after: [], hooks: [] });
   const floats = usesPyFloat(metadata + thread) ? `import { PyFloat } from ${lit(runtime)};\n` : "";
-  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
+  // Doc comments in the TypeScript source only (but render's): editors read the declarations beside the .js.
+  const D = (comment: string) => (ts ? `${comment}\n` : "");
+  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, ${table.usesSlices() ? "slices, " : ""}solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
 ${floats}${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : ""}
 ${table.declarations()}export const id = ${lit(a.id)};
@@ -106,20 +108,16 @@ ${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) 
   return { body, content, raw, actions, prompt: ${prompt} };
 }
 
-/** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
-export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>")} {
+${D("/** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */")}export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>")} {
   return validateDirective${T("<Inputs>")}(id, metadata.inputs ?? [], params);
 }
 
-/** Which knowledge lands where in a thread of this directive (extends chain resolved, suppressions applied). */
-export const contextPlan = ${json(contextPlanOf(a))};
-/** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */
-export const calls = ${json(a.calls ?? [])};
+${D("/** Which knowledge lands where in a thread of this directive (extends chain resolved, suppressions applied). */")}export const contextPlan = ${json(contextPlanOf(a))};
+${D("/** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */")}export const calls = ${json(a.calls ?? [])};
 const THREAD${T(": ThreadPlan")} = ${thread};
 const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
 
-/** The system message and first user message a thread of this directive starts with (seed 004 order). */
-export function renderThread(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
+${D("/** The system message and first user message a thread of this directive starts with (seed 004 order). */")}export function renderThread(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
   const rendered = render(inputs, options);
   const ctx = threadContext(id, metadata, PERMISSIONS, rendered.body, inputs${T(" as unknown as Record<string, unknown>")}, DEFAULTS, options);
   return buildThread(THREAD, rendered.prompt, ctx);

@@ -10,10 +10,18 @@ const MIN_SHARED = 24;
 export class TextTable {
   private readonly names = new Map<string, string>();
   private readonly decls: string[] = [];
-  private sourceUsed = false;
+  /** Name, start and end of every slice of the source, declared together ahead of the other constants. */
+  private readonly cuts: [string, number, number][] = [];
 
-  /** `source` is the item's text: every piece found in it becomes a slice of it. */
-  constructor(private readonly source: string) {}
+  /**
+   * `source` is the item's text: every piece found in it becomes a slice of it. `compact`: the
+   * slices are cut by one runtime call (`slices`) instead of a declaration each; a TypeScript
+   * source keeps one typed declaration each.
+   */
+  constructor(
+    private readonly source: string,
+    private readonly compact = false,
+  ) {}
 
   /** A JS expression whose value is `s`: a literal for short text, else a shared module constant. */
   text(s: string): string {
@@ -22,8 +30,10 @@ export class TextTable {
     if (known) return known;
     const at = this.source.indexOf(s);
     if (at === -1) return this.declare(s, lit(s));
-    this.sourceUsed = true;
-    return this.declare(s, `${SOURCE}.slice(${at}, ${at + s.length})`);
+    if (!this.compact) return this.declare(s, `${SOURCE}.slice(${at}, ${at + s.length})`);
+    const name = this.name(s);
+    this.cuts.push([name, at, at + s.length]);
+    return name;
   }
 
   /** A JS expression whose value is `parts` joined: one module constant when the result is long, built from shared pieces. */
@@ -38,13 +48,25 @@ export class TextTable {
 
   /** The module-level declarations of every constant handed out, in dependency order. */
   declarations(): string {
-    const source = this.sourceUsed ? `const ${SOURCE} = ${lit(this.source)};\n` : "";
-    return source + this.decls.join("");
+    const used = this.cuts.length > 0 || this.decls.some((d) => d.includes(`= ${SOURCE}.slice(`));
+    const source = used ? `const ${SOURCE} = ${lit(this.source)};\n` : "";
+    const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(", ")}] = slices(${SOURCE}, [${this.cuts.map((c) => `${c[1]},${c[2]}`).join(",")}]);\n`;
+    return source + cuts + this.decls.join("");
+  }
+
+  /** True when `declarations()` calls the runtime's `slices`, which the module must then import. */
+  usesSlices(): boolean {
+    return this.cuts.length > 0;
+  }
+
+  private name(s: string): string {
+    const name = `T${this.names.size}`;
+    this.names.set(s, name);
+    return name;
   }
 
   private declare(s: string, code: string): string {
-    const name = `T${this.names.size}`;
-    this.names.set(s, name);
+    const name = this.name(s);
     this.decls.push(`const ${name} = ${code};\n`);
     return name;
   }
