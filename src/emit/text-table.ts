@@ -12,6 +12,7 @@ export class TextTable {
   private readonly decls: string[] = [];
   /** Name, start and end of every slice of the source, declared together ahead of the other constants. */
   private readonly cuts: [string, number, number][] = [];
+  private sourceUsed = false;
 
   /**
    * `source` is the item's text: every piece found in it becomes a slice of it. `compact`: the
@@ -30,6 +31,7 @@ export class TextTable {
     if (known) return known;
     const at = this.source.indexOf(s);
     if (at === -1) return this.declare(s, lit(s));
+    this.sourceUsed = true;
     if (!this.compact) return this.declare(s, `${SOURCE}.slice(${at}, ${at + s.length})`);
     const name = this.name(s);
     this.cuts.push([name, at, at + s.length]);
@@ -48,8 +50,7 @@ export class TextTable {
 
   /** The module-level declarations of every constant handed out, in dependency order. */
   declarations(): string {
-    const used = this.cuts.length > 0 || this.decls.some((d) => d.includes(`= ${SOURCE}.slice(`));
-    const source = used ? `const ${SOURCE} = ${lit(this.source)};\n` : "";
+    const source = this.sourceUsed ? `const ${SOURCE} = ${lit(this.source)};\n` : "";
     const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(", ")}] = slices(${SOURCE}, [${this.cuts.map((c) => `${c[1]},${c[2]}`).join(",")}]);\n`;
     return source + cuts + this.decls.join("");
   }
