@@ -3,7 +3,7 @@
 // Needs `npm run build` first (dist/). The real corpus comes from ../shared when present.
 // Usage: node bench/run.mjs [--quick]   (--quick: 2k instead of 10k, for a smoke run)
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -124,6 +124,12 @@ for (const count of [1000, BIG]) {
   log(`build: generated ${count} (${(performance.now() - t).toFixed(0)} ms to generate)…`);
   const cold = childBuild(dir);
   results.figures[`cold${count}`] = { directives: count, inProcessMs: cold.ms, perSecond: count / (cold.ms / 1000), maxRssMb: cold.maxRssMb, written: cold.written };
+  if (count === 1000) {
+    // Everything the build wrote except the shared runtime/, against everything under .ai/.
+    const size = outputSize(dir);
+    results.figures.output1000 = size;
+    target(`output size, generated 1k: bytes out ÷ bytes in, excluding runtime/ (${fmtKb(size.outBytes / count)} KB per directive from ${fmtKb(size.sourceBytes / count)} KB)`, size.ratio, "×", size.ratio <= 2, "≤ 2×");
+  }
   if (count === BIG) {
     target(`cold build ${count}: directives/s (no process start)`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000, "≥ 2000/s");
     target(`cold build ${count}: peak RSS`, cold.maxRssMb, "MB", cold.maxRssMb <= 300, "≤ 300 MB");
@@ -148,6 +154,25 @@ for (const count of [1000, BIG]) {
     results.figures.tsc = tscOverhead(dir);
     target("tsc --noEmit overhead of 1k emitted modules", results.figures.tsc.overheadMs, "ms", results.figures.tsc.overheadMs <= 1000, "≤ 1000 ms");
   }
+}
+
+/** Bytes under `dir/out` (without runtime/) and under `dir/.ai`, and their ratio; `byKind` splits the output by file kind. */
+function outputSize(dir) {
+  const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  const bytes = (files) => files.reduce((a, f) => a + statSync(f).size, 0);
+  const out = join(dir, "out");
+  const files = walk(out).filter((f) => !f.slice(out.length + 1).startsWith("runtime"));
+  const byKind = {};
+  for (const f of files) {
+    const kind = f.endsWith(".d.ts") ? ".d.ts" : f.endsWith(".ts") ? ".ts" : f.endsWith(".js") ? ".js" : f.slice(out.length + 1);
+    byKind[kind] = (byKind[kind] ?? 0) + statSync(f).size;
+  }
+  const outBytes = bytes(files);
+  const sourceBytes = bytes(walk(join(dir, ".ai")));
+  return { outBytes, sourceBytes, ratio: outBytes / sourceBytes, byKind };
+}
+function fmtKb(b) {
+  return (b / 1024).toFixed(1);
 }
 
 /** Where a non-incremental build's time goes, phase by phase, in this process. */
@@ -230,6 +255,7 @@ const md = [
   `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; the first one after the cold build, which records the stamp, ${fmt(f[`noop${BIG}`].firstWholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | |`,
   `| one directive changed, ${BIG}, warm process (${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | |`,
   "",
+  `Output of the generated 1k by kind (bytes, runtime/ excluded): ${Object.entries(f.output1000.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; sources ${f.output1000.sourceBytes}.`,
   `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
   `tsc --noEmit (median of 3, taking turns): ${fmt(f.tsc.withoutMs)} ms without the modules, ${fmt(f.tsc.withMs)} ms importing the 1k registry. verify ${BIG}: ${fmt(f[`verify${BIG}`].wholeProcessMs)} ms (${f[`verify${BIG}`].summary ?? ""}).`,
 ].join("\n");

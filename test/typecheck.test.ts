@@ -59,7 +59,7 @@ function check(roots: string[], dir: string) {
 }
 
 test("emitted modules type-check under strict tsc, and misuse is a type error", () => {
-  const { dir, result } = compileToDir(exampleSources());
+  const { dir, result } = compileToDir(exampleSources(), { emitTs: true });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   // A consumer of out/ sees the declarations only: no module body is type-checked on its behalf.
   writeFileSync(join(dir, "consumer.ts"), CONSUMER);

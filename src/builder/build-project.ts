@@ -28,6 +28,8 @@ export interface ProjectBuildOptions {
   outDir: string;
   spaces: Spaces;
   allowUnsigned?: boolean;
+  /** Also write each module's TypeScript source under `ts/`. */
+  emitTs?: boolean;
   /** Called after each item (built or reused) with how many are done out of how many. */
   onProgress?: (done: number, total: number) => void;
   /** State kept between builds of one process (--watch): see `BuildMemo`. */
@@ -134,6 +136,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     key: key ? key.fingerprint : "unsigned",
     timestamp,
     outDir: opts.outDir,
+    emitTs: opts.emitTs === true,
   });
   const path = cacheFile(opts.project);
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
@@ -153,6 +156,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   let failed = readProblems.some(isError) || signatures.some(isError);
   const result = build(sources, VERSION, {
     hookConfig,
+    emitTs: opts.emitTs,
     items: {
       failed: () => failed,
       reuse(src) {

@@ -18,6 +18,8 @@ export interface BuildOptions {
    * result, and items `reuse` answers for are skipped. `files` then holds only whole-build files.
    */
   items?: BuildItemHooks;
+  /** Also emit each module's TypeScript source under `ts/` (`rye build --emit-ts`). */
+  emitTs?: boolean;
 }
 
 /** See `BuildOptions.items`. */
@@ -43,6 +45,7 @@ export interface BuildResult {
 /** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
 export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
   const items = options.items;
+  const ts = options.emitTs === true;
   if (items) {
     // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
     const entries = new Map<string, string>();
@@ -58,21 +61,21 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         return outcome;
       }),
       onLookup: items.onLookup,
-      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version)) : null),
+      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version), ts) : null),
       onDirective: (src, outcome, a) => {
         if (!a || !emitting()) return items.onItem(src, outcome, null);
         const m = emitDirective(a, version);
         entries.set(a.id, m.registry);
         const carried: ItemOutcome & { registry: string } = { ...outcome, registry: m.registry };
-        items.onItem(src, carried, moduleFiles(m));
+        items.onItem(src, carried, moduleFiles(m, ts));
       },
     });
     // Tools are few and cheap: compiled every build, written only when their text changes.
-    const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries);
-    for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
+    const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts });
+    for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version), ts)) files.set(path, text);
     return { files, diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled, tools: tools.tools.map((t) => t.id) };
   }
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
   const tools = compileTools(sources);
-  return { files: emit(analyses, version, knowledge, tools.tools), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
+  return { files: emit(analyses, version, knowledge, tools.tools, { ts }), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
 }

@@ -5,6 +5,7 @@ import { access, comment, doc, json, key, lit, pyValue, usesPyFloat } from "./es
 import { promptParts } from "./prompt-parts.js";
 import { envNames, withoutEnv } from "./env-free.js";
 import { RenderPlan } from "./render-plan.js";
+import { TextTable } from "./text-table.js";
 
 /** The three files of one compiled directive, relative to the output directory. */
 export interface EmittedModule {
@@ -72,7 +73,9 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const usesEnv = [a.body, a.content, a.raw].some((t) => t.segments === null);
   const T = (annotation: string) => (ts ? annotation : "");
   const optional = requiredCount(a) === 0;
-  const plan = new RenderPlan(defaults);
+  // The item's text once: fields, prompt and metadata take their longer strings from it.
+  const table = new TextTable(a.data.raw, !ts);
+  const plan = new RenderPlan(defaults, table);
   // With no variable of the env refs set (`noEnv`), env fields compile like the others.
   const field = (t: CompiledText) => (t.segments !== null ? plan.field(t) : `noEnv ? (${plan.field(withoutEnv(t))}) : ${plan.field(t)}`);
   const [body, content, raw, actions] = [field(a.body), field(a.content), field(a.raw), actionsExpr(a, plan)];
@@ -80,17 +83,20 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const envCheck = usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : "";
   const prelude = plan.prelude("  ");
   // Metadata and hook conditions hold Python values: `<limits spend="1.0"/>` is the float 1.0.
-  const metadata = pyValue(meta, 2);
+  const metadata = pyValue(meta, "line", (s) => table.text(s));
+  const promptCode = pyValue(parts, 0, (s) => table.text(s));
   const thread = pyValue(a.thread ?? { system: [], before: [], after: [], hooks: [] });
   const floats = usesPyFloat(metadata + thread) ? `import { PyFloat } from ${lit(runtime)};\n` : "";
-  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
+  // Doc comments in the TypeScript source only (but render's): editors read the declarations beside the .js.
+  const D = (comment: string) => (ts ? `${comment}\n` : "");
+  return `import { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, ${table.usesSlices() ? "slices, " : ""}solidEnd, solidStart, str, validateDirective } from ${lit(runtime)};
 import { buildThread, threadContext } from ${lit(runtime.replace("directive.js", "thread.js"))};
 ${floats}${ts ? `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};\nimport type { Thread, ThreadOptions, ThreadPlan } from ${lit(runtime.replace("directive.js", "thread.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : ""}
-export const id = ${lit(a.id)};
+${table.declarations()}export const id = ${lit(a.id)};
 export const metadata${T(": DirectiveMetadata")} = ${metadata};
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${json(defaults)};
 const REQUIRED${T(": readonly string[]")} = ${json(required)};
-const PROMPT = ${json(parts)};
+const PROMPT = ${promptCode};
 /** Renders the directive for \`inputs\` exactly as the original runtime would. */
 export function render(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions")})${T(": Rendered")} {
   const p${T(": Readonly<Record<string, unknown>>")} = inputs${T(" as unknown as Readonly<Record<string, unknown>>")};
@@ -102,20 +108,16 @@ ${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) 
   return { body, content, raw, actions, prompt: ${prompt} };
 }
 
-/** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
-export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>")} {
+${D("/** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */")}export function validate(params${T(": unknown")})${T(": ValidationResult<Inputs>")} {
   return validateDirective${T("<Inputs>")}(id, metadata.inputs ?? [], params);
 }
 
-/** Which knowledge lands where in a thread of this directive (extends chain resolved, suppressions applied). */
-export const contextPlan = ${json(contextPlanOf(a), 2)};
-/** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */
-export const calls = ${json(a.calls ?? [], 2)};
+${D("/** Which knowledge lands where in a thread of this directive (extends chain resolved, suppressions applied). */")}export const contextPlan = ${json(contextPlanOf(a))};
+${D("/** The calls the body instructs (\`rye_execute(…)\` etc.), with their targets resolved at build time. */")}export const calls = ${json(a.calls ?? [])};
 const THREAD${T(": ThreadPlan")} = ${thread};
 const PERMISSIONS${T(": readonly string[]")} = ${json((a.permissions ?? []).map((p) => p.content))};
 
-/** The system message and first user message a thread of this directive starts with (seed 004 order). */
-export function renderThread(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
+${D("/** The system message and first user message a thread of this directive starts with (seed 004 order). */")}export function renderThread(inputs${T(": Inputs")}${optional ? ` = {}${T(" as Inputs")}` : ""}, options${T("?: RenderOptions & ThreadOptions")})${T(": Thread")} {
   const rendered = render(inputs, options);
   const ctx = threadContext(id, metadata, PERMISSIONS, rendered.body, inputs${T(" as unknown as Record<string, unknown>")}, DEFAULTS, options);
   return buildThread(THREAD, rendered.prompt, ctx);
@@ -253,7 +255,7 @@ function registryEntry(a: DirectiveAnalysis): string {
 
 function declarations(a: DirectiveAnalysis, runtime: string): string {
   const optionalArg = requiredCount(a) === 0 ? "?" : "";
-  return `import type { DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
+  return `import type { DirectiveCall, DirectiveContextPlan, DirectiveMetadata, Rendered, RenderOptions, ValidationResult } from ${lit(runtime)};
 import type { Thread, ThreadOptions } from ${lit(runtime.replace("directive.js", "thread.js"))};
 
 ${inputsInterface(a, runtime)}
@@ -265,11 +267,11 @@ export declare function render(inputs${optionalArg}: Inputs, options?: RenderOpt
 /** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
 export declare function validate(params: unknown): ValidationResult<Inputs>;
 /** Which knowledge lands where in a thread of this directive. */
-export declare const contextPlan: ${json(contextPlanOf(a))};
+export declare const contextPlan: DirectiveContextPlan;
 /** The system message and first user message a thread of this directive starts with (seed 004 order). */
 export declare function renderThread(inputs${optionalArg}: Inputs, options?: RenderOptions & ThreadOptions): Thread;
 /** The calls the body instructs, with their targets resolved at build time. */
-export declare const calls: ${json(a.calls ?? [])};
+export declare const calls: DirectiveCall[];
 declare const directive: { id: typeof id; metadata: typeof metadata; render: typeof render; validate: typeof validate; renderThread: typeof renderThread; contextPlan: typeof contextPlan };
 export default directive;
 `;

@@ -13,24 +13,33 @@ import type { CompiledTool } from "../compile-tools.js";
  */
 export const TS_DIR = "ts/";
 
-/** One item's three module files, keyed by output path. */
-export function moduleFiles(m: { path: string; js: string; ts: string; dts: string }): Map<string, string> {
-  return new Map([
-    [`${m.path}.js`, m.js],
-    [`${TS_DIR}${m.path}.ts`, m.ts],
-    [`${m.path}.d.ts`, m.dts],
-  ]);
+/**
+ * One item's module files, keyed by output path: the `.js` and `.d.ts` consumers load, and with
+ * `ts` (`rye build --emit-ts`) its TypeScript source under `ts/`. Off by default: the source holds
+ * the same text as the `.js` and would double the output for no consumer (see README, "What out/ holds").
+ */
+export function moduleFiles(m: { path: string; js: string; ts: string; dts: string }, ts = false): Map<string, string> {
+  const files = new Map([[`${m.path}.js`, m.js]]);
+  if (ts) files.set(`${TS_DIR}${m.path}.ts`, m.ts);
+  files.set(`${m.path}.d.ts`, m.dts);
+  return files;
+}
+
+/** What `emit` writes besides the `.js` and `.d.ts` of every item. */
+export interface EmitOptions {
+  /** Also the TypeScript source of every module, under `ts/`. */
+  ts?: boolean;
 }
 
 /** The files that depend on the whole build, not on one item: the two registries and out/package.json. */
-export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, string> = new Map(), options: EmitOptions = {}): Map<string, string> {
   // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
-  const key = `${version}\0${ids.map((id) => `${id}\u0002${entries.get(id) ?? ""}`).join("\0")}\u0001${toolIds.join("\0")}`;
+  const key = `${version}\0${options.ts ? "ts" : ""}\0${ids.map((id) => `${id}\u0002${entries.get(id) ?? ""}`).join("\0")}\u0001${toolIds.join("\0")}`;
   if (lastShared?.key === key) return new Map(lastShared.files);
   const files = new Map<string, string>();
   for (const [name, registry] of [["index", emitIndex(ids, version, entries)], ["tools", emitToolsIndex(toolIds, version)]] as const) {
     files.set(`${name}.js`, registry.js);
-    files.set(`${TS_DIR}${name}.ts`, registry.ts);
+    if (options.ts) files.set(`${TS_DIR}${name}.ts`, registry.ts);
     files.set(`${name}.d.ts`, registry.dts);
   }
   // The output is ES modules whatever the enclosing project's package.json says.
@@ -41,16 +50,16 @@ export function emitShared(ids: readonly string[], version: string, toolIds: rea
 let lastShared: { key: string; files: ReadonlyMap<string, string> } | undefined;
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
-export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = []): Map<string, string> {
+export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = [], options: EmitOptions = {}): Map<string, string> {
   const files = new Map<string, string>();
-  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version))) files.set(path, text);
+  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version), options.ts)) files.set(path, text);
   const entries = new Map<string, string>();
   for (const a of analyses) {
     const m = emitDirective(a, version);
     entries.set(a.id, m.registry);
-    for (const [path, text] of moduleFiles(m)) files.set(path, text);
+    for (const [path, text] of moduleFiles(m, options.ts)) files.set(path, text);
   }
-  for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version))) files.set(path, text);
-  for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id), entries)) files.set(path, text);
+  for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version), options.ts)) files.set(path, text);
+  for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id), entries, options)) files.set(path, text);
   return files;
 }

@@ -7,6 +7,7 @@ import type { TemplateNode } from "../parse/ast.js";
 import { buildPrompt, type PromptParts } from "../runtime/directive.js";
 import { isPyWhitespace } from "../runtime/pystr.js";
 import { access, concat, lit } from "./escape.js";
+import type { TextTable } from "./text-table.js";
 
 const OBJECT_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
@@ -40,7 +41,11 @@ export class RenderPlan {
   /** Values inserted by the `{input:}` pass, which the second pass then scans (the others it inserts itself). */
   private readonly early = new Set<number>();
 
-  constructor(private readonly defaults: Readonly<Record<string, string>>) {}
+  /** `table` holds the module's text: every static piece is taken from it, so a text shared by fields is stored once. */
+  constructor(
+    private readonly defaults: Readonly<Record<string, string>>,
+    private readonly table: TextTable,
+  ) {}
 
   /** `const v0 = …;` lines and the `plain` flag: true when no value the second pass scans holds a `$`. */
   prelude(indent: string): string {
@@ -124,11 +129,11 @@ export class RenderPlan {
     return sp.statics.every((s, i) => !DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s)));
   }
 
-  private static concat(sp: Split, first = "", last = ""): string {
+  private concat(sp: Split, first: readonly string[] = [], last: readonly string[] = []): string {
     const parts: string[] = [];
     sp.statics.forEach((s, i) => {
-      const text = (i === 0 ? first : "") + s + (i === sp.statics.length - 1 ? last : "");
-      if (text) parts.push(lit(text));
+      const pieces = [...(i === 0 ? first : []), s, ...(i === sp.statics.length - 1 ? last : [])];
+      if (pieces.some((x) => x !== "")) parts.push(this.table.join(pieces));
       if (i < sp.slots.length) parts.push(`v${sp.slots[i]}`);
     });
     return concat(parts);
@@ -159,16 +164,16 @@ export class RenderPlan {
 
   /** A JS expression rendering one field for inputs `p`, following the original's passes. */
   field(t: CompiledText): string {
-    if (t.segments === null) return `interpretWithEnv(${lit(t.text)}, p, DEFAULTS, env)`;
+    if (t.segments === null) return `interpretWithEnv(${this.table.text(t.text)}, p, DEFAULTS, env)`;
     const sp = this.split(t);
-    const concat = RenderPlan.concat(sp);
+    const concat = this.concat(sp);
     const ex = this.expand(sp);
     const when = RenderPlan.fastWhen(sp, ex);
     if (when === null) return `dollarPass(${concat}, p, DEFAULTS)`;
     if (ex.slots.length === 0) return concat;
     if (ex.slots.length === sp.slots.length) return `secondPass(${when}, ${concat}, p, DEFAULTS)`;
     // Static `${inputs.x}` already filled in the shortcut; the general path starts from the text as written.
-    return `plain ? ${RenderPlan.concat(ex)} : dollarPass(${concat}, p, DEFAULTS)`;
+    return `plain ? ${this.concat(ex)} : dollarPass(${concat}, p, DEFAULTS)`;
   }
 
   /**
@@ -182,7 +187,7 @@ export class RenderPlan {
     const sp = this.expand(unexpanded);
     const fast = RenderPlan.fastWhen(unexpanded, sp);
     if (fast === null) return general;
-    if (sp.slots.length === 0) return lit(buildPrompt(parts, "", sp.statics[0]!));
+    if (sp.slots.length === 0) return this.staticPrompt(parts, sp.statics[0]!);
     const first = sp.statics[0]!;
     const last = sp.statics.at(-1)!;
     // Where only whitespace lies between a value and an end of the body, the value decides where
@@ -193,13 +198,21 @@ export class RenderPlan {
     if (!solid(last)) checks.push(`solidEnd(v${sp.slots.at(-1)})`);
     const head = [parts.open, parts.permissions].filter((x): x is string => x !== null);
     const tail = [parts.returns, parts.open !== null ? "</directive>" : null].filter((x): x is string => x !== null);
-    const before = head.map((h) => `${h}\n`).join("");
-    const after = tail.map((t) => `\n${t}`).join("");
+    const before = head.flatMap((h) => [h, "\n"]);
+    const after = tail.flatMap((t) => ["\n", t]);
     const when = checks.join(" && ");
     // Nothing to strip at either end: the prompt holds `body` itself, so the module does not repeat its text.
-    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[before, "body", after].map((x) => (x === "body" ? x : lit(x))).filter((x) => x !== '""').join(" + ")} : ${general}`;
+    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[this.table.join(before), "body", this.table.join(after)].filter((x) => x !== '""').join(" + ")} : ${general}`;
     const stripped = { ...sp, statics: sp.statics.map((s, i) => (i === 0 ? lstrip(s) : i === sp.statics.length - 1 ? rstrip(s) : s)) };
-    return `${when} ? ${RenderPlan.concat(stripped, before, after)} : ${general}`;
+    return `${when} ? ${this.concat(stripped, before, after)} : ${general}`;
+  }
+
+  /** `buildPrompt(parts, "", body)` for a body without values, as pieces of the module's text. */
+  private staticPrompt(parts: PromptParts, body: string): string {
+    const pieces = [parts.open, parts.permissions ?? null, lstrip(rstrip(body)) || null, parts.returns, parts.open !== null ? "</directive>" : null].filter((x): x is string => x !== null);
+    const joined = pieces.flatMap((x, i) => (i === 0 ? [x] : ["\n", x]));
+    if (joined.join("") !== buildPrompt(parts, "", body)) return lit(buildPrompt(parts, "", body));
+    return this.table.join(joined);
   }
 }
 

@@ -176,6 +176,16 @@ export function requireInputs(id: string, p: Params, required: readonly string[]
 
 const PERMISSIONS_BLOCK = /(<permissions>[\s\S]*?<\/permissions>)/;
 
+/**
+ * The pieces of a compiled module's text that its constants are: `bounds` holds the start and end
+ * of each in turn. A module stores its item's text once and cuts the rest from it when it loads.
+ */
+export function slices(text: string, bounds: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < bounds.length; i += 2) out.push(text.slice(bounds[i], bounds[i + 1]));
+  return out;
+}
+
 /** Seed 004's `_build_prompt`: tag, permissions, stripped body, return instruction, closing tag. */
 export function buildPrompt(parts: PromptParts, content: string, body: string): string {
   const out: string[] = [];

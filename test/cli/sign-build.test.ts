@@ -106,7 +106,7 @@ test("rye verify out/ checks the signed manifest against every module it lists: 
 
 test("the manifest lists every signed file of the build; rye verify checks them by hash and refuses unlisted ones", async () => {
   const { dir, env } = project();
-  expect((await rye(dir, env, "build")).code).toBe(0);
+  expect((await rye(dir, env, "build", "--emit-ts")).code).toBe(0);
   const out = join(dir, "out");
   const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { files: { path: string; item_id: string | null; sha256: string }[] };
   const signed = allFiles(out)

@@ -98,6 +98,8 @@ beforeAll(async () => {
   env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH };
   const sink = { write: () => true } as unknown as Io["stdout"];
   expect(await main(["bundle"], { stdout: sink, stderr: sink, cwd: dir, env })).toBe(0);
+  // The TypeScript sources too (out/ts/), which a build writes only when asked.
+  expect(await main(["build", "--emit-ts"], { stdout: sink, stderr: sink, cwd: dir, env })).toBe(0);
   process.env.RYE_TRUSTED_KEYS = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
   // Run from a plain copy, as CI would.
   bundle = join(mkdtempSync(join(tmpdir(), "rye-values-bundle-")), "bundle.mjs");

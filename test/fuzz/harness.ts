@@ -116,9 +116,9 @@ export class Fuzzer {
   }
 
   private buildTwiceTimed(src: SourceFile): BuildResult {
-    const a = build([src], "fuzz");
+    const a = build([src], "fuzz", { emitTs: true });
     for (const d of a.diagnostics) this.stats.diagnosticsByCode[d.code] = (this.stats.diagnosticsByCode[d.code] ?? 0) + 1;
-    const b = build([src], "fuzz");
+    const b = build([src], "fuzz", { emitTs: true });
     if (a.files.size !== b.files.size) throw new Error("two builds emitted different file sets");
     for (const [k, v] of a.files) if (b.files.get(k) !== v) throw new Error(`two builds differ in ${k}`);
     return a;

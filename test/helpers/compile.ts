@@ -2,12 +2,12 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, type BuildResult, type SourceFile } from "../../src/index.js";
+import { build, type BuildOptions, type BuildResult, type SourceFile } from "../../src/index.js";
 import { runtimeFiles } from "../../src/output/runtime-files.js";
 
 /** Compiles sources into a fresh temp directory (with the runtime) and returns it with the result. */
-export function compileToDir(sources: readonly SourceFile[]): { dir: string; result: BuildResult } {
-  const result = build(sources, "test");
+export function compileToDir(sources: readonly SourceFile[], options: BuildOptions = {}): { dir: string; result: BuildResult } {
+  const result = build(sources, "test", options);
   const dir = mkdtempSync(join(tmpdir(), "rye-out-"));
   for (const [rel, text] of [...result.files, ...runtimeFiles()]) {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });

@@ -28,7 +28,7 @@ CONFIG_SCHEMA = {"type": "object", "properties": {"n": {"type": "integer", "desc
 };
 
 const execa = realExeca as unknown as Execa;
-const { dir, result } = compileToDir([...readProject(repo).sources, FLOATY]);
+const { dir, result } = compileToDir([...readProject(repo).sources, FLOATY], { emitTs: true });
 
 const CONSUMER = `
 import { tools } from "./tools.js";

@@ -18,7 +18,7 @@ import { locateProject } from "../../builder/load-project.js";
 import { holdsProject } from "../../project/find-project.js";
 import { resolveSettings } from "../../project/settings.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--verbose] [--allow-unsigned] [--verify-sources] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--verbose] [--allow-unsigned] [--emit-ts] [--verify-sources] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the nearest folder at or above
 the current directory holding .ai/; a missing DIR or one without .ai/ is a usage error) into
@@ -26,6 +26,7 @@ typed ES modules under --out (default: DIR/out). Parents and knowledge are resol
 user (--user-space, $USER_SPACE or home) → system (--system, repeatable). Exit code 1 on any error.
 --check writes nothing and exits 1 when out/ differs from what a build would write. Output is
 signed with this machine's key (generated on first use); --allow-unsigned skips that, loudly.
+--emit-ts also writes each module's TypeScript source under out/ts/ (signed like the rest).
 A signed source that changed since signing is a warning (RYE5001); --verify-sources requires every
 project item to carry a valid signature by a trusted key (RYE5001-RYE5004 as errors).
 Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuilds on every change
@@ -47,6 +48,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       system: { type: "string", multiple: true },
       check: { type: "boolean" },
       "allow-unsigned": { type: "boolean" },
+      "emit-ts": { type: "boolean" },
       "verify-sources": { type: "boolean" },
       watch: { type: "boolean" },
       verbose: { type: "boolean" },
@@ -69,14 +71,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (values.check) {
     // From scratch, without the cache, signed with a key that lives only in memory: --check touches nothing.
     const { sources, hookConfig } = readSpaces(spaces);
-    const result = build(sources, VERSION, { hookConfig });
+    const result = build(sources, VERSION, { hookConfig, emitTs: values["emit-ts"] });
     const unsigned = new Map([...result.files, ...runtimeFiles()]);
     const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
     return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
   }
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
   const sourceTrust = settings.verifySources ? trustForSpaces(roots, io.env) : null;
-  const options = { project, outDir, spaces, allowUnsigned, sourceTrust };
+  const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust };
   const verbose = settings.verbose;
   if (values.watch) return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, Boolean(values.json), true, verbose) : reportNoProject(o, io, Boolean(values.json))));
   return runOnce(options, io, Boolean(values.json), false, verbose);
