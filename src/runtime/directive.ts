@@ -16,7 +16,7 @@ export interface RenderOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** What `render` returns: the original's interpolated fields plus the prompt of seed 004. */
+/** What `render` returns: the original's interpolated fields plus the prompt its `_build_prompt` builds. */
 export interface Rendered {
   body: string;
   content: string;
@@ -81,7 +81,7 @@ export interface DirectiveExports<Id extends string, I> {
   render(inputs: I, options?: RenderOptions): Rendered;
   /** Checks untyped parameters (JSON, CLI) as the original does, with the original's payloads. */
   validate(params: unknown): ValidationResult<I>;
-  /** The system message and first user message a thread of this directive starts with (seed 004 order). */
+  /** The system message and first user message a thread of this directive starts with, in the original's order. */
   renderThread(inputs: I, options?: RenderOptions & ThreadOptions): Thread;
   /** Which knowledge lands where in a thread of this directive. */
   readonly contextPlan: DirectiveContextPlan;

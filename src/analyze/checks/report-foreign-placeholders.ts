@@ -13,9 +13,9 @@ export function reportForeignPlaceholders({ parsed, bag }: CheckContext): void {
   const where = { source: parsed.source, lines: parsed.lines, base: body.loc.start.offset };
   for (const node of scanPlaceholders(body.text, "Mixed", where)) {
     if (node.type === "env_var") {
-      bag.add(d.foreignPlaceholder(node.loc, node.raw, "an environment variable (System 1)", "Pass the value as an input: {input:name}."));
+      bag.add(d.foreignPlaceholder(node.loc, node.raw, "an environment variable", "Pass the value as an input: {input:name}."));
     } else if (node.type === "context_ref" && !node.expr.includes("{input:") && !node.expr.startsWith("input:")) {
-      bag.add(d.foreignPlaceholder(node.loc, node.raw, "a context path (System 3, hooks and graphs)", "Use {input:name} for directive inputs."));
+      bag.add(d.foreignPlaceholder(node.loc, node.raw, "a context path (hooks and graphs)", "Use {input:name} for directive inputs."));
     }
   }
 }
