@@ -5,7 +5,7 @@
  */
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 
-/** Raised when a generated module's hash, key or signature does not check out. */
+/** Raised when build output, a bundle or a module fails verification; `itemId` names the item (or the file when it has none). */
 export class IntegrityError extends Error {
   override name = "IntegrityError";
   constructor(

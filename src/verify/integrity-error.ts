@@ -1,10 +1,3 @@
-/** Raised when build output or a bundle fails verification; `itemId` names the item (or the file when it has none). */
-export class IntegrityError extends Error {
-  override name = "IntegrityError";
-  constructor(
-    readonly itemId: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+// One error class for every refusal: the runtime's module check and the verifier throw the same
+// IntegrityError, so `instanceof` holds whichever of them refused.
+export { IntegrityError } from "../runtime/verify-module.js";

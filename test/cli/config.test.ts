@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Io } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
+import { runRye, tempTree, testUserSpace } from "../helpers/cli.js";
 
-const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
+const TEST_USER = testUserSpace();
+const rye = (args: string[], cwd: string) => runRye(args, cwd, { USER_SPACE: TEST_USER });
+const project = (files: Record<string, string>) => tempTree({ ".ai/directives/t/hi.md": DIRECTIVE, ...files });
 
 const DIRECTIVE = `# Hi
 
@@ -19,22 +19,7 @@ const DIRECTIVE = `# Hi
 Say hi to {input:who} from {env:SENDER:us}.
 `;
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "rye-config-cli-"));
-  for (const [rel, text] of Object.entries({ ".ai/directives/t/hi.md": DIRECTIVE, ...files })) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
 
-async function rye(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true) }) as unknown as Io["stdout"];
-  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: TEST_USER } });
-  return { code, stdout, stderr };
-}
 
 describe("rye.config.json in rye build", () => {
   test("sets the output folder; --out overrides it", async () => {

@@ -2,19 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Io } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
+import { runRye, testUserSpace } from "../helpers/cli.js";
 import { TEMPLATE_FILES } from "../../src/init/project-template.js";
 
-const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
-
-async function rye(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true) }) as unknown as Io["stdout"];
-  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: TEST_USER } });
-  return { code, stdout, stderr };
-}
+const TEST_USER = testUserSpace();
+const rye = (args: string[], cwd: string) => runRye(args, cwd, { USER_SPACE: TEST_USER });
 
 describe("rye init", () => {
   test("scaffolds a project that builds with nothing above info, and a tool that runs", async () => {

@@ -1,9 +1,5 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { Io } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
+import { runRye, tempTree, testUserSpace } from "../helpers/cli.js";
 
 const DIRECTIVE = `# Hi
 
@@ -20,29 +16,15 @@ const DIRECTIVE = `# Hi
 Say hi to {input:who}, {input:times} times.
 `;
 
-const TEST_USER = mkdtempSync(join(tmpdir(), "rye-user-"));
+const TEST_USER = testUserSpace();
+const rye = (args: string[], cwd: string) => runRye(args, cwd, { USER_SPACE: TEST_USER });
 
 const BROKEN = DIRECTIVE.replace("{input:times}", "{input:tims}");
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "rye-preview-test-"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
 
-async function rye(args: string[], cwd: string) {
-  let stdout = "";
-  let stderr = "";
-  const stream = (add: (s: string) => void) => ({ write: (s: string) => (add(s), true) }) as unknown as Io["stdout"];
-  const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env: { USER_SPACE: TEST_USER } });
-  return { code, stdout, stderr };
-}
 
 describe("rye preview", () => {
-  const dir = project({ ".ai/directives/t/hi.md": DIRECTIVE, ".ai/directives/t/broken.md": BROKEN });
+  const dir = tempTree({ ".ai/directives/t/hi.md": DIRECTIVE, ".ai/directives/t/broken.md": BROKEN });
 
   test("prints the prompt as seed 004 lays it out, with defaults applied", async () => {
     const { code, stdout } = await rye(["preview", "t/hi", "--inputs", '{"who": "Ada"}'], dir);
