@@ -1,24 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { pendingJournal, recoverOutput, writeOutput } from "../../src/output/write-output.js";
 import { realFs } from "../../src/output/output-fs.js";
 import { faultyFs } from "./fs-faults.js";
+import { snapshot } from "./snapshot.js";
 
-/** The files of an output folder except the writer's own .rye/. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, rel: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (rel === "" && e.name === ".rye") continue;
-      if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
-      else out[rel + e.name] = readFileSync(join(d, e.name), "utf8");
-    }
-  };
-  if (existsSync(dir)) walk(dir, "");
-  return out;
-}
 
 const v1 = new Map([["index.js", "one"], ["directives/a.js", "a"], ["directives/gone/b.js", "b"], ["knowledge/k.js", "k"]]);
 const v2 = new Map([["index.js", "two"], ["directives/a.js", "a"], ["directives/new/c.js", "c"], ["knowledge/k.js", "k, changed"]]);

@@ -3,30 +3,19 @@
 // cover every write of an update; real ones run a `rye build` process on a 1 MiB tmpfs (in a
 // private mount namespace, so nothing outlives the test) and as an unprivileged user.
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { OutputError, outputFailure, writeOutput } from "../../src/output/write-output.js";
 import { faultyFs } from "./fs-faults.js";
+import { snapshot } from "./snapshot.js";
 
 const BIN = fileURLToPath(new URL("../../bin/rye.js", import.meta.url));
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, rel: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (rel === "" && e.name === ".rye") continue;
-      if (e.isDirectory()) walk(join(d, e.name), `${rel}${e.name}/`);
-      else out[rel + e.name] = readFileSync(join(d, e.name), "utf8");
-    }
-  };
-  if (existsSync(dir)) walk(dir, "");
-  return out;
-}
 
 const v1 = new Map([["index.js", "one"], ["directives/a.js", "a"], ["directives/b.js", "b"]]);
 const v2 = new Map([["index.js", "two"], ["directives/a.js", "a2"], ["directives/c/d.js", "d"]]);
