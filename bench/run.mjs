@@ -69,7 +69,6 @@ async function sourcesOf(project) {
 
 // ── render ───────────────────────────────────────────────────────────────────────────────────
 log("render: compiled vs literal, Eta, Handlebars, interpreter…");
-process.env.RYE_ALLOW_UNSIGNED = "1";
 const renderSources = [...(await sourcesOf(ROOT))];
 const corpusRoots = ["rye-2026-02/system", "rye-2026-04/core", "rye-2026-04/standard", "rye-2026-04/code", "rye-2026-04/email", "rye-2026-04/web"]
   .map((b) => join(SHARED, "corpus", b))

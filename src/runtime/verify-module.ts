@@ -1,5 +1,6 @@
 /**
- * First-use integrity check for generated modules, with no dependency beyond node:crypto. The format
+ * The signature check of one generated module's text, with no dependency beyond node:crypto; the
+ * verifier (src/verify/) calls it, compiled modules never do. The format
  * is the one `rye build` writes: line 1 `// rye:signed:TS:HASH:SIG:FP`, HASH = sha256 of everything after
  * that line, SIG = base64url Ed25519 over the ASCII text `TS:HASH`.
  */

