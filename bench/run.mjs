@@ -1,7 +1,8 @@
 // `npm run bench`: every figure of the performance targets, measured side by side in one run, printed
 // as a table with PASS/MISS per target and written to bench/results/<time>.json and latest.{json,md}.
 // Needs `npm run build` first (dist/). The real corpus comes from ../shared when present.
-// Usage: node bench/run.mjs [--quick]   (--quick: 2k instead of 10k, for a smoke run)
+// Usage: node bench/run.mjs [--quick] [--docs]   (--quick: 2k instead of 10k, for a smoke run;
+// --docs: write the tables into README.md and docs/performance.md)
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -47,6 +48,11 @@ function wholeProcess(args, cwd = ROOT) {
   const t = performance.now();
   const r = spawnSync(process.execPath, [RYE, ...args], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
   return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The middle one of three whole-process runs, by wall time (a failed run counts as the slowest). */
+function median(runs) {
+  return [...runs].sort((a, b) => (a.code === 0 ? a.ms : Infinity) - (b.code === 0 ? b.ms : Infinity))[1];
 }
 
 /** A build in a child process: in-process ms (no start-up), peak RSS and files written. */
@@ -104,7 +110,7 @@ log(`build: ${results.figures.corpusName}…`);
   const inproc = childBuild(corpusProject);
   const n = (await sourcesOf(corpusProject)).filter((s) => s.kind === "directive").length;
   results.figures.corpus = { directives: n, wholeProcessMs: cold.ms, wholeProcessRuns: cold.runs, inProcessMs: inproc.ms, perSecond: n / (inproc.ms / 1000), maxRssMb: inproc.maxRssMb };
-  target("whole-process rye build of the real corpus (median of 3)", cold.ms, "ms", cold.ms <= 1000, "≤ 1000 ms");
+  target("whole-process rye build of the real corpus (median of 3)", cold.ms, "ms", cold.ms <= 400, "≤ 400 ms");
 }
 
 // ── language server: keystroke to diagnostics on the real corpus ───────────────────────────────
@@ -136,18 +142,21 @@ for (const count of [1000, BIG]) {
     // (src/cache/up-to-date.ts) and checks everything; the ones after it answer from the stamp.
     const noop = wholeProcess(["build", "--project", dir]);
     const noopIn = childBuild(dir);
-    const noopAgain = wholeProcess(["build", "--project", dir]);
-    results.figures[`noop${count}`] = { firstWholeProcessMs: noop.ms, wholeProcessMs: noopAgain.ms, inProcessMs: noopIn.ms, written: noopIn.written };
+    // Median of three: one whole-process sample swings by tens of ms on a shared machine.
+    const noopRuns = [0, 1, 2].map(() => wholeProcess(["build", "--project", dir]));
+    const noopAgain = median(noopRuns);
+    results.figures[`noop${count}`] = { firstWholeProcessMs: noop.ms, wholeProcessMs: noopAgain.ms, wholeProcessRuns: noopRuns.map((r) => r.ms), inProcessMs: noopIn.ms, written: noopIn.written };
     target(`no-op rebuild ${count} (in-process; ${noopIn.written} files written)`, noopIn.ms, "ms", noopIn.ms <= 300 && noopIn.written === 0, "≤ 300 ms, 0 written");
+    target(`no-op rebuild ${count}, whole process`, noopAgain.ms, "ms", noopAgain.ms <= 200 && noopAgain.code === 0, "≤ 200 ms");
     const touched = join(dir, ".ai", "directives", "bench", "g0", "task_7.md");
     const one = childBuild(dir, touched);
     results.figures[`touch${count}`] = { inProcessMs: one.ms, written: one.written };
     target(`single-file rebuild ${count}, warm process as --watch`, one.ms, "ms", one.ms <= 50, "≤ 50 ms");
-    t = performance.now();
-    const verify = wholeProcess(["verify", join(dir, "out"), "--project", dir]);
+    const verifyRuns = [0, 1, 2].map(() => wholeProcess(["verify", join(dir, "out"), "--project", dir]));
+    const verify = median(verifyRuns);
     const modules = Number(/(\d+)/.exec(verify.stdout.split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? NaN);
-    results.figures[`verify${count}`] = { wholeProcessMs: verify.ms, code: verify.code, summary: verify.stdout.split("\n").filter(Boolean).at(-1), modules };
-    target(`verify all modules at ${count}`, verify.ms, "ms", verify.ms <= 1000 && verify.code === 0, "≤ 1000 ms");
+    results.figures[`verify${count}`] = { wholeProcessMs: verify.ms, wholeProcessRuns: verifyRuns.map((r) => r.ms), code: verify.code, summary: verify.stdout.split("\n").filter(Boolean).at(-1), modules };
+    target(`rye verify of the whole output at ${count}, whole process`, verify.ms, "ms", verify.ms <= 500 && verify.code === 0, "≤ 500 ms");
   } else {
     results.figures.phases1000 = await phases(dir);
     results.figures.tsc = tscOverhead(dir);
@@ -265,4 +274,19 @@ writeFileSync(join(dir, `${results.started.replace(/[:.]/g, "-")}.json`), json);
 writeFileSync(join(dir, "latest.json"), json);
 writeFileSync(join(dir, "latest.md"), `${md}\n`);
 console.log(md);
+// --docs: the README shows the targets and the machine, docs/performance.md everything.
+if (process.argv.includes("--docs")) {
+  const targets = md.split("\n\n").slice(0, 2).join("\n\n");
+  replaceBlock(join(ROOT, "README.md"), targets);
+  replaceBlock(join(ROOT, "docs", "performance.md"), md);
+  log("README.md and docs/performance.md updated");
+}
+
+/** Replaces the text between `<!-- bench:start -->` and `<!-- bench:end -->` in `file`. */
+function replaceBlock(file, text) {
+  const old = readFileSync(file, "utf8");
+  const m = /<!-- bench:start -->\n[\s\S]*?<!-- bench:end -->/.exec(old);
+  if (!m) throw new Error(`${file} has no <!-- bench:start --> … <!-- bench:end --> block`);
+  writeFileSync(file, old.slice(0, m.index) + `<!-- bench:start -->\n${text}\n<!-- bench:end -->` + old.slice(m.index + m[0].length));
+}
 rmSync(work, { recursive: true, force: true });
