@@ -17,7 +17,7 @@ async function activate(context) {
         { scheme: "file", pattern: "**/.ai/**/*.md" },
         { scheme: "file", pattern: "**/.ai/**/*.{yaml,yml}" },
       ],
-      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/.ai/**") },
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/{.ai/**,rye.config.json,package.json}") },
     },
   );
   const panel = vscode.window.createOutputChannel("Rye preview");

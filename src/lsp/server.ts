@@ -101,7 +101,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
       const ref = ws.itemAt(f);
       if (ref && !changed.some((s) => s.path === ref.path)) changed.push({ kind: ref.kind, id: ref.id, path: ref.path, text: "" });
     }
-    const diagnostics = checker.check(sources, ws.hookConfig, changed);
+    const diagnostics = [...ws.configProblems, ...checker.check(sources, ws.hookConfig, changed)];
     const byFile = new Map<string, Diagnostic[]>();
     for (const d of diagnostics) {
       if (!d.loc) continue;

@@ -4,7 +4,9 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { loadProject, type LoadedProject } from "../builder/load-project.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ITEM_DIRS } from "../project/read-project.js";
+import { resolveSettings } from "../project/settings.js";
 
 /** Where a file sits among a project's items. */
 export interface ItemRef {
@@ -17,19 +19,26 @@ export interface ItemRef {
 
 /** The project under an editor, reloaded from disk on demand and overlaid with open buffers. */
 export class Workspace {
-  private loaded: LoadedProject;
+  private loaded!: LoadedProject;
   private readonly overlays = new Map<string, string>();
+  /** The config file's own problems (RYE9001, RYE9002), located in it. */
+  configProblems: Diagnostic[] = [];
 
   constructor(
     readonly root: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.loaded = loadProject({ project: root, env });
+    this.reload();
   }
 
-  /** Re-reads every space from disk (files created, deleted or renamed outside the editor). */
+  /**
+   * Re-reads the config and every space from disk (files created, deleted or renamed outside the
+   * editor). The spaces are the ones `rye build` reads: the config's user space and system spaces.
+   */
   reload(): void {
-    this.loaded = loadProject({ project: this.root, env: this.env });
+    const settings = resolveSettings(this.root, {}, this.root, this.env);
+    this.configProblems = settings.problems;
+    this.loaded = loadProject({ project: this.root, cwd: this.root, env: settings.env, userSpace: settings.userSpace, systems: settings.systems });
   }
 
   /** The hook configuration, from its open buffer when it is being edited. */
