@@ -6,7 +6,6 @@ import { build } from "../compile/build.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { manifestFiles, signManifest, type ManifestEntry, type ManifestFile } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
 import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
@@ -19,9 +18,7 @@ import { runtimeFiles } from "../output/runtime-files.js";
 import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
 import { signingKey, timestampFor } from "./signing.js";
-
-/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
-const SIGNED = /\.(?:js|mjs|ts)$/;
+import { SIGNED, writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
   project: string;
@@ -51,8 +48,8 @@ export interface BuildMemo {
   hashes?: Map<string, [text: string, hash: string]>;
   fingerprints?: Map<string, [SourceFile[], string]>;
   compiler?: string;
-  /** The signed manifest of the last build and what it lists. */
-  manifest?: { global: string; modules: ManifestEntry[]; files: ManifestFile[]; text: string };
+  /** The manifest of the last build, shard by shard (see write-manifest.ts). */
+  manifest?: ManifestMemo;
   /** What out/ held after the last commit, so the next build neither re-reads its record nor scans it. */
   output?: KnownOutput;
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
@@ -121,6 +118,17 @@ interface ReadResult {
   hookConfig: SpacesRead["hookConfig"];
   directives: number;
   signatures: Diagnostic[];
+}
+
+/** Each project item's `.js` module path → its source. */
+function projectModules(sources: readonly SourceFile[]): Map<string, SourceFile> {
+  const bySource = new Map<string, SourceFile>();
+  for (const s of sources) {
+    if ((s.space ?? "project") !== "project") continue;
+    const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
+    bySource.set(`${dir}/${s.id}.js`, s);
+  }
+  return bySource;
 }
 
 function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
@@ -208,26 +216,17 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const shared = new Map([...result.files, ...runtimeFiles()]);
   for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
   if (key) {
-    const modules: ManifestEntry[] = [];
-    const bySource = new Map<string, SourceFile>();
-    for (const s of sources) {
-      if ((s.space ?? "project") !== "project") continue;
-      const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
-      bySource.set(`${dir}/${s.id}.js`, s);
-    }
-    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) {
-      const src = bySource.get(rec[0]);
-      if (src) modules.push({ path: rec[0], item_id: src.id, source_sha256: fps.hashOf(src), module_sha256: rec[1] });
-    }
-    const hashes: [string, string][] = [];
-    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) if (SIGNED.test(rec[0])) hashes.push([rec[0], rec[1]]);
-    const files = manifestFiles(hashes, (p) => bySource.get(p)?.id);
-    const same = memo?.manifest && memo.manifest.modules.length === modules.length && memo.manifest.files.length === files.length &&
-      memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; }) &&
-      memo.manifest.files.every((f, i) => { const n = files[i]!; return f.path === n.path && f.item_id === n.item_id && f.sha256 === n.sha256; });
-    const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules, files }, key, timestamp);
-    if (memo) memo.manifest = { global, modules, files, text };
-    next.shared.push(out.put("manifest.json", text, sharedBefore.get("manifest.json")));
+    const bySource = projectModules(sources);
+    const itemOf = (p: string) => {
+      const src = bySource.get(p);
+      return src && { itemId: src.id, sourceSha256: fps.hashOf(src) };
+    };
+    const records = (function* () {
+      for (const k in next.items) yield* next.items[k]!.files;
+      yield* next.shared;
+    })();
+    const input = { records, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
+    next.shared.push(...writeManifest(out, input, memo));
   }
   for (const f of next.shared) produced.add(f[0]);
   // Moves the staged files into out/ and deletes the recorded files of items that are gone.

@@ -1,0 +1,89 @@
+// The manifest of an incremental build: one shard per output folder plus the signed root (see
+// src/sign/sign-manifest.ts). A long-lived process (--watch) keeps each shard's text with the file
+// records it was made from; a rebuild re-serialises only the shards whose records changed, and
+// re-signs the root only when a shard's or a top-level file's hash did.
+import type { FileRecord } from "../cache/build-cache.js";
+import type { OutputUpdate } from "../cache/build-cache-write.js";
+import { sha256Hex } from "../sign/hash-region.js";
+import type { SigningKey } from "../sign/keys.js";
+import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
+
+/** The modules a build signs, and the manifest lists: .js, .mjs, .ts and .d.ts. */
+export const SIGNED = /\.(?:js|mjs|ts)$/;
+
+interface ShardMemo {
+  /** What the shard was made from: each file's record and, for a module, its item and source hash. */
+  refs: unknown[];
+  text: string;
+  sha256: string;
+}
+
+/** What a long-lived process keeps of the last manifest it wrote. */
+export interface ManifestMemo {
+  /** The cache's global key: another key, timestamp or compiler makes every shard anew. */
+  global: string;
+  shards: Map<string, ShardMemo>;
+  root: { key: string; text: string };
+}
+
+export interface ManifestInput {
+  /** Every file of the build as last written (items' and whole-build files); unsigned ones are skipped. */
+  records: Iterable<FileRecord>;
+  /** The project item whose module is at this path. */
+  itemOf: (modulePath: string) => ManifestItem | undefined;
+  version: string;
+  timestamp: string;
+  global: string;
+  key: SigningKey;
+  /** What the last build recorded at an output path, so unchanged files are neither written nor read. */
+  before: (rel: string) => FileRecord | undefined;
+}
+
+const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Writes the shards and root through `out`; returns their records. `memo.manifest` is read and updated when given. */
+export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { manifest?: ManifestMemo }): FileRecord[] {
+  const rootFiles: Record<string, string> = {};
+  const groups = new Map<string, unknown[]>();
+  for (const rec of input.records) {
+    if (!SIGNED.test(rec[0])) continue;
+    const [folder] = splitPath(rec[0]);
+    if (folder === "") {
+      rootFiles[rec[0]] = rec[1];
+      continue;
+    }
+    let refs = groups.get(folder);
+    if (!refs) groups.set(folder, (refs = []));
+    const item = rec[0].endsWith(".js") ? input.itemOf(rec[0]) : undefined;
+    refs.push(rec, item?.itemId, item?.sourceSha256);
+  }
+  const prev = memo?.manifest?.global === input.global ? memo.manifest : undefined;
+  const shards = new Map<string, ShardMemo>();
+  const written: FileRecord[] = [];
+  const hashes: Record<string, string> = {};
+  for (const [folder, refs] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const kept = prev?.shards.get(folder);
+    const shard = kept && same(kept.refs, refs) ? kept : makeShard(folder, refs);
+    shards.set(folder, shard);
+    hashes[folder] = shard.sha256;
+    const rel = shardPath(folder);
+    written.push(out.put(rel, shard.text, input.before(rel), shard.sha256));
+  }
+  const key = JSON.stringify([rootFiles, hashes, input.version, input.timestamp]);
+  const text = prev?.root.key === key ? prev.root.text : signManifest({ format: MANIFEST_FORMAT, version: input.version, generated_at: input.timestamp, files: rootFiles, shards: hashes }, input.key, input.timestamp);
+  written.push(out.put(MANIFEST, text, input.before(MANIFEST)));
+  if (memo) memo.manifest = { global: input.global, shards, root: { key, text } };
+  return written;
+}
+
+function makeShard(folder: string, refs: unknown[]): ShardMemo {
+  const shard: Shard = { folder, files: {}, items: {} };
+  for (let i = 0; i < refs.length; i += 3) {
+    const [path, sha] = refs[i] as FileRecord;
+    const name = splitPath(path)[1];
+    shard.files[name] = sha;
+    if (refs[i + 1] !== undefined) shard.items[name] = [refs[i + 1] as string, refs[i + 2] as string];
+  }
+  const text = serializeShard(shard);
+  return { refs, text, sha256: sha256Hex(text) };
+}
