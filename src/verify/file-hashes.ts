@@ -1,11 +1,15 @@
 // sha256 of output files for `rye verify`, each read once; a large build's files are read and hashed
 // on worker threads first.
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 
-/** sha256 of files by absolute path, each read once (null: absent). */
+// A link is never followed and only a regular file is read: a FIFO or a device planted in out/ must
+// not hang the check (the listing reports them).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** sha256 of regular files by absolute path, each read once (null: absent, a link, or not a file). */
 export class FileHashes {
   private readonly cache = new Map<string, string | null>();
   // One buffer for every read: a build of 10k items is ~30k files, and fresh buffers cost GC time.
@@ -34,11 +38,12 @@ export class FileHashes {
   private hash(path: string): string | null {
     let fd: number;
     try {
-      fd = openSync(path, "r");
+      fd = openSync(path, OPEN_FLAGS);
     } catch {
       return null;
     }
     try {
+      if (!fstatSync(fd).isFile()) return null;
       const hash = createHash("sha256");
       for (let n; (n = readSync(fd, this.buffer, 0, this.buffer.length, null)) > 0; ) hash.update(this.buffer.subarray(0, n));
       return hash.digest("hex");
@@ -54,13 +59,14 @@ export class FileHashes {
 const HASH_WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
-const { openSync, readSync, closeSync } = require("node:fs");
+const { openSync, readSync, closeSync, fstatSync } = require("node:fs");
 const buffer = Buffer.allocUnsafe(1 << 20);
 const out = [];
-for (const path of workerData) {
+for (const path of workerData.paths) {
   let fd;
-  try { fd = openSync(path, "r"); } catch { continue; }
+  try { fd = openSync(path, workerData.flags); } catch { continue; }
   try {
+    if (!fstatSync(fd).isFile()) continue;
     const hash = createHash("sha256");
     for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
     out.push([path, hash.digest("hex")]);
@@ -71,7 +77,7 @@ parentPort.postMessage(out);
 
 function hashElsewhere(paths: string[]): Promise<[string, string][]> {
   return new Promise((done, fail) => {
-    const worker = new Worker(HASH_WORKER, { eval: true, workerData: paths });
+    const worker = new Worker(HASH_WORKER, { eval: true, workerData: { paths, flags: OPEN_FLAGS } });
     worker.once("message", (m: [string, string][]) => done(m));
     worker.once("error", fail);
   });

@@ -7,7 +7,7 @@ import {
   parseShard,
   shardPath,
   signItem,
-  signManifest,
+
   signModule,
   sourceTimestamp,
   timestampFromEnv,

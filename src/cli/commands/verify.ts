@@ -74,8 +74,8 @@ interface Line {
   vouchedBy?: string;
   /** Extra fields of the JSON report (a source's individual checks). */
   json?: Record<string, unknown>;
-  /** A verified file of an output folder: counted, and printed only with --verbose (its folder's line sums it up). */
-  summarised?: boolean;
+  /** Verified files this line stands for without a line of their own (an output folder's, without --verbose or --json). */
+  more?: number;
 }
 
 function signedBy(fp: string | undefined | null, owner: string | null, source?: string): string {
@@ -98,8 +98,11 @@ function sourceLine(display: string, kind: string, r: ItemVerification, trust: T
 
 const FILE_STATUS: Record<FileCheck["status"], string> = { verified: "verified", modified: "modified", missing: "missing", unlisted: "unlisted", "not-a-file": "error" };
 
-/** The lines for one output folder: the manifest, then every file it lists or that should not be there. */
-function outputLines(result: VerifyResult, shown: (p: string) => string, dirShown: string): Line[] {
+/**
+ * The lines for one output folder: the manifest, then every file it lists or that should not be
+ * there; with `all` false, verified files are only counted (a 10k-item build is ~20k files).
+ */
+function outputLines(result: VerifyResult, shown: (p: string) => string, dirShown: string, all: boolean): Line[] {
   const manifestPath = `${dirShown}/manifest.json`;
   const m = result.output!.manifest;
   const fp = m.signature?.fingerprint ?? null;
@@ -110,9 +113,10 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
   const lines: Line[] = [{
     path: manifestPath, kind: "manifest", status: m.ok ? (result.ok ? "verified" : "modified") : STATUS[m.outcome], ok: result.ok,
     details: `${m.ok ? `${signedBy(fp, m.owner, via)}, hash matches, key trusted, signature valid` : itemDetails(m)}${count}`,
-    message: result.problems.join("\n"), fingerprint: fp, owner: m.owner,
+    message: result.problems.join("\n"), fingerprint: fp, owner: m.owner, more: all ? 0 : verified,
   }];
   for (const f of files) {
+    if (!all && f.status === "verified") continue;
     const display = shown(resolve(result.path, f.path));
     const details = f.status === "verified" || f.status === "modified"
       ? `sha256 ${f.status === "verified" ? "matches" : "differs"} (listed in ${manifestPath}), ${signedBy(fp, m.owner, via)}`
@@ -122,7 +126,7 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
       : f.status === "modified" ? `Content modified since signing: ${display}${f.itemId ? ` (${f.itemId})` : ""}\n  Differs from the signed manifest ${manifestPath}: expected sha256 ${f.expected}, actual ${f.actual ?? "(unreadable)"}\n  Fix: rebuild with rye build`
       : "";
     const kind = f.shardOf === undefined ? "module" : "shard";
-    lines.push({ path: display, kind, status: FILE_STATUS[f.status], ok: f.status === "verified", details, message, fingerprint: fp, owner: m.owner, vouchedBy: manifestPath, summarised: f.status === "verified" });
+    lines.push({ path: display, kind, status: FILE_STATUS[f.status], ok: f.status === "verified", details, message, fingerprint: fp, owner: m.owner, vouchedBy: manifestPath });
   }
   return lines;
 }
@@ -142,20 +146,20 @@ function bundleLine(result: VerifyResult, display: string): Line {
  * folder that failed (each with its message, indented; --verbose: every file), then a count of
  * every file checked; or all of it as JSON.
  */
-function printReport(lines: Line[], failed: number, asJson: boolean, verbose: boolean, io: Io): void {
+function printReport(lines: Line[], failed: number, asJson: boolean, io: Io): void {
   if (asJson) {
     const report = lines.map(({ path, kind, status, ok, fingerprint, owner, message, vouchedBy, json }) => ({ path, kind, status, ok, fingerprint, owner, message, ...(vouchedBy ? { vouchedBy } : {}), ...json }));
     io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else {
     const text: string[] = [];
     for (const l of lines) {
-      if (l.summarised && !verbose) continue;
       text.push(`${l.status.padEnd(13)} ${l.kind.padEnd(9)} ${l.path}  ${l.details}\n`);
       if (l.message) text.push(`${l.message.replace(/^/gm, "    ")}\n`);
     }
     io.stdout.write(text.join(""));
-    const verified = lines.filter((l) => l.ok).length;
-    io.stdout.write(`${verified} of ${lines.length} files verified${failed ? `, ${failed} failed` : ""}.\n`);
+    const more = lines.reduce((n, l) => n + (l.more ?? 0), 0);
+    const verified = lines.filter((l) => l.ok).length + more;
+    io.stdout.write(`${verified} of ${lines.length + more} files verified${failed ? `, ${failed} failed` : ""}.\n`);
   }
 }
 
@@ -208,7 +212,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const dir of targets.outputs) {
     const result = await verify(shown(dir), { trustedKeys, env, cwd: io.cwd });
     result.anchors?.warnings.forEach(warn);
-    lines.push(...outputLines(result, shown, shown(dir)));
+    lines.push(...outputLines(result, shown, shown(dir), values.verbose === true || values.json === true));
     for (const b of result.output!.bundles.filter((b) => b.endsWith(".mjs"))) targets.signed.push(resolve(result.path, b));
   }
   for (const path of targets.signed) {
@@ -231,7 +235,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   failed += lines.filter((l) => !l.ok).length;
 
-  printReport(lines, failed, values.json === true, values.verbose === true, io);
+  printReport(lines, failed, values.json === true, io);
   if (lines.length === 0 && failed === 0) {
     io.stderr.write("error: nothing to verify (no Rye items, build output or bundles found)\n");
     return 1;
