@@ -17,6 +17,7 @@ import { readSpaces, type Spaces } from "../project/read-spaces.js";
 import { runtimeFiles } from "../output/runtime-files.js";
 import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
+import { DependencyIndex } from "../watch/dependency-index.js";
 import { signingKey, timestampFor } from "./signing.js";
 import { SIGNED, writeManifest, type ManifestMemo } from "./write-manifest.js";
 
@@ -52,6 +53,8 @@ export interface BuildMemo {
   manifest?: ManifestMemo;
   /** What out/ held after the last commit, so the next build neither re-reads its record nor scans it. */
   output?: KnownOutput;
+  /** Who looked up whom in the last build, so a rebuild checks only what a change can affect. */
+  deps?: DependencyIndex;
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
   save?: () => void;
 }
@@ -120,15 +123,9 @@ interface ReadResult {
   signatures: Diagnostic[];
 }
 
-/** Each project item's `.js` module path → its source. */
-function projectModules(sources: readonly SourceFile[]): Map<string, SourceFile> {
-  const bySource = new Map<string, SourceFile>();
-  for (const s of sources) {
-    if ((s.space ?? "project") !== "project") continue;
-    const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
-    bySource.set(`${dir}/${s.id}.js`, s);
-  }
-  return bySource;
+/** Where a project item's `.js` module goes. */
+function modulePath(s: SourceFile): string {
+  return `${s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools"}/${s.id}.js`;
 }
 
 function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
@@ -150,6 +147,8 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
   const trusted = memo?.cache === cache;
   const out = new OutputUpdate(tx, trusted);
+  // --watch: items nothing they read has changed since the last build are carried over unchecked.
+  const carried = memo && trusted ? (memo.deps ??= new DependencyIndex()).unchangedSince(sources, cache) : null;
   const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
   const produced = new Set<string>();
@@ -170,7 +169,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
       reuse(src) {
         const k = itemKey(src.kind, src.id);
         const rec = cache.items[k];
-        if (!rec || rec.self !== fps.of(src.kind, src.id) || !rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)) return undefined;
+        if (!rec || !(carried?.(k) || (rec.self === fps.of(src.kind, src.id) && rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)))) return undefined;
         // The record itself is carried over when nothing moved, so an unchanged build is cheap to detect.
         let files = rec.files;
         for (let i = 0; i < rec.files.length; i++) {
@@ -216,16 +215,11 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const shared = new Map([...result.files, ...runtimeFiles()]);
   for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
   if (key) {
-    const bySource = projectModules(sources);
-    const itemOf = (p: string) => {
-      const src = bySource.get(p);
-      return src && { itemId: src.id, sourceSha256: fps.hashOf(src) };
+    const itemOf = (k: string, path: string) => {
+      const src = fps.projectSource(k);
+      return src && path === modulePath(src) ? { itemId: src.id, sourceSha256: fps.hashOf(src) } : undefined;
     };
-    const records = (function* () {
-      for (const k in next.items) yield* next.items[k]!.files;
-      yield* next.shared;
-    })();
-    const input = { records, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
+    const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }
   for (const f of next.shared) produced.add(f[0]);
@@ -238,6 +232,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     Object.entries(next.items).every(([k, r]) => r === cache.items[k]);
   if (memo) {
     memo.cache = unchanged ? cache : next;
+    (memo.deps ??= new DependencyIndex()).commit(sources, cache, memo.cache);
     if (!unchanged) memo.save = () => saveCache(path, next);
   } else if (!unchanged) saveCache(path, next);
   return {

@@ -2,7 +2,7 @@
 // src/sign/sign-manifest.ts). A long-lived process (--watch) keeps each shard's text with the file
 // records it was made from; a rebuild re-serialises only the shards whose records changed, and
 // re-signs the root only when a shard's or a top-level file's hash did.
-import type { FileRecord } from "../cache/build-cache.js";
+import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
 import type { OutputUpdate } from "../cache/build-cache-write.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
@@ -12,7 +12,7 @@ import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, spl
 export const SIGNED = /\.(?:js|mjs|ts)$/;
 
 interface ShardMemo {
-  /** What the shard was made from: each file's record and, for a module, its item and source hash. */
+  /** What the shard was made from: each file's record, its item's key and its item's record (a rebuilt item's is new). */
   refs: unknown[];
   text: string;
   sha256: string;
@@ -27,10 +27,11 @@ export interface ManifestMemo {
 }
 
 export interface ManifestInput {
-  /** Every file of the build as last written (items' and whole-build files); unsigned ones are skipped. */
-  records: Iterable<FileRecord>;
-  /** The project item whose module is at this path. */
-  itemOf: (modulePath: string) => ManifestItem | undefined;
+  /** Every item's record by `kind:id`, and the whole-build files: what the manifest lists (unsigned files skipped). */
+  items: Record<string, ItemRecord>;
+  shared: readonly FileRecord[];
+  /** The item `kind:id` as the manifest names it, when `path` is its module; asked only for shards that changed. */
+  itemOf: (key: string, path: string) => ManifestItem | undefined;
   version: string;
   timestamp: string;
   global: string;
@@ -45,17 +46,25 @@ const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x
 export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { manifest?: ManifestMemo }): FileRecord[] {
   const rootFiles: Record<string, string> = {};
   const groups = new Map<string, unknown[]>();
-  for (const rec of input.records) {
-    if (!SIGNED.test(rec[0])) continue;
+  const add = (rec: FileRecord, key?: string, item?: unknown) => {
+    if (!SIGNED.test(rec[0])) return;
     const [folder] = splitPath(rec[0]);
-    if (folder === "") {
-      rootFiles[rec[0]] = rec[1];
-      continue;
+    if (folder === "") rootFiles[rec[0]] = rec[1];
+    else {
+      let refs = groups.get(folder);
+      if (!refs) groups.set(folder, (refs = []));
+      refs.push(rec, key, item);
     }
-    let refs = groups.get(folder);
-    if (!refs) groups.set(folder, (refs = []));
-    const item = rec[0].endsWith(".js") ? input.itemOf(rec[0]) : undefined;
-    refs.push(rec, item?.itemId, item?.sourceSha256);
+  };
+  for (const key in input.items) {
+    const item = input.items[key]!;
+    for (const rec of item.files) add(rec, key, item);
+  }
+  // Tools are compiled every build, so their modules are whole-build files; a tool's source hash marks its change.
+  for (const rec of input.shared) {
+    const tool = /^tools\/(.+)\.js$/.exec(rec[0]);
+    const key = tool ? `tool:${tool[1]}` : undefined;
+    add(rec, key, key && input.itemOf(key, rec[0])?.sourceSha256);
   }
   const prev = memo?.manifest?.global === input.global ? memo.manifest : undefined;
   const shards = new Map<string, ShardMemo>();
@@ -63,7 +72,7 @@ export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { 
   const hashes: Record<string, string> = {};
   for (const [folder, refs] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const kept = prev?.shards.get(folder);
-    const shard = kept && same(kept.refs, refs) ? kept : makeShard(folder, refs);
+    const shard = kept && same(kept.refs, refs) ? kept : makeShard(folder, refs, input.itemOf);
     shards.set(folder, shard);
     hashes[folder] = shard.sha256;
     const rel = shardPath(folder);
@@ -76,13 +85,14 @@ export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { 
   return written;
 }
 
-function makeShard(folder: string, refs: unknown[]): ShardMemo {
+function makeShard(folder: string, refs: unknown[], itemOf: ManifestInput["itemOf"]): ShardMemo {
   const shard: Shard = { folder, files: {}, items: {} };
   for (let i = 0; i < refs.length; i += 3) {
     const [path, sha] = refs[i] as FileRecord;
     const name = splitPath(path)[1];
     shard.files[name] = sha;
-    if (refs[i + 1] !== undefined) shard.items[name] = [refs[i + 1] as string, refs[i + 2] as string];
+    const item = refs[i + 1] === undefined || !path.endsWith(".js") ? undefined : itemOf(refs[i + 1] as string, path);
+    if (item) shard.items[name] = [item.itemId, item.sourceSha256];
   }
   const text = serializeShard(shard);
   return { refs, text, sha256: sha256Hex(text) };
