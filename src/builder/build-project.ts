@@ -7,7 +7,7 @@ import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { signModule } from "../sign/sign-module.js";
-import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
+import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { OutputTransaction, outputFailure, type KnownOutput } from "../output/write-output.js";
 import { quietIo, type Io } from "../host.js";
@@ -53,6 +53,8 @@ export interface BuildMemo {
   manifest?: ManifestMemo;
   /** What out/ held after the last commit, so the next build neither re-reads its record nor scans it. */
   output?: KnownOutput;
+  /** The whole-build files of the last build as emitted, signed and hashed, under the cache's global key. */
+  shared?: { global: string; files: Map<string, SignedText> };
   /** Who looked up whom in the last build, so a rebuild checks only what a change can affect. */
   deps?: DependencyIndex;
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
@@ -121,6 +123,13 @@ interface ReadResult {
   hookConfig: SpacesRead["hookConfig"];
   directives: number;
   signatures: Diagnostic[];
+}
+
+/** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
+type SignedText = [text: string, signed: string, sha256: string];
+
+function signedWithHash(signed: string): [string, string] {
+  return [signed, sha256(signed)];
 }
 
 /** Where a project item's `.js` module goes. */
@@ -213,7 +222,16 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   }
   // Whole-build files: cheap, so regenerated every time and written only when they changed.
   const shared = new Map([...result.files, ...runtimeFiles()]);
-  for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
+  const signedShared = memo?.shared?.global === global ? memo.shared.files : new Map<string, SignedText>();
+  const signedNow = new Map<string, SignedText>();
+  for (const [rel, text] of shared) {
+    // The registries of 10k items are megabytes: unchanged ones are neither signed nor hashed again.
+    let s = signedShared.get(rel);
+    if (s?.[0] !== text) s = [text, ...signedWithHash(sign(rel, text))];
+    signedNow.set(rel, s);
+    next.shared.push(out.put(rel, s[1], sharedBefore.get(rel), s[2]));
+  }
+  if (memo) memo.shared = { global, files: signedNow };
   if (key) {
     const itemOf = (k: string, path: string) => {
       const src = fps.projectSource(k);

@@ -40,6 +40,14 @@ export interface ManifestInput {
   before: (rel: string) => FileRecord | undefined;
 }
 
+// Records of unchanged files are the same objects build after build: their folder is looked up once.
+const folders = new WeakMap<FileRecord, string | null>();
+function folderOf(rec: FileRecord): string | null {
+  let folder = folders.get(rec);
+  if (folder === undefined) folders.set(rec, (folder = SIGNED.test(rec[0]) ? splitPath(rec[0])[0] : null));
+  return folder;
+}
+
 const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Writes the shards and root through `out`; returns their records. `memo.manifest` is read and updated when given. */
@@ -47,8 +55,8 @@ export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { 
   const rootFiles: Record<string, string> = {};
   const groups = new Map<string, unknown[]>();
   const add = (rec: FileRecord, key?: string, item?: unknown) => {
-    if (!SIGNED.test(rec[0])) return;
-    const [folder] = splitPath(rec[0]);
+    const folder = folderOf(rec);
+    if (folder === null) return;
     if (folder === "") rootFiles[rec[0]] = rec[1];
     else {
       let refs = groups.get(folder);
