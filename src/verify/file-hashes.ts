@@ -43,9 +43,15 @@ export class FileHashes {
       return null;
     }
     try {
-      if (!fstatSync(fd).isFile()) return null;
+      const st = fstatSync(fd);
+      if (!st.isFile()) return null;
       const hash = createHash("sha256");
-      for (let n; (n = readSync(fd, this.buffer, 0, this.buffer.length, null)) > 0; ) hash.update(this.buffer.subarray(0, n));
+      // A file that fits the buffer and reads whole at its stat size needs no read that returns 0.
+      const first = readSync(fd, this.buffer, 0, this.buffer.length, null);
+      hash.update(this.buffer.subarray(0, first));
+      if (first < st.size || first === this.buffer.length) {
+        for (let n; (n = readSync(fd, this.buffer, 0, this.buffer.length, null)) > 0; ) hash.update(this.buffer.subarray(0, n));
+      }
       return hash.digest("hex");
     } catch {
       return null;
@@ -66,9 +72,14 @@ for (const path of workerData.paths) {
   let fd;
   try { fd = openSync(path, workerData.flags); } catch { continue; }
   try {
-    if (!fstatSync(fd).isFile()) continue;
+    const st = fstatSync(fd);
+    if (!st.isFile()) continue;
     const hash = createHash("sha256");
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+    const first = readSync(fd, buffer, 0, buffer.length, null);
+    hash.update(buffer.subarray(0, first));
+    if (first < st.size || first === buffer.length) {
+      for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+    }
     out.push([path, hash.digest("hex")]);
   } catch {} finally { closeSync(fd); }
 }

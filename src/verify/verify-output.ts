@@ -79,12 +79,22 @@ function listedFiles(shards: ShardReader, result: OutputVerification): { listed:
     }
     const sha = shards.manifest.shards[folder]!;
     result.files.push({ path: shardPath(folder), itemId: null, status: "verified", expected: sha, actual: sha, shardOf: folder });
+    const mirrored = folder === "ts" || folder.startsWith("ts/");
     for (const [name, sha256] of Object.entries(shard.files)) {
       const rel = `${folder}/${name}`;
-      listed.set(rel, { sha256, itemId: shards.itemOf(rel) });
+      // An item's files sit beside its module, except its TypeScript source under ts/.
+      const m = moduleName(name);
+      const module = mirrored || !Object.hasOwn(shard.items, m) ? undefined : shard.items[m];
+      listed.set(rel, { sha256, itemId: mirrored ? shards.itemOf(rel) : module ? module[0] : null });
     }
   }
   return { listed, broken };
+}
+
+/** The module file name an item's file belongs to: `a.d.ts`, `a.ts`, `a.mjs` → `a.js`. */
+function moduleName(name: string): string {
+  for (const ext of [".d.ts", ".ts", ".mjs"]) if (name.endsWith(ext)) return `${name.slice(0, -ext.length)}.js`;
+  return name;
 }
 
 /** Checks the output folder `dir` (an `out` symlink is followed to the folder it names) against `trust`. */
