@@ -25,14 +25,15 @@ export class FileHashes {
 
   /**
    * Hashes `paths` ahead of the checks on one thread per core: reading and hashing is most of what
-   * verifying a large build costs. A file that cannot be read there is left to `of`, which reports it.
+   * verifying a large build costs. Returns the hashes in the order of `paths`; null where a file was
+   * not hashed there (too few files to be worth threads, or unreadable): `of` then reports it.
    */
-  async prefetch(paths: readonly string[], minimum = 2000): Promise<void> {
+  async prefetch(paths: readonly string[], minimum = 2000): Promise<(string | null)[]> {
     const threads = Math.min(availableParallelism(), 4);
-    if (paths.length < minimum || threads < 2) return;
+    if (paths.length < minimum || threads < 2) return [];
     const share = Math.ceil(paths.length / threads);
     const parts = await Promise.all(Array.from({ length: threads }, (_, i) => hashElsewhere(paths.slice(i * share, (i + 1) * share))));
-    for (const part of parts) for (const [path, hash] of part) this.cache.set(path, hash);
+    return parts.flat();
   }
 
   private hash(path: string): string | null {
@@ -70,6 +71,7 @@ const buffer = Buffer.allocUnsafe(1 << 20);
 const out = [];
 for (const path of workerData.paths) {
   let fd;
+  out.push(null);
   try { fd = openSync(path, workerData.flags); } catch { continue; }
   try {
     const st = fstatSync(fd);
@@ -80,16 +82,16 @@ for (const path of workerData.paths) {
     if (first < st.size || first === buffer.length) {
       for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
     }
-    out.push([path, hash.digest("hex")]);
+    out[out.length - 1] = hash.digest("hex");
   } catch {} finally { closeSync(fd); }
 }
 parentPort.postMessage(out);
 `;
 
-function hashElsewhere(paths: string[]): Promise<[string, string][]> {
+function hashElsewhere(paths: string[]): Promise<(string | null)[]> {
   return new Promise((done, fail) => {
     const worker = new Worker(HASH_WORKER, { eval: true, workerData: { paths, flags: OPEN_FLAGS } });
-    worker.once("message", (m: [string, string][]) => done(m));
+    worker.once("message", (m: (string | null)[]) => done(m));
     worker.once("error", fail);
   });
 }

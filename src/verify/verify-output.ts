@@ -129,7 +129,9 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
   // Listed files are hashed on other threads while this one lists the folder.
   const hashing = hashes.prefetch([...listed.keys()].map(at));
   const tree = listTree(root);
-  await hashing;
+  const ahead = await hashing;
+  let i = 0;
+  for (const entry of listed.values()) entry.actual = ahead[i++] ?? undefined;
   const seen = new Set<string>();
   const links = new Set(tree.links);
   for (const rel of [...tree.links].sort()) result.files.push({ path: rel, itemId: listed.get(rel)?.itemId ?? null, status: "not-a-file", expected: null, actual: null });
@@ -143,7 +145,7 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
       continue;
     }
     seen.add(rel);
-    const actual = hashes.of(at(rel));
+    const actual = entry.actual ?? hashes.of(at(rel));
     result.files.push({ path: rel, itemId: entry.itemId, status: actual === entry.sha256 ? "verified" : "modified", expected: entry.sha256, actual });
   }
   for (const [rel, entry] of listed) {
