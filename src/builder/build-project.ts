@@ -6,9 +6,8 @@ import { build } from "../compile/build.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { manifestFiles, signManifest, type ManifestEntry, type ManifestFile } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
-import { Fingerprints, cacheFile, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
+import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { OutputTransaction, outputFailure, type KnownOutput } from "../output/write-output.js";
 import { quietIo, type Io } from "../host.js";
@@ -18,10 +17,9 @@ import { readSpaces, type Spaces } from "../project/read-spaces.js";
 import { runtimeFiles } from "../output/runtime-files.js";
 import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
+import { DependencyIndex } from "../watch/dependency-index.js";
 import { signingKey, timestampFor } from "./signing.js";
-
-/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
-const SIGNED = /\.(?:js|mjs|ts)$/;
+import { SIGNED, writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
   project: string;
@@ -51,10 +49,14 @@ export interface BuildMemo {
   hashes?: Map<string, [text: string, hash: string]>;
   fingerprints?: Map<string, [SourceFile[], string]>;
   compiler?: string;
-  /** The signed manifest of the last build and what it lists. */
-  manifest?: { global: string; modules: ManifestEntry[]; files: ManifestFile[]; text: string };
+  /** The manifest of the last build, shard by shard (see write-manifest.ts). */
+  manifest?: ManifestMemo;
   /** What out/ held after the last commit, so the next build neither re-reads its record nor scans it. */
   output?: KnownOutput;
+  /** The whole-build files of the last build as emitted, signed and hashed, under the cache's global key. */
+  shared?: { global: string; files: Map<string, SignedText> };
+  /** Who looked up whom in the last build, so a rebuild checks only what a change can affect. */
+  deps?: DependencyIndex;
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
   save?: () => void;
 }
@@ -123,6 +125,18 @@ interface ReadResult {
   signatures: Diagnostic[];
 }
 
+/** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
+type SignedText = [text: string, signed: string, sha256: string];
+
+function signedWithHash(signed: string): [string, string] {
+  return [signed, sha256(signed)];
+}
+
+/** Where a project item's `.js` module goes. */
+function modulePath(s: SourceFile): string {
+  return `${s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools"}/${s.id}.js`;
+}
+
 function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
   const { sources, readProblems, hookConfig, directives, signatures } = read;
   const memo = opts.memo;
@@ -142,6 +156,8 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
   const trusted = memo?.cache === cache;
   const out = new OutputUpdate(tx, trusted);
+  // --watch: items nothing they read has changed since the last build are carried over unchecked.
+  const carried = memo && trusted ? (memo.deps ??= new DependencyIndex()).unchangedSince(sources, cache) : null;
   const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
   const produced = new Set<string>();
@@ -162,7 +178,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
       reuse(src) {
         const k = itemKey(src.kind, src.id);
         const rec = cache.items[k];
-        if (!rec || rec.self !== fps.of(src.kind, src.id) || !rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)) return undefined;
+        if (!rec || !(carried?.(k) || (rec.self === fps.of(src.kind, src.id) && rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)))) return undefined;
         // The record itself is carried over when nothing moved, so an unchanged build is cheap to detect.
         let files = rec.files;
         for (let i = 0; i < rec.files.length; i++) {
@@ -206,28 +222,23 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   }
   // Whole-build files: cheap, so regenerated every time and written only when they changed.
   const shared = new Map([...result.files, ...runtimeFiles()]);
-  for (const [rel, text] of shared) next.shared.push(out.put(rel, sign(rel, text), sharedBefore.get(rel)));
+  const signedShared = memo?.shared?.global === global ? memo.shared.files : new Map<string, SignedText>();
+  const signedNow = new Map<string, SignedText>();
+  for (const [rel, text] of shared) {
+    // The registries of 10k items are megabytes: unchanged ones are neither signed nor hashed again.
+    let s = signedShared.get(rel);
+    if (s?.[0] !== text) s = [text, ...signedWithHash(sign(rel, text))];
+    signedNow.set(rel, s);
+    next.shared.push(out.put(rel, s[1], sharedBefore.get(rel), s[2]));
+  }
+  if (memo) memo.shared = { global, files: signedNow };
   if (key) {
-    const modules: ManifestEntry[] = [];
-    const bySource = new Map<string, SourceFile>();
-    for (const s of sources) {
-      if ((s.space ?? "project") !== "project") continue;
-      const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
-      bySource.set(`${dir}/${s.id}.js`, s);
-    }
-    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) {
-      const src = bySource.get(rec[0]);
-      if (src) modules.push({ path: rec[0], item_id: src.id, source_sha256: fps.hashOf(src), module_sha256: rec[1] });
-    }
-    const hashes: [string, string][] = [];
-    for (const rec of [...Object.values(next.items).flatMap((r) => r.files), ...next.shared]) if (SIGNED.test(rec[0])) hashes.push([rec[0], rec[1]]);
-    const files = manifestFiles(hashes, (p) => bySource.get(p)?.id);
-    const same = memo?.manifest && memo.manifest.modules.length === modules.length && memo.manifest.files.length === files.length &&
-      memo.manifest.modules.every((m, i) => { const n = modules[i]!; return m.path === n.path && m.item_id === n.item_id && m.source_sha256 === n.source_sha256 && m.module_sha256 === n.module_sha256; }) &&
-      memo.manifest.files.every((f, i) => { const n = files[i]!; return f.path === n.path && f.item_id === n.item_id && f.sha256 === n.sha256; });
-    const text = same && memo.manifest!.global === global ? memo.manifest!.text : signManifest({ version: VERSION, generated_at: timestamp, modules, files }, key, timestamp);
-    if (memo) memo.manifest = { global, modules, files, text };
-    next.shared.push(out.put("manifest.json", text, sharedBefore.get("manifest.json")));
+    const itemOf = (k: string, path: string) => {
+      const src = fps.projectSource(k);
+      return src && path === modulePath(src) ? { itemId: src.id, sourceSha256: fps.hashOf(src) } : undefined;
+    };
+    const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
+    next.shared.push(...writeManifest(out, input, memo));
   }
   for (const f of next.shared) produced.add(f[0]);
   // Moves the staged files into out/ and deletes the recorded files of items that are gone.
@@ -239,6 +250,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     Object.entries(next.items).every(([k, r]) => r === cache.items[k]);
   if (memo) {
     memo.cache = unchanged ? cache : next;
+    (memo.deps ??= new DependencyIndex()).commit(sources, cache, memo.cache);
     if (!unchanged) memo.save = () => saveCache(path, next);
   } else if (!unchanged) saveCache(path, next);
   return {

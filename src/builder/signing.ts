@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { SourceFile } from "../compile/source.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
+import { MANIFEST, SHARD_DIR } from "../sign/sign-manifest.js";
 import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
 import { signModule } from "../sign/sign-module.js";
 import { VERSION } from "../version.js";
@@ -82,15 +83,11 @@ const MODULE_SIGNATURE = /^\/\/ rye:signed:[^\n]*\n/;
  * who signed it or when: a CI machine with another key (or none) sees the same output as up to date.
  */
 export function unsignedView(rel: string, text: string): string {
-  if (rel === "manifest.json") {
+  if (rel === MANIFEST || (rel.startsWith(`${SHARD_DIR}/`) && rel.endsWith(".json"))) {
     try {
-      // Hashes of signed files change with the key and timestamp; which files an item produced does not.
-      const { version, modules, files } = JSON.parse(text) as { version: unknown; modules: Array<Record<string, unknown>>; files?: Array<Record<string, unknown>> };
-      return JSON.stringify({
-        version,
-        modules: modules.map(({ path, item_id, source_sha256 }) => ({ path, item_id, source_sha256 })),
-        files: files?.map(({ path, item_id }) => ({ path, item_id })) ?? null,
-      });
+      // Hashes of signed files change with the key and timestamp; which files and items a build has does not.
+      const { version, folder, files, shards, items } = JSON.parse(text) as Record<string, Record<string, unknown> | undefined>;
+      return JSON.stringify({ version, folder, files: Object.keys(files ?? {}), shards: shards && Object.keys(shards), items });
     } catch {
       return text;
     }

@@ -22,10 +22,10 @@ export class OutputUpdate {
 
   /**
    * Writes `text` at `rel` unless out/ already holds exactly it; returns what is now on disk.
-   * `prev`: what the last build recorded for `rel`, so an unchanged file is skipped without reading it.
+   * `prev`: what the last build recorded for `rel`, so an unchanged file is skipped without reading it;
+   * `hash`: the text's sha256 when the caller knows it already.
    */
-  put(rel: string, text: string, prev?: FileRecord): FileRecord {
-    const hash = sha256(text);
+  put(rel: string, text: string, prev?: FileRecord, hash = sha256(text)): FileRecord {
     if (prev && prev[1] === hash) {
       const kept = this.intact(prev);
       if (kept) {

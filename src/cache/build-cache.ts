@@ -104,6 +104,11 @@ export class Fingerprints {
     }
   }
 
+  /** The project's file of the item `kind:id` (the first, as readProject orders them), if it has one. */
+  projectSource(key: string): SourceFile | undefined {
+    return this.byId.get(key)?.find((s) => (s.space ?? "project") === "project");
+  }
+
   hashOf(src: SourceFile): string {
     let h = this.textHash.get(src);
     if (h !== undefined) return h;

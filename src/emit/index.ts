@@ -34,8 +34,10 @@ export interface EmitOptions {
 /** The files that depend on the whole build, not on one item: the two registries and out/package.json. */
 export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, string> = new Map(), options: EmitOptions = {}): Map<string, string> {
   // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
-  const key = `${version}\0${options.ts ? "ts" : ""}\0${ids.map((id) => `${id}\u0002${entries.get(id) ?? ""}`).join("\0")}\u0001${toolIds.join("\0")}`;
-  if (lastShared?.key === key) return new Map(lastShared.files);
+  // Compared entry by entry: an unchanged item's registry text is the very string of the last build.
+  const registry = ids.map((id) => entries.get(id) ?? "");
+  const last = lastShared;
+  if (last && last.version === version && last.ts === Boolean(options.ts) && sameList(last.ids, ids) && sameList(last.registry, registry) && sameList(last.toolIds, toolIds)) return new Map(last.files);
   const files = new Map<string, string>();
   for (const [name, registry] of [["index", emitIndex(ids, version, entries)], ["tools", emitToolsIndex(toolIds, version)]] as const) {
     files.set(`${name}.js`, registry.js);
@@ -44,10 +46,11 @@ export function emitShared(ids: readonly string[], version: string, toolIds: rea
   }
   // The output is ES modules whatever the enclosing project's package.json says.
   files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
-  lastShared = { key, files: new Map(files) };
+  lastShared = { version, ts: Boolean(options.ts), ids: [...ids], registry, toolIds: [...toolIds], files: new Map(files) };
   return files;
 }
-let lastShared: { key: string; files: ReadonlyMap<string, string> } | undefined;
+let lastShared: { version: string; ts: boolean; ids: readonly string[]; registry: readonly string[]; toolIds: readonly string[]; files: ReadonlyMap<string, string> } | undefined;
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = [], options: EmitOptions = {}): Map<string, string> {

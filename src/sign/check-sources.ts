@@ -23,33 +23,48 @@ function signatureLoc(source: SourceFile): Location {
   return { source: source.path, start: at, end: at };
 }
 
+// Without a trust store a file's diagnostics depend on its text alone: a watching build rereads
+// only changed files, so the others keep their objects and are not checked again.
+const seen = new WeakMap<SourceFile, Diagnostic[]>();
+
 /** Diagnostics for the project's source signatures; `trust` switches on full verification. */
 export function checkSourceSignatures(sources: readonly SourceFile[], trust: TrustStore | null): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const source of sources) {
     if ((source.space ?? "project") !== "project") continue;
-    // Cheap pre-filter: an unsigned file is only of interest when every item must be signed.
-    if (!trust && !source.text.slice(0, 512).includes("rye:signed:")) continue;
-    const result = verifyItem(source.text, source.kind, trust ?? NO_KEYS, { path: source.path });
-    const loc = () => signatureLoc(source);
-    const first = result.message.split("\n")[0]!;
-    switch (result.outcome) {
-      case "hash_mismatch":
-        // A stale tool is already an error of its chain (RYE4009), as the original refuses to run it.
-        if (source.kind === "tool") break;
-        out.push(d.staleSignature(loc(), `Integrity failed: ${source.path} (expected ${result.expectedHash?.slice(0, 16)}…, got ${result.actualHash?.slice(0, 16)}…): it changed after signing; re-sign it with rye sign ${source.path}, or remove the signature line`, trust !== null));
-        break;
-      case "unsigned":
-        if (trust) out.push(d.unsignedSource(loc(), `${first}: --verify-sources requires every item to be signed; sign it with rye sign ${source.path}`));
-        break;
-      case "untrusted":
-        if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust, or re-sign it with rye sign ${source.path}`));
-        break;
-      case "bad_signature":
-        if (trust) out.push(d.badSourceSignature(loc(), `${first}: the file may have been tampered with after signing`));
-        break;
-      // "error" (e.g. a signed directive without XML) is reported by the parser with a better location.
+    if (trust) out.push(...checkSource(source, trust));
+    else {
+      let found = seen.get(source);
+      if (!found) seen.set(source, (found = checkSource(source, null)));
+      if (found.length > 0) out.push(...found);
     }
+  }
+  return out;
+}
+
+function checkSource(source: SourceFile, trust: TrustStore | null): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  // Cheap pre-filter: an unsigned file is only of interest when every item must be signed.
+  if (!trust && !source.text.slice(0, 512).includes("rye:signed:")) return out;
+  const result = verifyItem(source.text, source.kind, trust ?? NO_KEYS, { path: source.path });
+  const loc = () => signatureLoc(source);
+  const first = result.message.split("\n")[0]!;
+  switch (result.outcome) {
+    case "hash_mismatch":
+      // A stale tool is already an error of its chain (RYE4009), as the original refuses to run it.
+      if (source.kind === "tool") break;
+      out.push(d.staleSignature(loc(), `Integrity failed: ${source.path} (expected ${result.expectedHash?.slice(0, 16)}…, got ${result.actualHash?.slice(0, 16)}…): it changed after signing; re-sign it with rye sign ${source.path}, or remove the signature line`, trust !== null));
+      break;
+    case "unsigned":
+      if (trust) out.push(d.unsignedSource(loc(), `${first}: --verify-sources requires every item to be signed; sign it with rye sign ${source.path}`));
+      break;
+    case "untrusted":
+      if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust, or re-sign it with rye sign ${source.path}`));
+      break;
+    case "bad_signature":
+      if (trust) out.push(d.badSourceSignature(loc(), `${first}: the file may have been tampered with after signing`));
+      break;
+    // "error" (e.g. a signed directive without XML) is reported by the parser with a better location.
   }
   return out;
 }

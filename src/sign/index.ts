@@ -70,12 +70,14 @@ export {
   type VerifyModuleOptions,
 } from "./sign-module.js";
 export {
-  manifestEntry,
+  manifestFiles,
+  parseShard,
   serializeManifest,
+  shardPath,
   signManifest,
   verifyManifest,
   type Manifest,
-  type ManifestEntry,
+  type Shard,
 } from "./sign-manifest.js";
 export { canonicalJson, computeIntegrity, PyFloat, pyFloat } from "./integrity.js";
 export { isUnderAi, kindFromPath, sniffMarkdownKind, type FileKind } from "./kind-from-path.js";

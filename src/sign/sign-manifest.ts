@@ -1,9 +1,14 @@
 /**
- * The build manifest carries its signature in a last `"signature": "rye:signed:TS:HASH:SIG:FP"` field,
- * so the manifest stays one self-contained JSON file. HASH is sha256 of the canonical serialisation
- * without that field (modules sorted by path, fixed key order, 2-space JSON, trailing newline), and the
- * signature covers `TS:HASH` as for modules. Verification also requires the file to be exactly the
- * canonical serialisation, so reformatting, reordering or extra keys are reported, not silently accepted.
+ * The build manifest, split by folder (format 2). The root `manifest.json` is small and signed: the
+ * build's version and timestamp, the sha256 of every file directly in out/, and the sha256 of one
+ * shard per other folder. A shard (`manifest/<folder, "/" written %2F>.json`) lists its folder's
+ * files with their sha256 and the items whose modules live there (item id, sha256 of the source).
+ * Shards are not signed: the signed root binds each one by its sha256 to its folder, so one signature
+ * vouches for every byte, and a rebuild re-serialises only the shards whose folder changed.
+ *
+ * The root carries its signature in a last `"signature": "rye:signed:TS:HASH:SIG:FP"` field; HASH is
+ * sha256 of the canonical text without that field (keys sorted, 1-space JSON, trailing newline) and the
+ * signature covers `TS:HASH` as for modules. The root must be exactly its canonical text.
  */
 import { verifyMessage } from "./ed25519.js";
 import { sha256Hex } from "./hash-region.js";
@@ -12,31 +17,42 @@ import { moduleSignedMessage, REBUILD, signedField } from "./sign-module.js";
 import type { TrustStore } from "./trust-store.js";
 import { judge, type ItemVerification } from "./verify-item.js";
 
-/** One generated module: its output path, the item it came from, and sha256 of the source and of the module file. */
-export interface ManifestEntry {
-  path: string;
-  item_id: string;
-  source_sha256: string;
-  module_sha256: string;
-}
+/** The root manifest's name in out/. */
+export const MANIFEST = "manifest.json";
+/** The folder of out/ holding the shards. */
+export const SHARD_DIR = "manifest";
+/** Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild". */
+export const MANIFEST_FORMAT = 2;
 
-/** One signed file of a build (every `.js`, `.ts`, `.d.ts`, `.mjs`): its sha256, and its item where it has one. */
-export interface ManifestFile {
-  path: string;
-  item_id: string | null;
-  sha256: string;
-}
-
-/**
- * The build manifest. `files`, when present, lists every signed file of the build, so one
- * signature check plus one hash per file verifies the whole output; manifests without it (older
- * builds) vouch only for the item modules in `modules`.
- */
+/** The signed root (without its signature field). Keys are output paths; values sha256 hex. */
 export interface Manifest {
+  format: number;
   version: string | number;
   generated_at: string;
-  modules: ManifestEntry[];
-  files?: ManifestFile[];
+  /** Files directly in out/ (the registries): name → sha256. */
+  files: Record<string, string>;
+  /** Output folder (`directives/bench/g0`) → sha256 of its shard file. */
+  shards: Record<string, string>;
+}
+
+/** One folder's shard: its files by name, and the items whose `.js` module is there. */
+export interface Shard {
+  folder: string;
+  /** File name → sha256. */
+  files: Record<string, string>;
+  /** Module file name (`task_0.js`) → [item id, sha256 of the item's source]. */
+  items: Record<string, [itemId: string, sourceSha256: string]>;
+}
+
+/** An item behind a module, for the manifest. */
+export interface ManifestItem {
+  itemId: string;
+  sourceSha256: string;
+}
+
+/** Where the shard of `folder` lives: one flat folder, `%` never appears in an item id, so names cannot collide. */
+export function shardPath(folder: string): string {
+  return `${SHARD_DIR}/${folder.split("/").join("%2F")}.json`;
 }
 
 /** Output paths of one item's files map to its `.js` module path: `ts/directives/a.ts`, `directives/a.d.ts` → `directives/a.js`. */
@@ -44,66 +60,91 @@ export function modulePathOf(path: string): string {
   return path.replace(/^ts\//, "").replace(/(?:\.d\.ts|\.ts|\.js|\.mjs)$/, ".js");
 }
 
-/** The `files` list of a manifest: every signed output file with its sha256, and the item it belongs to (by `modulePathOf`). */
-export function manifestFiles(hashes: Iterable<readonly [path: string, sha256: string]>, itemOf: (modulePath: string) => string | undefined): ManifestFile[] {
-  const out: ManifestFile[] = [];
-  for (const [path, sha256] of hashes) out.push({ path, item_id: itemOf(modulePathOf(path)) ?? null, sha256 });
+/** `dir/name` → [dir, name]; a file directly in out/ has dir "". */
+export function splitPath(path: string): [folder: string, name: string] {
+  const at = path.lastIndexOf("/");
+  return at < 0 ? ["", path] : [path.slice(0, at), path.slice(at + 1)];
+}
+
+const byKey = <T>(a: [string, T], b: [string, T]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+const sorted = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(byKey));
+
+/** The canonical text of a shard: keys sorted, 1-space JSON, trailing newline. */
+export function serializeShard(shard: Shard): string {
+  return `${JSON.stringify({ folder: shard.folder, files: sorted(shard.files), items: sorted(shard.items) }, null, 1)}\n`;
+}
+
+function canonicalRoot(m: Manifest): Manifest {
+  return { format: m.format, version: m.version, generated_at: m.generated_at, files: sorted(m.files), shards: sorted(m.shards) };
+}
+
+/** The canonical unsigned root text. */
+export function serializeManifest(manifest: Manifest): string {
+  return `${JSON.stringify(canonicalRoot(manifest), null, 1)}\n`;
+}
+
+/** The signed root text; the timestamp defaults to `generated_at`. */
+export function signManifest(manifest: Manifest, key: SigningKey, timestamp = manifest.generated_at): string {
+  const root = canonicalRoot(manifest);
+  const signature = signedField(sha256Hex(`${JSON.stringify(root, null, 1)}\n`), key, timestamp);
+  return `${JSON.stringify({ ...root, signature }, null, 1)}\n`;
+}
+
+/**
+ * Groups a build's signed files (path → sha256) and its items (module path → item) into shards by
+ * folder; files directly in out/ go to the root. The texts are canonical, so the same build gives the same bytes.
+ */
+export function shardsOf(files: Iterable<readonly [path: string, sha256: string]>, items: (modulePath: string) => ManifestItem | undefined): { root: Record<string, string>; shards: Map<string, Shard> } {
+  const root: Record<string, string> = {};
+  const shards = new Map<string, Shard>();
+  for (const [path, sha] of files) {
+    const [folder, name] = splitPath(path);
+    if (folder === "") {
+      root[name] = sha;
+      continue;
+    }
+    let shard = shards.get(folder);
+    if (!shard) shards.set(folder, (shard = { folder, files: {}, items: {} }));
+    shard.files[name] = sha;
+    const item = path.endsWith(".js") ? items(path) : undefined;
+    if (item) shard.items[name] = [item.itemId, item.sourceSha256];
+  }
+  return { root, shards };
+}
+
+/** A whole signed manifest: root and shards, by output path (for builds that are not incremental). */
+export function manifestFiles(files: Iterable<readonly [path: string, sha256: string]>, items: (modulePath: string) => ManifestItem | undefined, header: { version: string | number; generated_at: string }, key: SigningKey): Map<string, string> {
+  const { root, shards } = shardsOf(files, items);
+  const out = new Map<string, string>();
+  const hashes: Record<string, string> = {};
+  for (const [folder, shard] of shards) {
+    const text = serializeShard(shard);
+    out.set(shardPath(folder), text);
+    hashes[folder] = sha256Hex(text);
+  }
+  out.set(MANIFEST, signManifest({ format: MANIFEST_FORMAT, ...header, files: root, shards: hashes }, key));
   return out;
 }
 
 const SIGNED_FIELD = /^rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):([a-f0-9]{64}):([A-Za-z0-9_-]+={0,2}):([a-f0-9]{16})$/;
+const SHA = /^[a-f0-9]{64}$/;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const hashes = (v: unknown, key: (k: string) => boolean) => isRecord(v) && Object.entries(v).every(([k, h]) => key(k) && typeof h === "string" && SHA.test(h));
+const plainName = (n: string) => n !== "" && n !== "." && n !== ".." && !n.includes("/") && !n.includes("\\") && !n.includes("\0");
+const plainFolder = (f: string) => f.split("/").every(plainName);
 
-/** A manifest entry from the source and module texts. */
-export function manifestEntry(path: string, itemId: string, source: string, module: string): ManifestEntry {
-  return { path, item_id: itemId, source_sha256: sha256Hex(source), module_sha256: sha256Hex(module) };
-}
-
-function ordered(m: Manifest): Manifest {
-  const modules = m.modules
-    .map((e) => ({ path: e.path, item_id: e.item_id, source_sha256: e.source_sha256, module_sha256: e.module_sha256 }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  modules.forEach((e, i) => {
-    if (i > 0 && modules[i - 1]!.path === e.path) throw new Error(`Manifest lists ${e.path} twice`);
-  });
-  if (m.files === undefined) return { version: m.version, generated_at: m.generated_at, modules };
-  const files = m.files
-    .map((f) => ({ path: f.path, item_id: f.item_id, sha256: f.sha256 }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  files.forEach((e, i) => {
-    if (i > 0 && files[i - 1]!.path === e.path) throw new Error(`Manifest lists ${e.path} twice`);
-  });
-  return { version: m.version, generated_at: m.generated_at, modules, files };
-}
-
-/** The canonical unsigned manifest text: sorted by path, fixed key order, 2-space JSON, trailing newline. */
-export function serializeManifest(manifest: Manifest): string {
-  return JSON.stringify(ordered(manifest), null, 2) + "\n";
-}
-
-/** The signed manifest text; the timestamp defaults to `generated_at`. */
-export function signManifest(manifest: Manifest, key: SigningKey, timestamp = manifest.generated_at): string {
-  // Sorted once: for 10k modules the sort and copy cost as much as the serialisation.
-  const sorted = ordered(manifest);
-  const signature = signedField(sha256Hex(JSON.stringify(sorted, null, 2) + "\n"), key, timestamp);
-  return JSON.stringify({ ...sorted, signature }, null, 2) + "\n";
+/** True for a rye manifest of any format (so an older one is reported as such, not ignored). */
+export function looksLikeManifest(v: unknown): boolean {
+  return isRecord(v) && typeof v.generated_at === "string" && (Array.isArray(v.modules) || isRecord(v.shards));
 }
 
 function isManifest(v: unknown): v is Manifest & { signature?: unknown } {
-  if (typeof v !== "object" || v === null) return false;
-  const m = v as Record<string, unknown>;
-  const str = (x: unknown) => typeof x === "string";
-  return (
-    (str(m.version) || typeof m.version === "number") && str(m.generated_at) && Array.isArray(m.modules) &&
-    m.modules.every((e) => typeof e === "object" && e !== null && ["path", "item_id", "source_sha256", "module_sha256"].every((k) => str((e as Record<string, unknown>)[k]))) &&
-    (m.files === undefined || (Array.isArray(m.files) && m.files.every((f) => {
-      const e = f as Record<string, unknown> | null;
-      return typeof e === "object" && e !== null && str(e.path) && str(e.sha256) && (e.item_id === null || str(e.item_id));
-    })))
-  );
+  return isRecord(v) && v.format === MANIFEST_FORMAT && (typeof v.version === "string" || typeof v.version === "number") && typeof v.generated_at === "string" &&
+    hashes(v.files, plainName) && hashes(v.shards, plainFolder) && Object.keys(v).every((k) => ["format", "version", "generated_at", "files", "shards", "signature"].includes(k));
 }
 
-/** Verifies a signed manifest; on success `manifest` holds the parsed content. */
-export function verifyManifest(text: string, trust: TrustStore, label = "manifest"): ItemVerification & { manifest: Manifest | null } {
+/** Verifies the signed root; on success `manifest` holds the parsed content. */
+export function verifyManifest(text: string, trust: TrustStore, label = MANIFEST): ItemVerification & { manifest: Manifest | null } {
   const base = {
     ok: false, outcome: "error" as const, itemId: label, signed: false, hashMatches: null, trusted: null, signatureValid: null,
     signature: null, expectedHash: null, actualHash: null, owner: null, result: null, message: "", manifest: null,
@@ -114,19 +155,16 @@ export function verifyManifest(text: string, trust: TrustStore, label = "manifes
   } catch (e) {
     return { ...base, message: `Manifest ${label} is not valid JSON: ${(e as Error).message}` };
   }
-  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { version, generated_at, modules: [{ path, item_id, source_sha256, module_sha256 }], files?: [{ path, item_id, sha256 }] }` };
+  if (looksLikeManifest(parsed) && (parsed as { format?: unknown }).format !== MANIFEST_FORMAT) {
+    return { ...base, message: `Manifest ${label} is in an older format than this rye reads (format ${MANIFEST_FORMAT}, split by folder)\n  Fix: rebuild with rye build` };
+  }
+  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { format: ${MANIFEST_FORMAT}, version, generated_at, files: { name: sha256 }, shards: { folder: sha256 }, signature }` };
   const m = typeof parsed.signature === "string" ? SIGNED_FIELD.exec(parsed.signature) : null;
   if (!m) return { ...base, outcome: "unsigned", message: `Unsigned manifest: ${label}\n  Expected: a "signature": "rye:signed:…" field\n  Fix: rebuild it with rye build` };
   const info = { timestamp: m[1]!, hash: m[2]!, signature: m[3]!, fingerprint: m[4]! };
-  let unsigned: string;
-  let canonical: string;
-  try {
-    unsigned = serializeManifest(parsed);
-    canonical = JSON.stringify({ ...ordered(parsed), signature: parsed.signature }, null, 2) + "\n";
-  } catch (e) {
-    return { ...base, message: `Manifest ${label}: ${(e as Error).message}` };
-  }
-  const actual = sha256Hex(unsigned);
+  const root = canonicalRoot(parsed);
+  const actual = sha256Hex(`${JSON.stringify(root, null, 1)}\n`);
+  const canonical = `${JSON.stringify({ ...root, signature: parsed.signature }, null, 1)}\n`;
   const key = trust.get(info.fingerprint);
   const checked = {
     ...base, signed: true, signature: info, expectedHash: info.hash, actualHash: actual,
@@ -135,6 +173,27 @@ export function verifyManifest(text: string, trust: TrustStore, label = "manifes
   };
   const judged = judge(checked, label, trust, REBUILD, actual === info.hash ? " (not in canonical form)" : "");
   if (!judged.ok) return { ...judged, manifest: null };
-  const { signature: _ignored, ...manifest } = parsed;
-  return { ...judged, manifest: ordered(manifest) };
+  return { ...judged, manifest: root };
+}
+
+/**
+ * Reads a shard whose bytes already matched the root's sha256 for `folder`. The bytes are vouched
+ * for; the shape is still checked, so a file listed there can never name a path outside its folder.
+ */
+export function parseShard(text: string, folder: string): Shard | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return `not valid JSON: ${(e as Error).message}`;
+  }
+  if (!isRecord(v) || v.folder !== folder) return `does not describe the folder ${folder}`;
+  // The bytes matched the signed root, so only the shape is checked, and cheaply: a shard lists ~100 files.
+  const sha = (h: unknown) => typeof h === "string" && h.length === 64;
+  if (!isRecord(v.files) || !Object.entries(v.files).every(([k, h]) => plainName(k) && sha(h))) return "its files are not { name: sha256 }";
+  const items = v.items;
+  if (!isRecord(items) || !Object.entries(items).every(([k, e]) => plainName(k) && Array.isArray(e) && e.length === 2 && typeof e[0] === "string" && sha(e[1]))) {
+    return "its items are not { module: [item id, source sha256] }";
+  }
+  return { folder, files: v.files as Record<string, string>, items: items as Shard["items"] };
 }

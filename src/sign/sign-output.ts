@@ -1,6 +1,6 @@
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
-import { manifestEntry, manifestFiles, signManifest } from "./sign-manifest.js";
+import { manifestFiles } from "./sign-manifest.js";
 import { signModule } from "./sign-module.js";
 
 const SIGNED = /\.(?:js|mjs|ts)$/;
@@ -12,9 +12,9 @@ export interface OutputSource {
 }
 
 /**
- * Signs every module of a build output (`// rye:signed:` on line 1, decisions.md #15) and adds a
- * signed `manifest.json` listing each item module with its item id, source hash and module hash, and
- * every signed file with its sha256 (so `rye verify` checks one signature, then hashes).
+ * Signs every module of a build output (`// rye:signed:` on line 1, decisions.md #15) and adds the
+ * manifest: a signed root `manifest.json` and one shard per folder listing every signed file with its
+ * sha256 and each item module with its item id and source hash (so `rye verify` checks one signature, then hashes).
  * Pure: the same files, key and timestamp give byte-identical output.
  */
 export function signOutput(
@@ -26,12 +26,12 @@ export function signOutput(
 ): Map<string, string> {
   const out = new Map<string, string>();
   for (const [path, text] of files) out.set(path, SIGNED.test(path) ? signModule(text, key, timestamp) : text);
-  const modules = [...out]
-    .filter(([path]) => sources.has(path))
-    .map(([path, text]) => manifestEntry(path, sources.get(path)!.itemId, sources.get(path)!.text, text));
   const hashes = [...out].filter(([path]) => SIGNED.test(path)).map(([path, text]) => [path, sha256Hex(text)] as const);
-  const listed = manifestFiles(hashes, (p) => sources.get(p)?.itemId);
-  out.set("manifest.json", signManifest({ version, generated_at: timestamp, modules, files: listed }, key, timestamp));
+  const item = (p: string) => {
+    const s = sources.get(p);
+    return s && { itemId: s.itemId, sourceSha256: sha256Hex(s.text) };
+  };
+  for (const [path, text] of manifestFiles(hashes, item, { version, generated_at: timestamp }, key)) out.set(path, text);
   return out;
 }
 

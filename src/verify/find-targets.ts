@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { isUnderAi, kindFromPath, type FileKind } from "../sign/kind-from-path.js";
+import { looksLikeManifest } from "../sign/sign-manifest.js";
 
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 
@@ -20,8 +21,7 @@ function holdsManifest(dir: string): boolean {
   const path = resolve(dir, "manifest.json");
   if (!existsSync(path)) return false;
   try {
-    const m = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-    return Array.isArray(m.modules) && typeof m.generated_at === "string";
+    return looksLikeManifest(JSON.parse(readFileSync(path, "utf8")));
   } catch {
     return false;
   }

@@ -21,6 +21,8 @@ export class WatchedSources {
   private last: SpacesRead | null = null;
   private changed = new Set<string>();
   private full = true;
+  /** Project-relative path → position in `last.sources`. */
+  private byPath: Map<string, number> | null = null;
 
   constructor(private readonly spaces: Spaces) {}
 
@@ -35,7 +37,8 @@ export class WatchedSources {
     const changed = [...this.changed];
     this.changed.clear();
     if (!last || this.full || last.diagnostics.length > 0) return this.reread();
-    const byPath = new Map(last.sources.map((s, i) => [s.path, i]));
+    // Positions stay valid while no file is added or removed: the map outlives reads that only change texts.
+    const byPath = (this.byPath ??= new Map(last.sources.map((s, i) => [s.path, i])));
     const sources = [...last.sources];
     const removed = new Set<number>();
     const added: SourceFile[] = [];
@@ -62,7 +65,8 @@ export class WatchedSources {
       if (at !== undefined) sources[at] = src;
       else added.push(src);
     }
-    let next = sources.filter((_, i) => !removed.has(i));
+    let next = removed.size > 0 ? sources.filter((_, i) => !removed.has(i)) : sources;
+    if (removed.size > 0 || added.length > 0) this.byPath = null;
     if (added.length > 0) {
       const project = [...next.filter((s) => s.space === "project"), ...added].sort(byKindIdExt);
       next = [...project, ...next.filter((s) => s.space !== "project")];
@@ -72,6 +76,7 @@ export class WatchedSources {
   }
 
   private reread(): SpacesRead {
+    this.byPath = null;
     this.full = false;
     this.changed.clear();
     this.last = readSpaces(this.spaces);

@@ -38,7 +38,8 @@ test("rye build signs every module and the manifest; rye verify out/ passes; key
   expect(first.code).toBe(0);
   expect(first.err).toMatch(/Generated a signing key in .* \(fingerprint [0-9a-f]{16}\)\./);
   for (const f of allFiles(join(dir, "out")).filter((f) => /\.(js|ts)$/.test(f))) expect(readFileSync(f, "utf8")).toMatch(/^\/\/ rye:signed:1970-01-01T00:00:00Z:[0-9a-f]{64}:[A-Za-z0-9_-]{86}:[0-9a-f]{16}\n/);
-  expect(JSON.parse(readFileSync(join(dir, "out", "manifest.json"), "utf8")).modules.map((m: { item_id: string }) => m.item_id)).toContain("examples/greet");
+  const shard = JSON.parse(readFileSync(join(dir, "out", "manifest", "directives%2Fexamples.json"), "utf8"));
+  expect(shard.items["greet.js"][0]).toBe("examples/greet");
   const privateKey = readFileSync(join(dir, "user", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8");
   for (const f of allFiles(join(dir, "out"))) expect(readFileSync(f, "utf8")).not.toContain(privateKey.split("\n")[1]);
   const verified = await rye(dir, env, "verify", "out");
@@ -55,7 +56,8 @@ test("rye build signs every module and the manifest; rye verify out/ passes; key
   const stale = await rye(dir, ci, "build", "--check");
   expect(stale.code).toBe(1);
   expect(stale.err).toMatch(/stale +out\/directives\/examples\/greet\.js/);
-  expect(stale.err).toMatch(/stale +out\/manifest\.json/);
+  // The shard of that folder lists the item's source hash; the root binds the shards by hashes that change with the key.
+  expect(stale.err).toMatch(/stale +out\/manifest\/directives%2Fexamples\.json/);
   expect((await rye(dir, { ...env, SOURCE_DATE_EPOCH: "1700000000" }, "build")).code).toBe(0);
   expect(readFileSync(join(dir, "out", "index.js"), "utf8")).toMatch(/^\/\/ rye:signed:2023-11-14T22:13:20Z:/);
 });
@@ -93,7 +95,7 @@ test("rye verify out/ checks the signed manifest against every module it lists: 
   const { dir, env } = project();
   expect((await rye(dir, env, "build")).code).toBe(0);
   const out = join(dir, "out");
-  const listed = await rye(dir, env, "verify", "out");
+  const listed = await rye(dir, env, "verify", "out", "--verbose");
   expect(listed.out).toMatch(/verified +manifest +out\/manifest\.json/);
   expect(listed.out).toMatch(/verified +module +out\/index\.d\.ts/);
   writeFileSync(join(out, "directives", "examples", "greet.js"), readFileSync(join(out, "directives", "examples", "count_words.js")));
@@ -108,26 +110,36 @@ test("the manifest lists every signed file of the build; rye verify checks them 
   const { dir, env } = project();
   expect((await rye(dir, env, "build", "--emit-ts")).code).toBe(0);
   const out = join(dir, "out");
-  const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { files: { path: string; item_id: string | null; sha256: string }[] };
+  // The root lists the top-level files and a shard per folder; the shards list the rest.
+  const root = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as { files: Record<string, string>; shards: Record<string, string> };
+  const listed = new Map(Object.entries(root.files));
+  const items = new Map<string, string>();
+  for (const folder of Object.keys(root.shards)) {
+    const shard = JSON.parse(readFileSync(join(out, "manifest", `${folder.split("/").join("%2F")}.json`), "utf8")) as { files: Record<string, string>; items: Record<string, [string, string]> };
+    for (const [name, sha] of Object.entries(shard.files)) listed.set(`${folder}/${name}`, sha);
+    for (const [name, [id]] of Object.entries(shard.items)) items.set(`${folder}/${name}`, id);
+  }
   const signed = allFiles(out)
     .filter((f) => readFileSync(f, "utf8").startsWith("// rye:signed:"))
     .map((f) => f.slice(out.length + 1).split("\\").join("/"))
     .sort();
-  expect(manifest.files.map((f) => f.path)).toEqual(signed);
-  const byPath = new Map(manifest.files.map((f) => [f.path, f]));
-  for (const p of ["directives/examples/greet.js", "directives/examples/greet.d.ts", "ts/directives/examples/greet.ts"]) expect(byPath.get(p)?.item_id).toBe("examples/greet");
-  expect(byPath.get("runtime/directive.js")?.item_id).toBeNull();
-  expect(byPath.get("ts/index.ts")?.item_id).toBeNull();
+  expect([...listed.keys()].sort()).toEqual(signed);
+  expect(items.get("directives/examples/greet.js")).toBe("examples/greet");
+  expect(items.has("runtime/directive.js")).toBe(false);
 
-  const ok = await rye(dir, env, "verify", "out");
+  const ok = await rye(dir, env, "verify", "out", "--verbose");
   expect(ok.code).toBe(0);
   expect(ok.out).toMatch(/^verified +module +out\/directives\/examples\/greet\.d\.ts  sha256 matches \(listed in out\/manifest\.json\), signed by [0-9a-f]{16}/m);
-  expect(ok.out).toMatch(/^verified +manifest +out\/manifest\.json  signed by [0-9a-f]{16}.*signature valid$/m);
-  expect(ok.out.trim().split("\n").at(-1)).toBe(`${signed.length + 1} of ${signed.length + 1} files verified.`);
+  expect(ok.out).toMatch(/^verified +manifest +out\/manifest\.json  signed by [0-9a-f]{16}.*signature valid; \d+ of \d+ files verified$/m);
+  const shards = Object.keys(root.shards).length;
+  expect(ok.out.trim().split("\n").at(-1)).toBe(`${signed.length + shards + 1} of ${signed.length + shards + 1} files verified.`);
+  // Without --verbose, the folder is one line and the count is the same.
+  const summary = await rye(dir, env, "verify", "out");
+  expect(summary.out.trim().split("\n")).toEqual([expect.stringMatching(/^verified +manifest +out\/manifest\.json /), `${signed.length + shards + 1} of ${signed.length + shards + 1} files verified.`]);
 
   // A file rye bundle adds is not build output: it is checked on its own signature.
   writeFileSync(join(out, "bundle.mjs"), readFileSync(join(out, "directives", "examples", "greet.js")));
-  const bundled = await rye(dir, env, "verify", "out");
+  const bundled = await rye(dir, env, "verify", "out", "--verbose");
   expect(bundled.code).toBe(0);
   expect(bundled.out).toMatch(/^verified +module +out\/bundle\.mjs  signed by [0-9a-f]{16}.*signature valid$/m);
 
@@ -141,7 +153,7 @@ test("the manifest lists every signed file of the build; rye verify checks them 
   // Declarations and TypeScript sources are vouched for too: a one-byte edit fails both the file and the manifest.
   const dts = join(out, "directives", "examples", "greet.d.ts");
   writeFileSync(dts, readFileSync(dts, "utf8").replace("render(", "render ("));
-  const edited = await rye(dir, env, "verify", "out");
+  const edited = await rye(dir, env, "verify", "out", "--verbose");
   expect(edited.code).toBe(1);
   expect(edited.out).toMatch(/^modified +module +out\/directives\/examples\/greet\.d\.ts  sha256 differs/m);
   expect(edited.out).toMatch(/Differs from the manifest: directives\/examples\/greet\.d\.ts \(examples\/greet\)/);

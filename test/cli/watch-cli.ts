@@ -1,6 +1,6 @@
 // Runs `rye build --watch` in this process as the CLI would, and a one-shot `rye build --json`
 // beside it, for the watch tests.
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
@@ -35,10 +35,25 @@ export async function rye(cwd: string, env: NodeJS.ProcessEnv, args: string[]) {
 
 /** `rye build --json` of a fresh copy of the project's .ai/: no cache, no earlier output. */
 export async function oneShot(project: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
+  return (await oneShotWithOutput(project, env)).report;
+}
+
+/** As `oneShot`, and every file the one-shot build wrote (null when it wrote nothing). */
+export async function oneShotWithOutput(project: string, env: NodeJS.ProcessEnv): Promise<{ report: Record<string, unknown>; out: Record<string, string> | null }> {
   const copy = mkdtempSync(join(tmpdir(), "rye-oneshot-"));
   cpSync(join(project, ".ai"), join(copy, ".ai"), { recursive: true });
   const r = await rye(copy, env, ["build", "--json"]);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
+  return { report: JSON.parse(r.stdout) as Record<string, unknown>, out: existsSync(join(copy, "out")) ? outputTree(join(copy, "out")) : null };
+}
+
+/** Every file of an output folder but the writer's own work folder, by relative path. */
+export function outputTree(out: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const e of readdirSync(out, { recursive: true, withFileTypes: true })) {
+    const rel = join(e.parentPath, e.name).slice(out.length + 1);
+    if (e.isFile() && !rel.startsWith(".rye")) files[rel] = readFileSync(join(out, rel), "utf8");
+  }
+  return files;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

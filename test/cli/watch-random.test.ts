@@ -2,10 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect, test } from "vitest";
-import { oneShot, startWatch, testEnv, writeTree } from "./watch-cli.js";
+import { oneShotWithOutput, outputTree, startWatch, testEnv, writeTree } from "./watch-cli.js";
 
 // 50 seeded random changes to a small project under `rye build --watch --json`; after each one settles,
-// the watch's last report must equal a one-shot build of a copy of the same tree (no cache, no output).
+// the watch's last report must equal a one-shot build of a copy of the same tree (no cache, no output),
+// and when that build succeeds, out/ must hold exactly the bytes it wrote (manifest shards included).
 // The steps depend only on the seed and on the tree they act on, so a failure names a replayable step.
 const SEED = 0x15_0a7c;
 const STEPS = 50;
@@ -147,7 +148,9 @@ test(`--watch reports what a one-shot build reports after each of ${STEPS} seede
       if (!did.includes("skipped")) n = await w.settle(n);
       const { time, ...watched } = JSON.parse(w.lines().at(-1)!) as Record<string, unknown>;
       expect(Date.parse(time as string)).not.toBeNaN();
-      expect(watched, `after step ${i} of seed ${SEED}:\n${history.join("\n")}`).toEqual(await oneShot(project, env));
+      const once = await oneShotWithOutput(project, env);
+      expect(watched, `after step ${i} of seed ${SEED}:\n${history.join("\n")}`).toEqual(once.report);
+      if (once.out) expect(outputTree(join(project, "out")), `output after step ${i} of seed ${SEED}`).toEqual(once.out);
     }
   } finally {
     await w.stop();

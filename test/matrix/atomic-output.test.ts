@@ -129,11 +129,11 @@ describe("atomic output", () => {
     // No journal or staging left. (A kill between writing a lock candidate and linking it may leave that candidate.)
     expect(readdirSync(join(project, "out", ".rye")).filter((f) => !/^lock\.\d+\.[0-9a-f]+$/.test(f))).toEqual([".gitignore"]);
     expect(lstatSync(join(project, "out")).isDirectory()).toBe(true);
-    const verify = spawnSync(process.execPath, [BIN, "verify", "out"], { cwd: project, env: childEnv, encoding: "utf8" });
+    const verify = spawnSync(process.execPath, [BIN, "verify", "out", "--verbose"], { cwd: project, env: childEnv, encoding: "utf8" });
     expect(verify.status, verify.stdout.split("\n").filter((l) => !l.startsWith("verified")).join("\n") + verify.stderr).toBe(0);
     expect(verify.stdout).toContain("d0.js");
     // `rye verify` walking the project finds the signed modules in out/.
-    const walk = spawnSync(process.execPath, [BIN, "verify"], { cwd: project, env: childEnv, encoding: "utf8" });
+    const walk = spawnSync(process.execPath, [BIN, "verify", "--verbose"], { cwd: project, env: childEnv, encoding: "utf8" });
     // (The sources themselves are unsigned, so the exit code is 1; the modules under out/ verify.)
     expect(walk.stdout).toMatch(/^verified +module +out\/directives\/gen\/g0\/d0\.js /m);
     expect(walk.stdout).not.toMatch(/^(?!verified|unsigned +directive).*out\//m);

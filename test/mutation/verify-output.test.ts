@@ -6,9 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { generateKeyPair, signingKeyFrom } from "../../src/sign/keys.js";
-import { sha256Hex } from "../../src/sign/hash-region.js";
-import { signManifest } from "../../src/sign/sign-manifest.js";
-import { signModule } from "../../src/sign/sign-module.js";
+import { FORMAT_1_MANIFEST, writeSignedOutput } from "../helpers/signed-output.js";
 import { trustStoreFromPems } from "../../src/sign/trust-store.js";
 import { listTree, verifyOutputDir } from "../../src/verify/verify-output.js";
 
@@ -18,14 +16,7 @@ function output(files: Record<string, [text: string, itemId: string | null]>, ex
   const pair = generateKeyPair();
   const key = signingKeyFrom(pair.privatePem);
   const out = mkdtempSync(join(tmpdir(), "rye-vo-"));
-  const listed = [];
-  for (const [path, [text, itemId]] of Object.entries(files)) {
-    const signed = signModule(text, key, TS);
-    mkdirSync(join(out, path, ".."), { recursive: true });
-    writeFileSync(join(out, path), signed);
-    listed.push({ path, item_id: itemId, sha256: sha256Hex(signed) });
-  }
-  writeFileSync(join(out, "manifest.json"), signManifest({ version: "1", generated_at: TS, modules: [], files: listed }, key));
+  writeSignedOutput(out, files, key, TS);
   extra(out);
   return { out, trust: trustStoreFromPems({ [key.fingerprint]: pair.publicPem }) };
 }
@@ -35,36 +26,57 @@ describe("verifyOutputDir", () => {
     const { out, trust } = output({ "z.js": ["export const z = 1;\n", null], "a/b.js": ["export const b = 1;\n", "b"] }, (o) => writeFileSync(join(o, "bundle.mjs"), "x"));
     const r = await verifyOutputDir(out, trust);
     expect(r).toMatchObject({ ok: true, dir: realpathSync(out), problems: [], bundles: ["bundle.mjs"] });
-    expect(r.files.map((f) => [f.path, f.itemId, f.status])).toEqual([["a/b.js", "b", "verified"], ["z.js", null, "verified"]]);
+    // The shard of a/ first (the manifest's own files), then every file in path order.
+    expect(r.files.map((f) => [f.path, f.itemId, f.status])).toEqual([["manifest/a.json", null, "verified"], ["a/b.js", "b", "verified"], ["z.js", null, "verified"]]);
     expect(r.manifest.ok).toBe(true);
   });
 
   test("each mismatch is described, with the item where there is one, under the given label", async () => {
-    const { out, trust } = output({ "a.js": ["export const a = 1;\n", "item/a"], "b.js": ["export const b = 1;\n", null], "c.js": ["export const c = 1;\n", "item/c"], "l.js": ["export {};\n", "item/l"] }, (o) => {
-      writeFileSync(join(o, "a.js"), "export const a = 2;\n");
+    const { out, trust } = output({ "d/a.js": ["export const a = 1;\n", "item/a"], "b.js": ["export const b = 1;\n", null], "d/c.js": ["export const c = 1;\n", "item/c"], "d/l.js": ["export {};\n", "item/l"] }, (o) => {
+      writeFileSync(join(o, "d/a.js"), "export const a = 2;\n");
       writeFileSync(join(o, "b.js"), "export const b = 2;\n");
       writeFileSync(join(o, "extra.js"), "export {};\n");
       symlinkSync("/etc/hostname", join(o, "link.js"));
     });
     // c.js missing, l.js a link where the manifest lists a file.
     const { rmSync } = await import("node:fs");
-    rmSync(join(out, "c.js"));
-    rmSync(join(out, "l.js"));
-    symlinkSync("/etc/hostname", join(out, "l.js"));
+    rmSync(join(out, "d/c.js"));
+    rmSync(join(out, "d/l.js"));
+    symlinkSync("/etc/hostname", join(out, "d/l.js"));
     const r = await verifyOutputDir(out, trust, "out/manifest.json");
     expect(r.ok).toBe(false);
     expect(r.problems).toEqual([
       [
         "Files do not match the signed manifest out/manifest.json:",
-        "  A symbolic link, not a file rye build writes: l.js (item/l)",
+        "  A symbolic link, not a file rye build writes: d/l.js (item/l)",
         "  A symbolic link, not a file rye build writes: link.js",
-        "  Differs from the manifest: a.js (item/a)",
         "  Differs from the manifest: b.js",
+        "  Differs from the manifest: d/a.js (item/a)",
         "  Not listed in the signed manifest: extra.js",
-        "  Missing: c.js (item/c)",
+        "  Missing: d/c.js (item/c)",
         "  Fix: rebuild with rye build",
       ].join("\n"),
     ]);
+  });
+
+  test("a shard that is edited, missing, or moved to another folder's name fails, naming it; its folder's files are not reported one by one", async () => {
+    const { out, trust } = output({ "d/a.js": ["export const a = 1;\n", "item/a"], "e/b.js": ["export const b = 1;\n", "item/b"] });
+    const { readFileSync, renameSync, rmSync } = await import("node:fs");
+    writeFileSync(join(out, "manifest/d.json"), readFileSync(join(out, "manifest/d.json"), "utf8").replace("item/a", "item/x"));
+    rmSync(join(out, "manifest/e.json"));
+    const r = await verifyOutputDir(out, trust, "out/manifest.json");
+    expect(r.problems).toEqual([
+      [
+        "Files do not match the signed manifest out/manifest.json:",
+        "  Differs from the signed manifest: manifest/d.json (the shard listing d/, so none of its files can be checked)",
+        "  Missing: manifest/e.json (the shard listing e/, so none of its files can be checked)",
+        "  Fix: rebuild with rye build",
+      ].join("\n"),
+    ]);
+    // The shard of d/ under e/'s name: each binds its folder, so both fail.
+    renameSync(join(out, "manifest/d.json"), join(out, "manifest/e.json"));
+    const moved = await verifyOutputDir(out, trust);
+    expect(moved.files.filter((f) => f.status !== "verified").map((f) => [f.path, f.status])).toEqual([["manifest/d.json", "missing"], ["manifest/e.json", "modified"]]);
   });
 
   test("the writer's own top-level .rye/ is skipped, links in it included; a .rye deeper down is not", async () => {
@@ -88,17 +100,15 @@ describe("verifyOutputDir", () => {
     expect(r.problems).toEqual([`No manifest.json in ${out}: not a signed build output (or its manifest was removed)\n  Fix: rebuild with rye build`]);
   });
 
-  test("an untrusted manifest and an older manifest without a file list are refused before any file", async () => {
+  test("an untrusted manifest and a manifest of the first format are refused before any file", async () => {
     const { out } = output({ "a.js": ["export {};\n", null] });
     const untrusted = await verifyOutputDir(out, trustStoreFromPems({}));
     expect(untrusted.ok).toBe(false);
     expect(untrusted.files).toEqual([]);
     expect(untrusted.problems.join("\n")).toMatch(/Untrusted key/);
-    const pair = generateKeyPair();
-    const key = signingKeyFrom(pair.privatePem);
-    writeFileSync(join(out, "manifest.json"), signManifest({ version: "1", generated_at: TS, modules: [] }, key));
-    const older = await verifyOutputDir(out, trustStoreFromPems({ [key.fingerprint]: pair.publicPem }), "m.json");
-    expect(older).toMatchObject({ ok: false, files: [], problems: ["m.json lists item modules only (an older build); rebuild with rye build so it lists every file"] });
+    writeFileSync(join(out, "manifest.json"), FORMAT_1_MANIFEST);
+    const older = await verifyOutputDir(out, trustStoreFromPems({}), "m.json");
+    expect(older).toMatchObject({ ok: false, files: [], problems: ["Manifest m.json is in an older format than this rye reads (format 2, split by folder)\n  Fix: rebuild with rye build"] });
   });
 
   test("a pending journal: refused with one problem, which is also the manifest's message", async () => {

@@ -1,13 +1,13 @@
 // Real projects, real processes: the victim's machine, an attacker's key, payloads that leave a marker.
 import { spawnSync } from "node:child_process";
 import { sign } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatTrustedKeyToml, generateKeyPair, signingKeyFrom, type SigningKey } from "../../src/sign/index.js";
 import { sha256Hex } from "../../src/sign/hash-region.js";
-import { signManifest, type Manifest } from "../../src/sign/sign-manifest.js";
+import { manifestFiles, shardPath, type Manifest, type Shard } from "../../src/sign/sign-manifest.js";
 import { signModule } from "../../src/sign/sign-module.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -91,15 +91,23 @@ function filesUnder(dir: string, prefix = ""): string[] {
  */
 export function resignOutput(outDir: string, key: SigningKey): void {
   const old = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")) as Manifest;
-  const items = new Map((old.files ?? []).map((f) => [f.path, f.item_id]));
-  const files: NonNullable<Manifest["files"]> = [];
-  for (const rel of filesUnder(outDir).filter((f) => !["manifest.json", "package.json", "bundle.mjs", "bundle.mjs.sig"].includes(f) && !f.startsWith(".rye/"))) {
+  // The items the old shards named, so the forged manifest binds the same items to the same modules.
+  const items = new Map<string, { itemId: string; sourceSha256: string }>();
+  for (const folder of Object.keys(old.shards)) {
+    const shard = JSON.parse(readFileSync(join(outDir, shardPath(folder)), "utf8")) as Shard;
+    for (const [name, [itemId, sourceSha256]] of Object.entries(shard.items)) items.set(`${folder}/${name}`, { itemId, sourceSha256 });
+  }
+  const files: [string, string][] = [];
+  for (const rel of filesUnder(outDir).filter((f) => !["manifest.json", "package.json", "bundle.mjs", "bundle.mjs.sig"].includes(f) && !f.startsWith(".rye/") && !f.startsWith("manifest/"))) {
     let text = readFileSync(join(outDir, rel), "utf8");
     if (/\.(?:js|ts|mjs)$/.test(rel)) writeFileSync(join(outDir, rel), (text = signModule(text, key, old.generated_at)));
-    files.push({ path: rel, item_id: items.get(rel) ?? null, sha256: sha256Hex(text) });
+    files.push([rel, sha256Hex(text)]);
   }
-  const modules = old.modules.map((m) => ({ ...m, module_sha256: sha256Hex(readFileSync(join(outDir, m.path), "utf8")) }));
-  writeFileSync(join(outDir, "manifest.json"), signManifest({ version: old.version, generated_at: old.generated_at, modules, files }, key));
+  rmSync(join(outDir, "manifest"), { recursive: true, force: true });
+  for (const [rel, text] of manifestFiles(files, (p) => items.get(p), old, key)) {
+    mkdirSync(dirname(join(outDir, rel)), { recursive: true });
+    writeFileSync(join(outDir, rel), text);
+  }
 }
 
 /** Re-signs a bundle with `key`, inline and detached. */

@@ -1,6 +1,6 @@
 // The victim's own, validly signed build, then changed on disk: every change is refused where the
 // file would be evaluated, and no payload runs.
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, payload, rye, tempDir, writeApp } from "./helpers.js";
@@ -43,6 +43,21 @@ describe("a signed build changed after signing", () => {
     expect(markerRan(marker)).toBe(false);
     expect(rye(project, env, "verify", "out").status).toBe(1);
   }
+
+  test("rye bundle after an in-place edit of out/ (which a no-op build cannot see): refused, nothing bundled or signed", () => {
+    // A second, no-op build once out/ is a second old records a stamp a later build trusts on file metadata alone.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100);
+    expect(rye(project, env, "build").status).toBe(0);
+    const { atime, mtime } = statSync(greet);
+    inject(greet, marker);
+    utimesSync(greet, atime, mtime);
+    const bundled = rye(project, env, "bundle");
+    expect(bundled.status).toBe(1);
+    expect(bundled.stderr).toMatch(/does not verify, so it is not bundled:\n.*Differs from the manifest: directives\/examples\/greet\.js \(examples\/greet\)/s);
+    expect(existsSync(join(out, "bundle.mjs"))).toBe(false);
+    expect(existsSync(join(out, "bundle.mjs.sig"))).toBe(false);
+    expect(markerRan(marker)).toBe(false);
+  });
 
   test("a tampered module: the loader refuses it at import time, naming the item", () => {
     inject(greet, marker);

@@ -4,9 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { verify } from "../../src/index.js";
 import { generateKeyPair, signingKeyFrom, writeKeyPair } from "../../src/sign/keys.js";
-import { signManifest } from "../../src/sign/sign-manifest.js";
-import { signModule } from "../../src/sign/sign-module.js";
-import { sha256Hex } from "../../src/sign/hash-region.js";
+import { FORMAT_1_MANIFEST, writeSignedOutput } from "../helpers/signed-output.js";
 import { loadTrustAnchors, userSpaceRefusal } from "../../src/verify/trust-anchors.js";
 import { plantTrustedKey, tempDir } from "./helpers.js";
 
@@ -79,16 +77,8 @@ describe("verify() on an output folder", () => {
     const pair = generateKeyPair();
     const key = signingKeyFrom(pair.privatePem);
     const ts = "2026-01-01T00:00:00Z";
-    const a = signModule("export const id = 'a';\n", key, ts);
-    const b = signModule("export const id = 'b';\n", key, ts);
-    writeFileSync(join(out, "directives", "a.js"), a);
-    writeFileSync(join(out, "directives", "b.js"), b);
+    writeSignedOutput(out, { "directives/a.js": ["export const id = 'a';\n", "a"], "directives/b.js": ["export const id = 'b';\n", "b"] }, key, ts);
     writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module", private: true }, null, 2) + "\n");
-    const files = [
-      { path: "directives/a.js", item_id: "a", sha256: sha256Hex(a) },
-      { path: "directives/b.js", item_id: "b", sha256: sha256Hex(b) },
-    ];
-    writeFileSync(join(out, "manifest.json"), signManifest({ version: "1", generated_at: ts, modules: [], files }, key));
     writeFileSync(join(dir, "key.pem"), pair.publicPem);
     return { dir, out, options: { trustedKeys: [join(dir, "key.pem")], env: { USER_SPACE: join(dir, "nobody") } } };
   }
@@ -102,7 +92,7 @@ describe("verify() on an output folder", () => {
     const ok = await verify(out, options);
     expect(ok.ok, ok.problems.join("\n")).toBe(true);
     expect(ok.signer?.source).toBe("--trusted-key");
-    expect(ok.output!.files.map((f) => [f.path, f.status])).toEqual([["directives/a.js", "verified"], ["directives/b.js", "verified"]]);
+    expect(ok.output!.files.map((f) => [f.path, f.status])).toEqual([["manifest/directives.json", "verified"], ["directives/a.js", "verified"], ["directives/b.js", "verified"]]);
     // Without the pinned key, nothing vouches.
     expect((await verify(out, { env: options.env })).problems.join("\n")).toMatch(/Untrusted key/);
 
@@ -115,7 +105,7 @@ describe("verify() on an output folder", () => {
     const bad = await verify(out, options);
     expect(bad.ok).toBe(false);
     expect(Object.fromEntries(bad.output!.files.map((f) => [f.path, f.status]))).toEqual({
-      "directives/a.js": "modified", "directives/b.js": "modified", "directives/c.js": "unlisted", "directives/d.js": "not-a-file", "package.json": "unlisted",
+      "manifest/directives.json": "verified", "directives/a.js": "modified", "directives/b.js": "modified", "directives/c.js": "unlisted", "directives/d.js": "not-a-file", "package.json": "unlisted",
     });
     rmSync(join(out, "directives", "a.js"));
     expect((await verify(out, options)).output!.files.find((f) => f.path === "directives/a.js")?.status).toBe("missing");
@@ -132,15 +122,13 @@ describe("verify() on an output folder", () => {
     expect((await verify(out, options)).ok).toBe(true);
   });
 
-  test("a manifest that lists item modules only (an older build) is refused", async () => {
+  test("a manifest of the first format (one file listing every module) is refused with a rebuild message", async () => {
     const { out, options } = build();
-    const m = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8"));
-    delete m.files;
-    delete m.signature;
-    const key = signingKeyFrom(generateKeyPair().privatePem);
-    writeFileSync(join(out, "manifest.json"), signManifest(m, key));
-    const r = await verify(join(out, "manifest.json"), { ...options, trustedKeys: [], trust: { get: (fp) => (fp === key.fingerprint ? { fingerprint: fp, owner: "t", publicPem: key.publicPem, source: "test" } : undefined), list: () => [], warnings: [] } });
+    writeFileSync(join(out, "manifest.json"), FORMAT_1_MANIFEST);
+    const r = await verify(join(out, "manifest.json"), options);
     expect(r.kind).toBe("output");
-    expect(r.problems.join("\n")).toMatch(/lists item modules only/);
+    expect(r.ok).toBe(false);
+    expect(r.problems.join("\n")).toMatch(/is in an older format than this rye reads .*\n  Fix: rebuild with rye build/);
   });
+
 });

@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run as keys } from "../../src/cli/commands/keys.js";
 import { run as verify } from "../../src/cli/commands/verify.js";
-import { loadSigningKey, sha256Hex, signItem, signManifest, signModule, manifestEntry, type SigningKey } from "../../src/sign/index.js";
+import { loadSigningKey, signItem, type SigningKey } from "../../src/sign/index.js";
+import { writeSignedOutput } from "../helpers/signed-output.js";
 import { captureIo, tempDir } from "./fixtures.js";
 
 const TS = "2026-01-01T00:00:00Z";
@@ -33,10 +34,7 @@ async function setup(): Promise<{ home: string; project: string; key: SigningKey
   write(project, ".ai/knowledge/demo/notes.md", signItem("Notes\n", "knowledge", key, TS, "notes.md"));
   write(project, ".ai/tools/demo/run.py", signItem("print(1)\n", "tool", key, TS, "run.py"));
   write(project, ".ai/config/demo/c.yaml", signItem("a: 1\n", "config", key, TS, "c.yaml"));
-  const mod = signModule("export const ITEM_ID = 'demo/hi';\n", key, TS);
-  write(project, "out/demo/hi.js", mod);
-  const files = [{ path: "demo/hi.js", item_id: "demo/hi", sha256: sha256Hex(mod) }];
-  write(project, "out/manifest.json", signManifest({ version: 1, generated_at: TS, modules: [manifestEntry("demo/hi.js", "demo/hi", DIRECTIVE, mod)], files }, key));
+  writeSignedOutput(join(project, "out"), { "demo/hi.js": ["export const ITEM_ID = 'demo/hi';\n", "demo/hi", DIRECTIVE] }, key, TS);
   write(project, "src/own-code.ts", "export const x = 1;\n");
   return { home, project, key };
 }
@@ -121,12 +119,19 @@ describe("rye verify", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
-    expect(lines.at(-1)).toBe("6 of 6 files verified.");
+    // Four sources, then the output folder (its manifest, shard and module) in one line.
+    expect(lines.at(-1)).toBe("7 of 7 files verified.");
+    expect(lines).toHaveLength(6);
     // Sources name the store that vouched for their key; build output names its anchor.
     expect(r.out).toMatch(/^verified\s+directive\s+\.ai\/directives\/demo\/hi\.md  signed by [0-9a-f]{16} \(local\), hash matches, key trusted by the user store, signature valid$/m);
-    expect(r.out).toMatch(/^verified\s+module\s+out\/demo\/hi\.js  sha256 matches \(listed in out\/manifest\.json\), signed by [0-9a-f]{16} \[trusted via this machine's signing key\]$/m);
-    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json/m);
+    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json  signed by [0-9a-f]{16} \[trusted via this machine's signing key\], hash matches, key trusted, signature valid; 2 of 2 files verified$/m);
     expect(r.out).not.toContain("own-code");
+    expect(r.out).not.toMatch(/^verified\s+module/m);
+    // --verbose: every file of the output folder on its own line too.
+    const verbose = await verifyIn(project, home, "--verbose");
+    expect(verbose.out).toMatch(/^verified\s+module\s+out\/demo\/hi\.js  sha256 matches \(listed in out\/manifest\.json\), signed by [0-9a-f]{16} \[trusted via this machine's signing key\]$/m);
+    expect(verbose.out).toMatch(/^verified\s+shard\s+out\/manifest\/demo\.json  sha256 matches/m);
+    expect(verbose.out.trim().split("\n").at(-1)).toBe("7 of 7 files verified.");
   });
 
   it("reports each failure with the original's message and exits 1", async () => {
@@ -145,7 +150,7 @@ describe("rye verify", () => {
     expect(r.out).toMatch(/^modified\s+module\s+out\/demo\/hi\.js/m);
     expect(r.out).toMatch(/Differs from the manifest: demo\/hi\.js \(demo\/hi\)/);
     // The sources, the module, and the manifest whose build no longer matches it.
-    expect(r.out.trim().split("\n").at(-1)).toBe("3 of 7 files verified, 4 failed.");
+    expect(r.out.trim().split("\n").at(-1)).toBe("4 of 8 files verified, 4 failed.");
   });
 
   it("reports items signed by a key no space trusts, and uses --system spaces", async () => {

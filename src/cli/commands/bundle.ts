@@ -7,7 +7,8 @@ import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { run as runBuild } from "./build.js";
 import { readSpaces, spacesFrom } from "../../project/read-spaces.js";
-import { signBundle } from "../../builder/signing.js";
+import { signBundle, signingKey } from "../../builder/signing.js";
+import { verifyOwnOutput } from "../../verify/verify-own-output.js";
 import { locateProject } from "../../builder/load-project.js";
 import { resolveSettings } from "../../project/settings.js";
 
@@ -58,6 +59,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   if ("problem" in found) return 2;
   const project = found.root;
   const outDir = resolveSettings(project, { out: typeof values.out === "string" ? values.out : undefined }, io.cwd, io.env).out;
+  // The bundle is signed as a whole: what goes into it must be exactly what the build signed.
+  const refused = values["allow-unsigned"] ? [] : await verifyOwnOutput(outDir, signingKey(io));
+  if (refused.length > 0) {
+    io.stderr.write(`rye bundle: ${relative(io.cwd, outDir) || outDir} does not verify, so it is not bundled:\n${refused.join("\n")}\n`);
+    return 1;
+  }
   const entry = join(outDir, ".bundle-entry.mjs");
   const outfile = join(outDir, "bundle.mjs");
   writeFileSync(entry, bundleEntrySource(VERSION));

@@ -16,13 +16,14 @@ import { verify, type VerifyResult } from "../../verify/verify.js";
 import type { FileCheck } from "../../verify/verify-output.js";
 import { findTargets } from "../../verify/find-targets.js";
 
-const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--json]
+const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
 
 Checks build output, bundles and Rye items: signed, hash matching, key trusted, Ed25519 signature
 valid. Directories are walked (default: the project directory).
 
 A build output folder (one holding a rye manifest.json) is checked against its signed manifest,
-every file by path, item and sha256; a bundle against its own signature line and its detached .sig.
+every file by path, item and sha256, and reported in one line (plus a line per file that fails;
+--verbose lists every file, --json reports every file); a bundle against its own signature line and its detached .sig.
 Both trust only keys from outside the checkout: --trusted-key FILE (repeatable; .pem or trusted-key
 .toml files, or folders of them), RYE_TRUSTED_KEYS, this machine's signing key and the user space's
 trust store. Keys in the project's .ai/, in out/ or in a bundle never vouch for them.
@@ -73,6 +74,8 @@ interface Line {
   vouchedBy?: string;
   /** Extra fields of the JSON report (a source's individual checks). */
   json?: Record<string, unknown>;
+  /** Verified files this line stands for without a line of their own (an output folder's, without --verbose or --json). */
+  more?: number;
 }
 
 function signedBy(fp: string | undefined | null, owner: string | null, source?: string): string {
@@ -95,18 +98,25 @@ function sourceLine(display: string, kind: string, r: ItemVerification, trust: T
 
 const FILE_STATUS: Record<FileCheck["status"], string> = { verified: "verified", modified: "modified", missing: "missing", unlisted: "unlisted", "not-a-file": "error" };
 
-/** The lines for one output folder: the manifest, then every file it lists or that should not be there. */
-function outputLines(result: VerifyResult, shown: (p: string) => string, dirShown: string): Line[] {
+/**
+ * The lines for one output folder: the manifest, then every file it lists or that should not be
+ * there; with `all` false, verified files are only counted (a 10k-item build is ~20k files).
+ */
+function outputLines(result: VerifyResult, shown: (p: string) => string, dirShown: string, all: boolean): Line[] {
   const manifestPath = `${dirShown}/manifest.json`;
   const m = result.output!.manifest;
   const fp = m.signature?.fingerprint ?? null;
   const via = result.signer?.source;
+  const files = result.output!.files;
+  const verified = files.filter((f) => f.status === "verified").length;
+  const count = m.ok ? `; ${verified} of ${files.length} files verified` : "";
   const lines: Line[] = [{
     path: manifestPath, kind: "manifest", status: m.ok ? (result.ok ? "verified" : "modified") : STATUS[m.outcome], ok: result.ok,
-    details: m.ok ? `${signedBy(fp, m.owner, via)}, hash matches, key trusted, signature valid` : itemDetails(m),
-    message: result.problems.join("\n"), fingerprint: fp, owner: m.owner,
+    details: `${m.ok ? `${signedBy(fp, m.owner, via)}, hash matches, key trusted, signature valid` : itemDetails(m)}${count}`,
+    message: result.problems.join("\n"), fingerprint: fp, owner: m.owner, more: all ? 0 : verified,
   }];
-  for (const f of result.output!.files) {
+  for (const f of files) {
+    if (!all && f.status === "verified") continue;
     const display = shown(resolve(result.path, f.path));
     const details = f.status === "verified" || f.status === "modified"
       ? `sha256 ${f.status === "verified" ? "matches" : "differs"} (listed in ${manifestPath}), ${signedBy(fp, m.owner, via)}`
@@ -115,7 +125,8 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
       : f.status === "unlisted" ? `Not listed in the signed manifest ${manifestPath}: ${display} is not part of that build\n  Fix: rebuild with rye build, or remove the file`
       : f.status === "modified" ? `Content modified since signing: ${display}${f.itemId ? ` (${f.itemId})` : ""}\n  Differs from the signed manifest ${manifestPath}: expected sha256 ${f.expected}, actual ${f.actual ?? "(unreadable)"}\n  Fix: rebuild with rye build`
       : "";
-    lines.push({ path: display, kind: "module", status: FILE_STATUS[f.status], ok: f.status === "verified", details, message, fingerprint: fp, owner: m.owner, vouchedBy: manifestPath });
+    const kind = f.shardOf === undefined ? "module" : "shard";
+    lines.push({ path: display, kind, status: FILE_STATUS[f.status], ok: f.status === "verified", details, message, fingerprint: fp, owner: m.owner, vouchedBy: manifestPath });
   }
   return lines;
 }
@@ -130,7 +141,11 @@ function bundleLine(result: VerifyResult, display: string): Line {
   return { path: display, kind: "module", status: b.ok ? "verified" : r.ok ? "bad-signature" : STATUS[r.outcome], ok: b.ok, details, message: b.problems.join("\n"), fingerprint: r.signature?.fingerprint ?? null, owner: r.owner };
 }
 
-/** Prints the report: one line per file (and its message, indented), then a count; or all of it as JSON. */
+/**
+ * Prints the report: one line per source, bundle and output folder, and per file of an output
+ * folder that failed (each with its message, indented; --verbose: every file), then a count of
+ * every file checked; or all of it as JSON.
+ */
 function printReport(lines: Line[], failed: number, asJson: boolean, io: Io): void {
   if (asJson) {
     const report = lines.map(({ path, kind, status, ok, fingerprint, owner, message, vouchedBy, json }) => ({ path, kind, status, ok, fingerprint, owner, message, ...(vouchedBy ? { vouchedBy } : {}), ...json }));
@@ -142,8 +157,9 @@ function printReport(lines: Line[], failed: number, asJson: boolean, io: Io): vo
       if (l.message) text.push(`${l.message.replace(/^/gm, "    ")}\n`);
     }
     io.stdout.write(text.join(""));
-    const verified = lines.filter((l) => l.ok).length;
-    io.stdout.write(`${verified} of ${lines.length} files verified${failed ? `, ${failed} failed` : ""}.\n`);
+    const more = lines.reduce((n, l) => n + (l.more ?? 0), 0);
+    const verified = lines.filter((l) => l.ok).length + more;
+    io.stdout.write(`${verified} of ${lines.length + more} files verified${failed ? `, ${failed} failed` : ""}.\n`);
   }
 }
 
@@ -158,6 +174,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       "trusted-key": { type: "string", multiple: true },
       kind: { type: "string" },
       json: { type: "boolean" },
+      verbose: { type: "boolean" },
     },
     USAGE,
     io,
@@ -195,7 +212,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const dir of targets.outputs) {
     const result = await verify(shown(dir), { trustedKeys, env, cwd: io.cwd });
     result.anchors?.warnings.forEach(warn);
-    lines.push(...outputLines(result, shown, shown(dir)));
+    lines.push(...outputLines(result, shown, shown(dir), values.verbose === true || values.json === true));
     for (const b of result.output!.bundles.filter((b) => b.endsWith(".mjs"))) targets.signed.push(resolve(result.path, b));
   }
   for (const path of targets.signed) {

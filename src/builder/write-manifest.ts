@@ -1,0 +1,107 @@
+// The manifest of an incremental build: one shard per output folder plus the signed root (see
+// src/sign/sign-manifest.ts). A long-lived process (--watch) keeps each shard's text with the file
+// records it was made from; a rebuild re-serialises only the shards whose records changed, and
+// re-signs the root only when a shard's or a top-level file's hash did.
+import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
+import type { OutputUpdate } from "../cache/build-cache-write.js";
+import { sha256Hex } from "../sign/hash-region.js";
+import type { SigningKey } from "../sign/keys.js";
+import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
+
+/** The modules a build signs, and the manifest lists: .js, .mjs, .ts and .d.ts. */
+export const SIGNED = /\.(?:js|mjs|ts)$/;
+
+interface ShardMemo {
+  /** What the shard was made from: each file's record, its item's key and its item's record (a rebuilt item's is new). */
+  refs: unknown[];
+  text: string;
+  sha256: string;
+}
+
+/** What a long-lived process keeps of the last manifest it wrote. */
+export interface ManifestMemo {
+  /** The cache's global key: another key, timestamp or compiler makes every shard anew. */
+  global: string;
+  shards: Map<string, ShardMemo>;
+  root: { key: string; text: string };
+}
+
+export interface ManifestInput {
+  /** Every item's record by `kind:id`, and the whole-build files: what the manifest lists (unsigned files skipped). */
+  items: Record<string, ItemRecord>;
+  shared: readonly FileRecord[];
+  /** The item `kind:id` as the manifest names it, when `path` is its module; asked only for shards that changed. */
+  itemOf: (key: string, path: string) => ManifestItem | undefined;
+  version: string;
+  timestamp: string;
+  global: string;
+  key: SigningKey;
+  /** What the last build recorded at an output path, so unchanged files are neither written nor read. */
+  before: (rel: string) => FileRecord | undefined;
+}
+
+// Records of unchanged files are the same objects build after build: their folder is looked up once.
+const folders = new WeakMap<FileRecord, string | null>();
+function folderOf(rec: FileRecord): string | null {
+  let folder = folders.get(rec);
+  if (folder === undefined) folders.set(rec, (folder = SIGNED.test(rec[0]) ? splitPath(rec[0])[0] : null));
+  return folder;
+}
+
+const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Writes the shards and root through `out`; returns their records. `memo.manifest` is read and updated when given. */
+export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { manifest?: ManifestMemo }): FileRecord[] {
+  const rootFiles: Record<string, string> = {};
+  const groups = new Map<string, unknown[]>();
+  const add = (rec: FileRecord, key?: string, item?: unknown) => {
+    const folder = folderOf(rec);
+    if (folder === null) return;
+    if (folder === "") rootFiles[rec[0]] = rec[1];
+    else {
+      let refs = groups.get(folder);
+      if (!refs) groups.set(folder, (refs = []));
+      refs.push(rec, key, item);
+    }
+  };
+  for (const key in input.items) {
+    const item = input.items[key]!;
+    for (const rec of item.files) add(rec, key, item);
+  }
+  // Tools are compiled every build, so their modules are whole-build files; a tool's source hash marks its change.
+  for (const rec of input.shared) {
+    const tool = /^tools\/(.+)\.js$/.exec(rec[0]);
+    const key = tool ? `tool:${tool[1]}` : undefined;
+    add(rec, key, key && input.itemOf(key, rec[0])?.sourceSha256);
+  }
+  const prev = memo?.manifest?.global === input.global ? memo.manifest : undefined;
+  const shards = new Map<string, ShardMemo>();
+  const written: FileRecord[] = [];
+  const hashes: Record<string, string> = {};
+  for (const [folder, refs] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const kept = prev?.shards.get(folder);
+    const shard = kept && same(kept.refs, refs) ? kept : makeShard(folder, refs, input.itemOf);
+    shards.set(folder, shard);
+    hashes[folder] = shard.sha256;
+    const rel = shardPath(folder);
+    written.push(out.put(rel, shard.text, input.before(rel), shard.sha256));
+  }
+  const key = JSON.stringify([rootFiles, hashes, input.version, input.timestamp]);
+  const text = prev?.root.key === key ? prev.root.text : signManifest({ format: MANIFEST_FORMAT, version: input.version, generated_at: input.timestamp, files: rootFiles, shards: hashes }, input.key, input.timestamp);
+  written.push(out.put(MANIFEST, text, input.before(MANIFEST)));
+  if (memo) memo.manifest = { global: input.global, shards, root: { key, text } };
+  return written;
+}
+
+function makeShard(folder: string, refs: unknown[], itemOf: ManifestInput["itemOf"]): ShardMemo {
+  const shard: Shard = { folder, files: {}, items: {} };
+  for (let i = 0; i < refs.length; i += 3) {
+    const [path, sha] = refs[i] as FileRecord;
+    const name = splitPath(path)[1];
+    shard.files[name] = sha;
+    const item = refs[i + 1] === undefined || !path.endsWith(".js") ? undefined : itemOf(refs[i + 1] as string, path);
+    if (item) shard.items[name] = [item.itemId, item.sourceSha256];
+  }
+  const text = serializeShard(shard);
+  return { refs, text, sha256: sha256Hex(text) };
+}

@@ -1,0 +1,81 @@
+// Who depends on whom, kept by a long-lived build (--watch) between rebuilds. Each cached item
+// records every item its analysis looked up (its extends parents, the knowledge in its context, the
+// directives and tools it calls); this index turns those records around, so a rebuild finds the
+// items a change can affect by walking from the changed sources, and carries every other item over
+// without fingerprinting it or its dependencies.
+import type { CacheData, ItemRecord } from "../cache/build-cache.js";
+import { itemKey } from "../cache/build-cache.js";
+import type { SourceFile } from "../compile/source.js";
+
+export class DependencyIndex {
+  /** `kind:id` of an item → `kind:id` of the items whose analysis looked it up. */
+  private readonly dependents = new Map<string, Set<string>>();
+  /** The sources and the cache of the last committed build this index describes. */
+  private last: { sources: readonly SourceFile[]; cache: CacheData } | null = null;
+
+  /**
+   * For a build over `sources` starting from `cache`: a test telling which items are certainly
+   * unchanged (neither their own files nor any file of an item they looked up changed), or null
+   * when this index does not describe `cache` (then every item is checked by its fingerprints).
+   */
+  unchangedSince(sources: readonly SourceFile[], cache: CacheData): ((key: string) => boolean) | null {
+    if (this.last?.cache !== cache) return null;
+    const changed = changedItems(this.last.sources, sources);
+    const affected = new Set(changed);
+    for (const key of changed) for (const d of this.dependents.get(key) ?? []) affected.add(d);
+    return (key) => !affected.has(key);
+  }
+
+  /** Records a committed build: `next` replaced `cache`, built from `sources`. */
+  commit(sources: readonly SourceFile[], cache: CacheData, next: CacheData): void {
+    if (this.last?.cache !== cache) {
+      this.dependents.clear();
+      for (const key in next.items) this.link(key, next.items[key]!, 1);
+    } else if (next !== cache) {
+      for (const key in cache.items) if (next.items[key] !== cache.items[key]) this.link(key, cache.items[key]!, -1);
+      for (const key in next.items) if (next.items[key] !== cache.items[key]) this.link(key, next.items[key]!, 1);
+    }
+    this.last = { sources, cache: next };
+  }
+
+  /** Forgets everything: the next build checks every item. */
+  reset(): void {
+    this.last = null;
+    this.dependents.clear();
+  }
+
+  private link(key: string, rec: ItemRecord, sign: 1 | -1): void {
+    for (const [kind, id] of rec.deps) {
+      const dep = itemKey(kind, id);
+      let set = this.dependents.get(dep);
+      if (sign < 0) set?.delete(key);
+      else {
+        if (!set) this.dependents.set(dep, (set = new Set()));
+        set.add(key);
+      }
+    }
+  }
+}
+
+/**
+ * `kind:id` of every item with a file added, removed or changed between two reads. A rereading
+ * watcher keeps the objects of unchanged files, so one pass comparing objects finds the changes.
+ */
+function changedItems(before: readonly SourceFile[], after: readonly SourceFile[]): Set<string> {
+  const changed = new Set<string>();
+  if (before.length === after.length) {
+    for (let i = 0; i < after.length; i++) {
+      const a = before[i]!;
+      const b = after[i]!;
+      if (a === b) continue;
+      changed.add(itemKey(a.kind, a.id));
+      changed.add(itemKey(b.kind, b.id));
+    }
+    return changed;
+  }
+  const kept = new Set(after);
+  for (const s of before) if (!kept.has(s)) changed.add(itemKey(s.kind, s.id));
+  const was = new Set(before);
+  for (const s of after) if (!was.has(s)) changed.add(itemKey(s.kind, s.id));
+  return changed;
+}
