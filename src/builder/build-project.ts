@@ -2,7 +2,9 @@
 // dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
-import { build } from "../compile/build.js";
+import { compileItems, defaultJobs } from "./compile-items.js";
+import { SIGNED } from "./compile-share.js";
+import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -20,9 +22,6 @@ import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
 import { signingKey, timestampFor } from "./signing.js";
 
-/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
-const SIGNED = /\.(?:js|mjs|ts)$/;
-
 export interface ProjectBuildOptions {
   project: string;
   outDir: string;
@@ -38,6 +37,8 @@ export interface ProjectBuildOptions {
   read?: () => SpacesRead;
   /** `--verify-sources`: every project item must verify against this store, or nothing is written. */
   sourceTrust?: TrustStore | null;
+  /** Threads to compile on (`--jobs`; default RYE_JOBS, else one per core); 1: this thread only. */
+  jobs?: number;
 }
 
 /**
@@ -154,7 +155,25 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
 
   const isError = (x: Diagnostic) => x.severity === "error";
   let failed = readProblems.some(isError) || signatures.some(isError);
-  const result = build(sources, VERSION, {
+  // An item compiled here or on a build worker: its files are written, what it looked up is recorded.
+  const record = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>) => {
+    if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
+    for (const r of records) produced.add(r[0]);
+    const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+    next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+    rebuilt++;
+    progress();
+  };
+  const parallel = {
+    jobs: opts.jobs ?? defaultJobs(io.env),
+    key,
+    timestamp,
+    tx,
+    trusted,
+    before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
+    built: record,
+  };
+  const result = compileItems(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
     items: {
@@ -185,18 +204,13 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         seen.set(itemKey(kind, id), [kind, id]);
       },
       onItem(src, outcome, files) {
-        if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
-        const before = cache.items[itemKey(src.kind, src.id)]?.files ?? [];
+        const before = parallel.before(src);
         const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
-        for (const r of records) produced.add(r[0]);
-        const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+        record(src, outcome, records, lookups.get(src)?.values() ?? []);
         lookups.delete(src);
-        next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
-        rebuilt++;
-        progress();
       },
     },
-  });
+  }, parallel);
 
   const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
   // A build with errors leaves out/, and the cache describing it, as they were.

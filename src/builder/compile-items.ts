@@ -1,0 +1,97 @@
+// The item loop of a build, on one thread or on several. The main thread makes every reuse decision
+// first (the cache, the output on disk); the items left to compile are shared among itself and build
+// workers (worker-pool.ts), which compile, sign, hash and stage them; then the compiler runs once
+// more on the main thread with every item answered by `reuse` (from the cache, or with what a worker
+// built), so the diagnostics, the compiled list and the whole-build files are assembled exactly as a
+// single-threaded build assembles them, in the same order.
+import { availableParallelism } from "node:os";
+import { build, type BuildItemHooks, type BuildOptions, type BuildResult } from "../compile/build.js";
+import { projectItemOrder, type ItemOutcome } from "../compile-directives.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { FileRecord } from "../cache/build-cache.js";
+import type { OutputTransaction } from "../output/write-output.js";
+import type { SigningKey } from "../sign/keys.js";
+import { compileInParallel } from "./worker-pool.js";
+import type { ShareTask } from "./compile-share.js";
+
+/**
+ * Items to compile per thread below which a build stays on one thread: starting a worker (loading
+ * the compiler, warming it up) costs about as much as compiling this many items.
+ */
+export const ITEMS_PER_THREAD = 300;
+/** Items a thread claims at a time. */
+const CHUNK = 32;
+
+/** The build worker, when this module runs compiled (from dist/); under a TypeScript runner there is none. */
+const WORKER = import.meta.url.endsWith(".js") ? new URL("./build-worker.js", import.meta.url) : null;
+
+/** Threads a build may use: `--jobs`, else RYE_JOBS, else one per core. */
+export function defaultJobs(env: Record<string, string | undefined>): number {
+  const n = Number(env.RYE_JOBS);
+  return Number.isInteger(n) && n >= 1 ? n : availableParallelism();
+}
+
+export interface ParallelItems {
+  jobs: number;
+  key: SigningKey | null;
+  timestamp: string;
+  tx: OutputTransaction;
+  /** The output records were made by this process (--watch). */
+  trusted: boolean;
+  /** The records the last build made of an item's files. */
+  before(src: SourceFile): FileRecord[];
+  /** Records an item a worker built, as `onItem` records one built here (its files are written). */
+  built(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], lookups: [ItemKind, string][]): void;
+}
+
+/** `build` with item hooks, compiling the items `reuse` does not answer for on up to `parallel.jobs` threads. */
+export function compileItems(sources: readonly SourceFile[], version: string, options: BuildOptions & { items: BuildItemHooks }, parallel: ParallelItems): BuildResult {
+  if (parallel.jobs <= 1 || !WORKER) return build(sources, version, options);
+  const hooks = options.items;
+  const decided = new Map<SourceFile, ItemOutcome | undefined>();
+  const pending: SourceFile[] = [];
+  for (const src of projectItemOrder(sources)) {
+    const reused = hooks.reuse?.(src);
+    decided.set(src, reused);
+    if (!reused) pending.push(src);
+  }
+  const reuse = (src: SourceFile) => (decided.has(src) ? decided.get(src) : hooks.reuse?.(src));
+  const threads = Math.min(parallel.jobs, Math.floor(pending.length / ITEMS_PER_THREAD));
+  if (threads <= 1) return build(sources, version, { ...options, items: { ...hooks, reuse } });
+
+  const index = new Map(sources.map((s, i) => [s, i]));
+  const task: ShareTask = {
+    sources: [...sources],
+    hookConfig: options.hookConfig ?? null,
+    emitTs: options.emitTs === true,
+    version,
+    items: pending.map((s) => index.get(s)!),
+    before: pending.map((s) => parallel.before(s)),
+    chunk: CHUNK,
+    key: parallel.key,
+    timestamp: parallel.timestamp,
+    outDir: parallel.tx.outDir,
+    owned: parallel.tx.owned,
+    trusted: parallel.trusted,
+  };
+  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true);
+  const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
+  return build(sources, version, {
+    ...options,
+    items: {
+      ...hooks,
+      reuse(src) {
+        if (!decided.has(src) || decided.get(src)) return reuse(src);
+        const b = byItem.get(src);
+        if (!b) throw new Error(`no thread compiled ${src.path}`);
+        const staged = new Set(b.staged);
+        for (const [rel] of b.records) {
+          if (staged.has(rel)) parallel.tx.adopt(rel);
+          else parallel.tx.keep(rel);
+        }
+        parallel.built(src, b.outcome, b.records, b.lookups);
+        return b.outcome;
+      },
+    },
+  });
+}
