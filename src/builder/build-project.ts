@@ -75,6 +75,8 @@ export interface ProjectBuildResult {
   refused?: boolean;
   /** Every file out/ now holds as this build's output (set when the build committed). */
   produced?: ReadonlySet<string>;
+  /** Threads the items were compiled on (1 unless enough items were left to compile: see --jobs). */
+  threads?: number;
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
@@ -216,7 +218,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   // A build with errors leaves out/, and the cache describing it, as they were.
   if (diagnostics.some(isError)) {
     tx.abort();
-    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0 };
+    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: result.threads };
   }
   // Whole-build files: cheap, so regenerated every time and written only when they changed.
   const shared = new Map([...result.files, ...runtimeFiles()]);
@@ -265,5 +267,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     written: committed.written,
     removed: committed.removed,
     produced: tx.produced,
+    threads: result.threads,
   };
 }

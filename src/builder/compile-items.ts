@@ -15,10 +15,10 @@ import { compileInParallel } from "./worker-pool.js";
 import type { ShareTask } from "./compile-share.js";
 
 /**
- * Items to compile per thread below which a build stays on one thread: starting a worker (loading
- * the compiler, warming it up) costs about as much as compiling this many items.
+ * Items to compile below which a build stays on one thread: starting a worker (loading the compiler,
+ * warming it up) costs about as much as compiling a few hundred items (see docs/performance.md).
  */
-export const ITEMS_PER_THREAD = 300;
+export const PARALLEL_FROM = 500;
 /** Items a thread claims at a time. */
 const CHUNK = 32;
 
@@ -45,8 +45,8 @@ export interface ParallelItems {
 }
 
 /** `build` with item hooks, compiling the items `reuse` does not answer for on up to `parallel.jobs` threads. */
-export function compileItems(sources: readonly SourceFile[], version: string, options: BuildOptions & { items: BuildItemHooks }, parallel: ParallelItems): BuildResult {
-  if (parallel.jobs <= 1 || !WORKER) return build(sources, version, options);
+export function compileItems(sources: readonly SourceFile[], version: string, options: BuildOptions & { items: BuildItemHooks }, parallel: ParallelItems): BuildResult & { threads: number } {
+  if (parallel.jobs <= 1 || !WORKER) return { ...build(sources, version, options), threads: 1 };
   const hooks = options.items;
   const decided = new Map<SourceFile, ItemOutcome | undefined>();
   const pending: SourceFile[] = [];
@@ -56,8 +56,9 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     if (!reused) pending.push(src);
   }
   const reuse = (src: SourceFile) => (decided.has(src) ? decided.get(src) : hooks.reuse?.(src));
-  const threads = Math.min(parallel.jobs, Math.floor(pending.length / ITEMS_PER_THREAD));
-  if (threads <= 1) return build(sources, version, { ...options, items: { ...hooks, reuse } });
+  // Every thread gets at least a chunk to claim.
+  const threads = pending.length < PARALLEL_FROM ? 1 : Math.min(parallel.jobs, Math.ceil(pending.length / CHUNK));
+  if (threads <= 1) return { ...build(sources, version, { ...options, items: { ...hooks, reuse } }), threads: 1 };
 
   const index = new Map(sources.map((s, i) => [s, i]));
   const task: ShareTask = {
@@ -76,7 +77,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   };
   const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
-  return build(sources, version, {
+  const result = build(sources, version, {
     ...options,
     items: {
       ...hooks,
@@ -94,4 +95,5 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
       },
     },
   });
+  return { ...result, threads };
 }

@@ -160,11 +160,12 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, wat
     const summary = formatSummary(shown);
     if (summary) io.stderr.write(`${summary}\n`);
     const outName = relative(io.cwd, outDir) || ".";
+    const threads = (built.threads ?? 1) > 1 ? ` on ${built.threads} threads` : "";
     if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
     else if (errors > 0) {
       io.stdout.write(`${stamp}${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
     } else io.stdout.write(
-      `${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
+      `${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms${threads} (${built.written} files written).\n`,
     );
   }
   return errors > 0 ? 1 : 0;
