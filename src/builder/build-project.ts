@@ -174,6 +174,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     trusted,
     before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
     built: record,
+    progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
   };
   const result = compileItems(sources, VERSION, {
     hookConfig,

@@ -40,6 +40,8 @@ export interface ParallelItems {
   trusted: boolean;
   /** The records the last build made of an item's files. */
   before(src: SourceFile): FileRecord[];
+  /** Called while the threads compile, with how many items they have compiled so far. */
+  progress?(compiled: number): void;
   /** Records an item a worker built, as `onItem` records one built here (its files are written). */
   built(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], lookups: [ItemKind, string][]): void;
 }
@@ -75,7 +77,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     owned: parallel.tx.owned,
     trusted: parallel.trusted,
   };
-  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true);
+  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,

@@ -37,7 +37,7 @@ interface ExitReport {
  * built item, ordered by position. Throws when a worker fails or stops before it is done, after
  * stopping the others (what they staged is discarded with the transaction).
  */
-export function compileInParallel(task: ShareTask, workers: number, entry: URL, failed: boolean): BuiltItem[] {
+export function compileInParallel(task: ShareTask, workers: number, entry: URL, failed: boolean, onProgress?: (built: number) => void): BuiltItem[] {
   const flags = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * 4));
   if (failed) Atomics.store(flags, FAILED, 1);
   const channels = Array.from({ length: workers }, () => new MessageChannel());
@@ -52,7 +52,6 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   try {
     for (const c of channels) c.port1.postMessage(task);
     const built: BuiltItem[] = [];
-    compileShare(task, flags, (item) => built.push(item));
     const done = new Set<number>();
     const drain = (i: number) => {
       for (let m = receiveMessageOnPort(channels[i]!.port1); m; m = receiveMessageOnPort(channels[i]!.port1)) {
@@ -62,8 +61,8 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
         else throw workerFailure(message.error, task.outDir);
       }
     };
-    while (done.size < workers) {
-      const seen = Atomics.load(flags, SIGNAL);
+    // Reads what the workers posted; throws as soon as one failed or stopped before it was done.
+    const poll = () => {
       for (let i = 0; i < workers; i++) drain(i);
       for (let m = receiveMessageOnPort(report.port1); m; m = receiveMessageOnPort(report.port1)) {
         const exit = m.message as ExitReport;
@@ -71,6 +70,20 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
         drain(exit.worker);
         if (!done.has(exit.worker)) throw stopped(exit, task.outDir);
       }
+      onProgress?.(built.length);
+    };
+    let polled = Atomics.load(flags, SIGNAL);
+    compileShare(task, flags, (item) => {
+      built.push(item);
+      // Between items, only when a worker signalled: a failure stops this thread early too.
+      const now = Atomics.load(flags, SIGNAL);
+      if (now === polled) return onProgress?.(built.length);
+      polled = now;
+      poll();
+    });
+    while (done.size < workers) {
+      const seen = Atomics.load(flags, SIGNAL);
+      poll();
       if (done.size < workers) Atomics.wait(flags, SIGNAL, seen);
     }
     return built.sort((a, b) => a.at - b.at);
