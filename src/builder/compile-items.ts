@@ -4,6 +4,7 @@
 // more on the main thread with every item answered by `reuse` (from the cache, or with what a worker
 // built), so the diagnostics, the compiled list and the whole-build files are assembled exactly as a
 // single-threaded build assembles them, in the same order.
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { build, type BuildItemHooks, type BuildOptions, type BuildResult } from "../compile/build.js";
 import { projectItemOrder, type ItemOutcome } from "../compile-directives.js";
@@ -22,8 +23,8 @@ export const PARALLEL_FROM = 500;
 /** Items a thread claims at a time. */
 const CHUNK = 32;
 
-/** The build worker, when this module runs compiled (from dist/); under a TypeScript runner there is none. */
-const WORKER = import.meta.url.endsWith(".js") ? new URL("./build-worker.js", import.meta.url) : null;
+/** The build worker next to this module when it runs compiled (dist/); none under a TypeScript runner or in a bundle. */
+const WORKER = ((url: URL) => (url.protocol === "file:" && url.pathname.endsWith(".js") && existsSync(url) ? url : null))(new URL("./build-worker.js", import.meta.url));
 
 /** Threads a build may use: `--jobs`, else RYE_JOBS, else one per core. */
 export function defaultJobs(env: Record<string, string | undefined>): number {
