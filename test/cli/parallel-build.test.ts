@@ -45,7 +45,7 @@ function project(edits: Record<string, (text: string) => string> = {}): string {
   cpSync(generated, dir, { recursive: true });
   for (const [rel, edit] of Object.entries(edits)) {
     const path = join(dir, ".ai", rel);
-    writeFileSync(path, edit(readFileSync(path, "utf8")));
+    writeFileSync(path, edit(existsSync(path) ? readFileSync(path, "utf8") : ""));
   }
   return dir;
 }
@@ -64,6 +64,8 @@ const broken = {
   "directives/bench/g3/task_301.md": (t: string) => t.replace("Use {input:release_execute} for the file.", "Use {input:relase_execute} for the file."),
   // …and a parent that fails near the end: its child is not emitted either.
   "directives/bench/g5/task_575.md": (t: string) => t.replace("</directive>", ""),
+  // A second file for an existing knowledge id: a whole-project error every thread would find.
+  "knowledge/bench/k0/note_3.yaml": () => "name: note_3\n",
 };
 
 beforeAll(() => {
@@ -99,7 +101,10 @@ describe("rye build --jobs", () => {
     expect(a.stderr).toContain("task_7.md:17:9 - error RYE1002");
     expect(a.stderr).toContain("task_301.md:55:9 - error RYE2001: Input 'relase_execute' is not declared in <inputs>. Did you mean 'release_execute'?");
     expect(a.stderr).toContain("task_575.md:17:9 - error RYE1002");
-    expect(a.stderr).toContain("Found 3 errors");
+    expect(a.stderr).toContain("Found 4 errors");
+    // Whole-project diagnostics once, not once per thread.
+    expect(a.stderr.match(/error RYE1004/g)).toHaveLength(1);
+    expect(a.stderr.match(/warning RYE3008/g)).toHaveLength(1);
     expect(a.stdout).toContain("592 of 600 directives compiled without errors");
     expect(b.stderr).toBe(a.stderr);
     expect(b.stdout).toBe(a.stdout);
@@ -113,8 +118,8 @@ describe("rye build --jobs", () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(" on 2 threads ");
     const before = tree(join(dir, "out"));
-    // Without the cache every item is compiled again, on both threads; three of them fail.
-    for (const [rel, edit] of Object.entries(broken)) writeFileSync(join(dir, ".ai", rel), edit(readFileSync(join(dir, ".ai", rel), "utf8")));
+    // Without the cache every item is compiled again, on both threads; four errors.
+    for (const [rel, edit] of Object.entries(broken)) writeFileSync(join(dir, ".ai", rel), edit(existsSync(join(dir, ".ai", rel)) ? readFileSync(join(dir, ".ai", rel), "utf8") : ""));
     rmSync(join(dir, ".rye-cache"), { recursive: true, force: true });
     const r = rye(dir, ["--jobs", "2"]);
     expect(r.code).toBe(1);
