@@ -54,6 +54,24 @@ export interface CompileHooks {
 const spaceOf = (s: SourceFile) => s.space ?? "project";
 const rank = (space: string) => (space === "project" ? 0 : space === "user" ? 1 : 2);
 
+/** Sources by kind and id, each id's files in probing order (project → user → system). */
+function groupById(sources: readonly SourceFile[]): { ordered: SourceFile[]; byId: Record<ItemKind, Map<string, SourceFile[]>> } {
+  const ordered = [...sources].sort((a, b) => rank(spaceOf(a)) - rank(spaceOf(b)));
+  const byId = { directive: new Map<string, SourceFile[]>(), knowledge: new Map<string, SourceFile[]>(), tool: new Map<string, SourceFile[]>() };
+  for (const src of ordered) {
+    const list = byId[src.kind].get(src.id);
+    if (list) list.push(src);
+    else byId[src.kind].set(src.id, [src]);
+  }
+  return { ordered, byId };
+}
+
+/** The project items `compileDirectives` compiles (or asks `reuse` about), in the order it does: knowledge, then directives. */
+export function projectItemOrder(sources: readonly SourceFile[]): SourceFile[] {
+  const { byId } = groupById(sources);
+  return [...byId.knowledge.values(), ...byId.directive.values()].map((srcs) => srcs[0]!).filter((s) => spaceOf(s) === "project");
+}
+
 /**
  * Compiles the project's directives and knowledge; other spaces only resolve parents and context.
  * Items are parsed when first needed, so reused items and unreferenced items of other spaces cost nothing;
@@ -61,10 +79,9 @@ const rank = (space: string) => (space === "project" ? 0 : space === "user" ? 1 
  */
 export function compileDirectives(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, hooks: CompileHooks = {}): CompiledDirectives {
   const diagnostics: Diagnostic[] = [];
-  const ordered = [...sources].sort((a, b) => rank(spaceOf(a)) - rank(spaceOf(b)));
+  const { ordered, byId } = groupById(sources);
   // decisions.md #18: one id per kind and space; the first file in probing order wins, the others are errors.
   const firstById = new Map<string, SourceFile>();
-  const byId = { directive: new Map<string, SourceFile[]>(), knowledge: new Map<string, SourceFile[]>(), tool: new Map<string, SourceFile[]>() };
   for (const src of ordered) {
     const key = `${src.kind}\u0000${spaceOf(src)}\u0000${src.id}`;
     const first = firstById.get(key);
@@ -73,9 +90,6 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
       const at = { offset: 0, line: 1, column: 1 };
       diagnostics.push(d.duplicateItemId({ source: src.path, start: at, end: at }, src.id, src.kind, first.path));
     }
-    const list = byId[src.kind].get(src.id);
-    if (list) list.push(src);
-    else byId[src.kind].set(src.id, [src]);
   }
 
   const parsedKnowledge = new Map<SourceFile, ReturnType<typeof parseKnowledge>>();
@@ -163,11 +177,10 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
 
   // Every directive's parse diagnostics precede all analysis diagnostics; directives are parsed only
   // when analysed (or looked up), so parse diagnostics are placed here once all are known.
-  const projectDirectives: { src: SourceFile; reused: ItemOutcome | undefined }[] = [];
+  const projectDirectives: SourceFile[] = [];
   for (const [, srcs] of byId.directive) {
     const src = srcs[0]!;
-    if (spaceOf(src) !== "project") continue;
-    projectDirectives.push({ src, reused: hooks.reuse?.(src) });
+    if (spaceOf(src) === "project") projectDirectives.push(src);
   }
   const parseDiagnosticsAt = diagnostics.length;
   const allParseDiagnostics: Diagnostic[] = [];
@@ -197,7 +210,9 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
       else if (!findKnowledge(id)) diagnostics.push(...ownDiagnostics("knowledge", id));
     }
   }
-  for (const { src, reused } of projectDirectives) {
+  for (const src of projectDirectives) {
+    // Asked item by item, just before the item is compiled: a parallel build claims its share as it goes.
+    const reused = hooks.reuse?.(src);
     const id = src.id;
     if (reused) {
       allParseDiagnostics.push(...reused.parseDiagnostics);

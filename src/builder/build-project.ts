@@ -2,7 +2,9 @@
 // dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
-import { build } from "../compile/build.js";
+import { compileItems, defaultJobs } from "./compile-items.js";
+import { SIGNED } from "./compile-share.js";
+import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -19,7 +21,7 @@ import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
 import { DependencyIndex } from "../watch/dependency-index.js";
 import { signingKey, timestampFor } from "./signing.js";
-import { SIGNED, writeManifest, type ManifestMemo } from "./write-manifest.js";
+import { writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
   project: string;
@@ -36,6 +38,8 @@ export interface ProjectBuildOptions {
   read?: () => SpacesRead;
   /** `--verify-sources`: every project item must verify against this store, or nothing is written. */
   sourceTrust?: TrustStore | null;
+  /** Threads to compile on (`--jobs`; default RYE_JOBS, else one per core); 1: this thread only. */
+  jobs?: number;
 }
 
 /**
@@ -76,6 +80,8 @@ export interface ProjectBuildResult {
   refused?: boolean;
   /** Every file out/ now holds as this build's output (set when the build committed). */
   produced?: ReadonlySet<string>;
+  /** Threads the items were compiled on (1 unless enough items were left to compile: see --jobs). */
+  threads?: number;
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
@@ -170,7 +176,26 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
 
   const isError = (x: Diagnostic) => x.severity === "error";
   let failed = readProblems.some(isError) || signatures.some(isError);
-  const result = build(sources, VERSION, {
+  // An item compiled here or on a build worker: its files are written, what it looked up is recorded.
+  const record = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>) => {
+    if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
+    for (const r of records) produced.add(r[0]);
+    const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+    next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+    rebuilt++;
+    progress();
+  };
+  const parallel = {
+    jobs: opts.jobs ?? defaultJobs(io.env),
+    key,
+    timestamp,
+    tx,
+    trusted,
+    before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
+    built: record,
+    progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
+  };
+  const result = compileItems(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
     items: {
@@ -201,24 +226,19 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         seen.set(itemKey(kind, id), [kind, id]);
       },
       onItem(src, outcome, files) {
-        if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
-        const before = cache.items[itemKey(src.kind, src.id)]?.files ?? [];
+        const before = parallel.before(src);
         const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
-        for (const r of records) produced.add(r[0]);
-        const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+        record(src, outcome, records, lookups.get(src)?.values() ?? []);
         lookups.delete(src);
-        next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
-        rebuilt++;
-        progress();
       },
     },
-  });
+  }, parallel);
 
   const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
   // A build with errors leaves out/, and the cache describing it, as they were.
   if (diagnostics.some(isError)) {
     tx.abort();
-    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0 };
+    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: result.threads };
   }
   // Whole-build files: cheap, so regenerated every time and written only when they changed.
   const shared = new Map([...result.files, ...runtimeFiles()]);
@@ -263,5 +283,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     written: committed.written,
     removed: committed.removed,
     produced: tx.produced,
+    threads: result.threads,
   };
 }

@@ -6,10 +6,9 @@ import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
 import type { OutputUpdate } from "../cache/build-cache-write.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
+import { SIGNED } from "./compile-share.js";
 import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
 
-/** The modules a build signs, and the manifest lists: .js, .mjs, .ts and .d.ts. */
-export const SIGNED = /\.(?:js|mjs|ts)$/;
 
 interface ShardMemo {
   /** What the shard was made from: each file's record, its item's key and its item's record (a rebuilt item's is new). */

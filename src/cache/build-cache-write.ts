@@ -6,7 +6,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FileRecord } from "./build-cache.js";
 import { sha256 } from "./build-cache.js";
-import type { OutputTransaction } from "../output/write-output.js";
+import type { OutputSink } from "../output/write-output.js";
 
 export class OutputUpdate {
   written = 0;
@@ -14,7 +14,7 @@ export class OutputUpdate {
 
   /** `trusted`: the records given to `put` and `intact` were made by this process (--watch), so no stat is needed. */
   constructor(
-    private readonly tx: OutputTransaction,
+    private readonly tx: OutputSink,
     private readonly trusted = false,
   ) {
     this.outDir = tx.outDir;

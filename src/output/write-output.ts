@@ -75,7 +75,7 @@ export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, 
  * produced, `commit` makes the staged files the output (and deletes recorded files no longer
  * produced), `abort` discards them. The lock is held from `begin` to `commit`/`abort`.
  */
-export class OutputTransaction {
+export class OutputTransaction implements OutputSink {
   private readonly staged = new Set<string>();
   private readonly seen = new Set<string>();
   private readonly stagingDirs = new Set<string>();
@@ -148,25 +148,28 @@ export class OutputTransaction {
 
   /** `rel` is produced with new content: staged now, moved into out/ by `commit`. */
   write(rel: string, text: string): void {
-    assertInside(rel);
-    if (isNotBuildOutput(rel)) throw new Error(`refusing to write output path '${rel}': it belongs to rye bundle`);
+    this.mayWrite(rel);
+    this.seen.add(rel);
+    stage(this.outDir, rel, text, this.fs, this.stagingDirs);
+    this.staged.add(rel);
+  }
+
+  /**
+   * `rel` was staged by a `StagingWriter` (a build worker) with new content: checked as `write`
+   * checks it, then moved into out/ by `commit` like a file `write` staged.
+   */
+  adopt(rel: string): void {
+    this.mayWrite(rel);
+    this.seen.add(rel);
+    this.staged.add(rel);
+  }
+
+  private mayWrite(rel: string): void {
+    assertWritable(rel);
     // A folder claimed by `begin` holds no file it does not own; one a long-lived process knows may have gained one since.
     if (this.record === "known" && !this.owned.has(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })) {
       throw new OutputError(`${this.livePath(rel)} exists and no build recorded it as its own; rye build never replaces it`, this.livePath(rel), "RYE8005");
     }
-    this.seen.add(rel);
-    const path = join(stagingDir(this.outDir), rel);
-    const dir = dirname(path);
-    try {
-      if (!this.stagingDirs.has(dir)) {
-        this.fs.mkdir(dir);
-        this.stagingDirs.add(dir);
-      }
-      this.fs.writeFile(path, text);
-    } catch (e) {
-      throw writeFailure(e, this.livePath(rel), "writing");
-    }
-    this.staged.add(rel);
   }
 
   /** Makes the staged files the output, and deletes recorded files this build did not produce. */
@@ -255,6 +258,63 @@ export class OutputTransaction {
       // A lock that cannot be removed is stale once this process exits; the next build takes it over.
     }
   }
+}
+
+/** Where a build's output goes, file by file: an OutputTransaction, or a StagingWriter in a build worker. */
+export interface OutputSink {
+  readonly outDir: string;
+  /** Files earlier builds recorded as their own. */
+  readonly owned: ReadonlySet<string>;
+  keep(rel: string): void;
+  write(rel: string, text: string): void;
+  /** Where `rel` is now (staged or in out/). */
+  targetPath(rel: string): string;
+}
+
+/**
+ * Stages files into the staging folder of a transaction another thread holds (a build worker):
+ * the same path checks as `OutputTransaction.write`; the transaction then `adopt`s each staged file
+ * (and checks it again), or discards the staging folder on abort.
+ */
+export class StagingWriter implements OutputSink {
+  readonly staged = new Set<string>();
+  private readonly dirs = new Set<string>();
+
+  constructor(
+    readonly outDir: string,
+    readonly owned: ReadonlySet<string>,
+  ) {}
+
+  keep(): void {}
+
+  write(rel: string, text: string): void {
+    assertWritable(rel);
+    stage(this.outDir, rel, text, realFs, this.dirs);
+    this.staged.add(rel);
+  }
+
+  targetPath(rel: string): string {
+    return join(this.staged.has(rel) ? stagingDir(this.outDir) : this.outDir, rel);
+  }
+}
+
+function stage(outDir: string, rel: string, text: string, fs: OutputFs, dirs: Set<string>): void {
+  const path = join(stagingDir(outDir), rel);
+  const dir = dirname(path);
+  try {
+    if (!dirs.has(dir)) {
+      fs.mkdir(dir);
+      dirs.add(dir);
+    }
+    fs.writeFile(path, text);
+  } catch (e) {
+    throw writeFailure(e, join(outDir, rel), "writing");
+  }
+}
+
+function assertWritable(rel: string): void {
+  assertInside(rel);
+  if (isNotBuildOutput(rel)) throw new Error(`refusing to write output path '${rel}': it belongs to rye bundle`);
 }
 
 /** Creates out/ and its work folder (with a .gitignore, so a committed out/ never carries it); returns the first folder created. */

@@ -18,7 +18,7 @@ import { locateProject } from "../../builder/load-project.js";
 import { holdsProject } from "../../project/find-project.js";
 import { resolveSettings } from "../../project/settings.js";
 
-const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--verbose] [--allow-unsigned] [--emit-ts] [--verify-sources] [--user-space DIR] [--system DIR]…
+const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--verbose] [--allow-unsigned] [--emit-ts] [--verify-sources] [--jobs N] [--user-space DIR] [--system DIR]…
 
 Compiles every directive and knowledge item under DIR/.ai (default: the nearest folder at or above
 the current directory holding .ai/; a missing DIR or one without .ai/ is a usage error) into
@@ -33,6 +33,8 @@ Unchanged items are reused from DIR/.rye-cache/ (safe to delete). --watch rebuil
 and prints a timestamped line per rebuild (with --json: one JSON object per line); not with --check.
 The output folder changes all at once; a build replaces or deletes only files it recorded in
 out/rye-files.json, and refuses (RYE8005) a folder holding anything else, naming it.
+--jobs N compiles on N threads (default: RYE_JOBS, else one per core; 1: no worker threads); builds
+with few items to compile stay on one thread, and the output is the same byte for byte.
 Settings may also come from DIR/rye.config.json (or "rye" in DIR/package.json); flags win.
 Info diagnostics are printed with --verbose only.`;
 
@@ -52,11 +54,14 @@ export async function run(args: string[], io: Io): Promise<number> {
       "verify-sources": { type: "boolean" },
       watch: { type: "boolean" },
       verbose: { type: "boolean" },
+      jobs: { type: "string" },
     },
     USAGE,
     io,
   );
   if (typeof values === "number") return values;
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) return usageError(`--jobs takes a whole number of threads, 1 or more (got '${values.jobs}')`, io);
   if (values.check && values.watch) return usageError("--check and --watch cannot be combined: --check compares once and exits", io);
   const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
   if ("problem" in found) return usageError(found.problem, io);
@@ -78,7 +83,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
   const sourceTrust = settings.verifySources ? trustForSpaces(roots, io.env) : null;
-  const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust };
+  const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust, jobs };
   const verbose = settings.verbose;
   if (values.watch) return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, Boolean(values.json), true, verbose) : reportNoProject(o, io, Boolean(values.json))));
   return runOnce(options, io, Boolean(values.json), false, verbose);
@@ -155,11 +160,12 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, wat
     const summary = formatSummary(shown);
     if (summary) io.stderr.write(`${summary}\n`);
     const outName = relative(io.cwd, outDir) || ".";
+    const threads = (built.threads ?? 1) > 1 ? ` on ${built.threads} threads` : "";
     if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
     else if (errors > 0) {
       io.stdout.write(`${stamp}${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
     } else io.stdout.write(
-      `${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms (${built.written} files written).\n`,
+      `${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms${threads} (${built.written} files written).\n`,
     );
   }
   return errors > 0 ? 1 : 0;

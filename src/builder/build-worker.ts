@@ -1,0 +1,42 @@
+// A build worker (worker-pool.ts starts them): receives one ShareTask on its port, compiles its share
+// of the items, and posts what it built in batches, then `done`; a failure is posted as `error`.
+// Each post bumps and notifies the SIGNAL slot, on which the main thread waits without an event loop.
+import { workerData, type MessagePort } from "node:worker_threads";
+import { compileShare, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
+import { OutputError } from "../output/output-fs.js";
+
+/** Items posted at a time: few messages, and the main thread can merge while workers still compile. */
+const BATCH = 64;
+
+export type WorkerMessage = { built: BuiltItem[] } | { done: true } | { error: SerializedError };
+
+export interface SerializedError {
+  message: string;
+  stack?: string;
+  output?: { path: string; code: "RYE8005" | "RYE8006"; errno?: string; reason: string };
+}
+
+const { port, shared } = workerData as { port: MessagePort; shared: SharedArrayBuffer };
+const flags = new Int32Array(shared);
+
+const post = (message: WorkerMessage) => {
+  port.postMessage(message);
+  Atomics.add(flags, SIGNAL, 1);
+  Atomics.notify(flags, SIGNAL);
+};
+
+port.once("message", (task: ShareTask) => {
+  try {
+    let batch: BuiltItem[] = [];
+    compileShare(task, flags, (item) => {
+      batch.push(item);
+      if (batch.length >= BATCH) post({ built: batch }), (batch = []);
+    });
+    if (batch.length > 0) post({ built: batch });
+    post({ done: true });
+  } catch (e) {
+    const output = e instanceof OutputError ? { path: e.path, code: e.code, errno: e.errno, reason: e.reason } : undefined;
+    post({ error: { message: (e as Error)?.message ?? String(e), stack: (e as Error)?.stack, output } });
+  }
+  port.close();
+});

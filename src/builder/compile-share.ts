@@ -1,0 +1,108 @@
+// One thread's share of a parallel build: the items it claims are compiled, signed, hashed and staged
+// here; every other item is skipped through the `reuse` hook and parsed only if a claimed item looks
+// it up. The main thread and each build worker run this over the same task; claims come in chunks
+// from a counter they share, so a thread that starts late or runs slow simply claims fewer.
+import { build } from "../compile/build.js";
+import type { ItemOutcome } from "../compile-directives.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { itemKey, type FileRecord } from "../cache/build-cache.js";
+import { OutputUpdate } from "../cache/build-cache-write.js";
+import { StagingWriter } from "../output/write-output.js";
+import { signModule } from "../sign/sign-module.js";
+import type { SigningKey } from "../sign/keys.js";
+
+/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
+export const SIGNED = /\.(?:js|mjs|ts)$/;
+
+/** Slots of the Int32Array the threads of one build share. */
+export const NEXT_CHUNK = 0;
+/** Set once any item has an error: the build writes nothing, so no thread emits or stages any more. */
+export const FAILED = 1;
+/** Bumped (and notified) whenever a worker posts a message for the main thread. */
+export const SIGNAL = 2;
+export const SHARED_SLOTS = 4;
+
+/** Everything a thread needs to compile its share; posted once to each worker. */
+export interface ShareTask {
+  sources: SourceFile[];
+  hookConfig: { path: string; text: string } | null;
+  emitTs: boolean;
+  version: string;
+  /** Indices into `sources` of the items to compile, in the order `compileDirectives` reaches them. */
+  items: number[];
+  /** For each of `items`: the records the last build made of its files. */
+  before: FileRecord[][];
+  /** Items claimed at a time. */
+  chunk: number;
+  key: SigningKey | null;
+  timestamp: string;
+  outDir: string;
+  /** Files earlier builds recorded as their own (see OutputUpdate.put). */
+  owned: ReadonlySet<string>;
+  /** The records in `before` were made by this process (--watch): no stat needed. */
+  trusted: boolean;
+}
+
+/** What compiling one item produced, for the main thread to merge. */
+export interface BuiltItem {
+  /** Position in `ShareTask.items`. */
+  at: number;
+  outcome: ItemOutcome;
+  /** Every file of the item as it now is on disk (staged or kept). */
+  records: FileRecord[];
+  /** The files of `records` this thread staged (the others out/ already holds). */
+  staged: string[];
+  /** Every item its analysis looked up. */
+  lookups: [ItemKind, string][];
+}
+
+const SKIPPED: ItemOutcome = { parseDiagnostics: [], diagnostics: [], compiled: false };
+
+/** Compiles the chunks of `task.items` this thread claims, handing each item to `onBuilt` as it is done. */
+export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item: BuiltItem) => void): void {
+  // A worker that starts after the other threads claimed every chunk has nothing to do.
+  if (Atomics.load(shared, NEXT_CHUNK) * task.chunk >= task.items.length) return;
+  const { sources, key, timestamp } = task;
+  const position = new Map<SourceFile, number>(task.items.map((i, at) => [sources[i]!, at]));
+  const writer = new StagingWriter(task.outDir, task.owned);
+  const out = new OutputUpdate(writer, task.trusted);
+  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const isError = (x: Diagnostic) => x.severity === "error";
+  let from = 0;
+  let to = 0;
+  // Items are reached in increasing position, so the claimed chunks are too.
+  const mine = (at: number) => {
+    while (at >= to) {
+      from = Atomics.add(shared, NEXT_CHUNK, 1) * task.chunk;
+      to = from + task.chunk;
+    }
+    return at >= from;
+  };
+  build(sources, task.version, {
+    hookConfig: task.hookConfig,
+    emitTs: task.emitTs,
+    items: {
+      failed: () => Atomics.load(shared, FAILED) === 1,
+      reuse(src) {
+        const at = position.get(src);
+        return at !== undefined && mine(at) ? undefined : SKIPPED;
+      },
+      onLookup(src, kind, id) {
+        let seen = lookups.get(src);
+        if (!seen) lookups.set(src, (seen = new Map()));
+        seen.set(itemKey(kind, id), [kind, id]);
+      },
+      onItem(src, outcome, files) {
+        if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) Atomics.store(shared, FAILED, 1);
+        const at = position.get(src)!;
+        const before = task.before[at]!;
+        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
+        const staged = records.filter((r) => writer.staged.has(r[0])).map((r) => r[0]);
+        onBuilt({ at, outcome, records, staged, lookups: [...(lookups.get(src)?.values() ?? [])] });
+        lookups.delete(src);
+      },
+    },
+  });
+}

@@ -1,0 +1,108 @@
+// Runs a ShareTask on the main thread and on build workers at once, synchronously: the build stays a
+// plain function call (--watch and the in-process callers need no event loop turn). The main thread
+// compiles its own share, then blocks on a shared counter (Atomics.wait) and reads the workers'
+// messages with receiveMessageOnPort. A blocked thread hears no 'exit' event, so the workers are
+// started by a small supervisor thread that does: a worker that dies before it is done (a crash,
+// out of memory, a module that does not load) is reported through it and fails the build.
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
+import type { SerializedError, WorkerMessage } from "./build-worker.js";
+import { OutputError } from "../output/output-fs.js";
+
+/** CommonJS, run with `eval`: starts the workers and reports each one's exit. */
+const SUPERVISOR = `
+const { Worker, workerData } = require("node:worker_threads");
+const { entry, shared, ports, report } = workerData;
+const flags = new Int32Array(shared);
+ports.forEach((port, worker) => {
+  let error = "";
+  const w = new Worker(new URL(entry), { workerData: { port, shared }, transferList: [port] });
+  w.on("error", (e) => { error = (e && e.stack) || String(e); });
+  w.on("exit", (code) => {
+    report.postMessage({ worker, code, error });
+    Atomics.add(flags, ${SIGNAL}, 1);
+    Atomics.notify(flags, ${SIGNAL});
+  });
+});
+`;
+
+interface ExitReport {
+  worker: number;
+  code: number;
+  error: string;
+}
+
+/**
+ * Compiles `task` on this thread and `workers` build workers started from `entry`; returns every
+ * built item, ordered by position. Throws when a worker fails or stops before it is done, after
+ * stopping the others (what they staged is discarded with the transaction).
+ */
+export function compileInParallel(task: ShareTask, workers: number, entry: URL, failed: boolean, onProgress?: (built: number) => void): BuiltItem[] {
+  const flags = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * 4));
+  if (failed) Atomics.store(flags, FAILED, 1);
+  const channels = Array.from({ length: workers }, () => new MessageChannel());
+  const report = new MessageChannel();
+  const ports = channels.map((c) => c.port2);
+  const supervisor = new Worker(SUPERVISOR, {
+    eval: true,
+    workerData: { entry: entry.href, shared: flags.buffer, ports, report: report.port2 },
+    transferList: [...ports, report.port2],
+  });
+  supervisor.unref();
+  try {
+    for (const c of channels) c.port1.postMessage(task);
+    const built: BuiltItem[] = [];
+    const done = new Set<number>();
+    const drain = (i: number) => {
+      for (let m = receiveMessageOnPort(channels[i]!.port1); m; m = receiveMessageOnPort(channels[i]!.port1)) {
+        const message = m.message as WorkerMessage;
+        if ("built" in message) built.push(...message.built);
+        else if ("done" in message) done.add(i);
+        else throw workerFailure(message.error, task.outDir);
+      }
+    };
+    // Reads what the workers posted; throws as soon as one failed or stopped before it was done.
+    const poll = () => {
+      for (let i = 0; i < workers; i++) drain(i);
+      for (let m = receiveMessageOnPort(report.port1); m; m = receiveMessageOnPort(report.port1)) {
+        const exit = m.message as ExitReport;
+        // A worker's last messages reach its port before its exit is reported: read them first.
+        drain(exit.worker);
+        if (!done.has(exit.worker)) throw stopped(exit, task.outDir);
+      }
+      onProgress?.(built.length);
+    };
+    let polled = Atomics.load(flags, SIGNAL);
+    compileShare(task, flags, (item) => {
+      built.push(item);
+      // Between items, only when a worker signalled: a failure stops this thread early too.
+      const now = Atomics.load(flags, SIGNAL);
+      if (now === polled) return onProgress?.(built.length);
+      polled = now;
+      poll();
+    });
+    while (done.size < workers) {
+      const seen = Atomics.load(flags, SIGNAL);
+      poll();
+      if (done.size < workers) Atomics.wait(flags, SIGNAL, seen);
+    }
+    return built.sort((a, b) => a.at - b.at);
+  } finally {
+    // After a failure the others stop emitting at once; terminating the supervisor ends them.
+    Atomics.store(flags, FAILED, 1);
+    void supervisor.terminate();
+    for (const c of channels) c.port1.close();
+    report.port1.close();
+  }
+}
+
+function workerFailure(error: SerializedError, outDir: string): Error {
+  if (error.output) return new OutputError(error.message, error.output.path, error.output.code, error.output.errno, error.output.reason);
+  return new OutputError(`a build worker failed: ${error.message}`, outDir, "RYE8006", undefined, `a build worker failed (${error.message}); nothing was written`);
+}
+
+function stopped(exit: ExitReport, outDir: string): Error {
+  const why = exit.error ? `: ${exit.error.split("\n")[0]}` : "";
+  const reason = `a build worker stopped unexpectedly (exit code ${exit.code}${why}); nothing was written`;
+  return new OutputError(reason, outDir, "RYE8006", undefined, reason);
+}

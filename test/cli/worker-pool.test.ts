@@ -1,0 +1,79 @@
+// How the main thread hears of a build worker that fails: it blocks on a shared counter without an
+// event loop, so every way a worker can end must wake it with a clear error, never leave it waiting.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, test } from "vitest";
+import { compileInParallel } from "../../src/builder/worker-pool.js";
+import type { ShareTask } from "../../src/builder/compile-share.js";
+import { OutputError } from "../../src/output/output-fs.js";
+
+const example = fileURLToPath(new URL("../../.ai/directives/examples/", import.meta.url));
+
+function task(): ShareTask {
+  const ids = ["greet", "count_words"];
+  return {
+    sources: ids.map((id) => ({ kind: "directive", id: `examples/${id}`, path: `.ai/directives/examples/${id}.md`, text: readFileSync(join(example, `${id}.md`), "utf8") })),
+    hookConfig: null,
+    emitTs: false,
+    version: "0.0.0",
+    items: [0, 1],
+    before: [[], []],
+    chunk: 1,
+    key: null,
+    timestamp: "2026-01-01T00:00:00Z",
+    outDir: join(mkdtempSync(join(tmpdir(), "rye-pool-")), "out"),
+    owned: new Set(),
+    trusted: false,
+  };
+}
+
+/** A worker module: waits for its task, then runs `body` (with `post`, which signals as build-worker.ts does). */
+const worker = (body: string) =>
+  new URL(`data:text/javascript,${encodeURIComponent(`
+import { workerData } from "node:worker_threads";
+const { port, shared } = workerData;
+const flags = new Int32Array(shared);
+const post = (m) => { port.postMessage(m); Atomics.add(flags, 2, 1); Atomics.notify(flags, 2); };
+port.once("message", () => { ${body} });
+`)}`);
+
+function failure(entry: URL): OutputError {
+  try {
+    compileInParallel(task(), 1, entry, false);
+  } catch (e) {
+    expect(e).toBeInstanceOf(OutputError);
+    return e as OutputError;
+  }
+  throw new Error("the build did not fail");
+}
+
+describe("build workers that fail", () => {
+  test("one that exits before it is done: RYE8006 naming the exit code", () => {
+    const e = failure(worker(`post({ built: [] }); process.exit(9);`));
+    expect(e.code).toBe("RYE8006");
+    expect(e.reason).toBe("a build worker stopped unexpectedly (exit code 9); nothing was written");
+  });
+
+  test("one that throws while loading: its error is named", () => {
+    const e = failure(new URL(`data:text/javascript,${encodeURIComponent('throw new Error("cannot load the compiler");')}`));
+    expect(e.reason).toMatch(/^a build worker stopped unexpectedly \(exit code 1: Error: cannot load the compiler\); nothing was written$/);
+  });
+
+  test("one that reports a failure to write: the same output error, at the same file", () => {
+    const e = failure(worker(`post({ error: { message: "no space left on the device while writing /x/out/a.js", output: { path: "/x/out/a.js", code: "RYE8006", errno: "ENOSPC", reason: "no space left on the device while writing it" } } });`));
+    expect([e.path, e.code, e.errno, e.reason]).toEqual(["/x/out/a.js", "RYE8006", "ENOSPC", "no space left on the device while writing it"]);
+  });
+
+  test("one that reports any other error: a build failure with its message", () => {
+    const e = failure(worker(`post({ error: { message: "compiler bug" } });`));
+    expect(e.reason).toBe("a build worker failed (compiler bug); nothing was written");
+  });
+
+  test("a worker that finishes: every item once, in order", () => {
+    const built = compileInParallel(task(), 1, worker(`post({ done: true });`), false);
+    expect(built.map((b) => b.at)).toEqual([0, 1]);
+    expect(built.every((b) => b.outcome.compiled && b.records.length === 2 && b.staged.length === 2)).toBe(true);
+  });
+});
