@@ -150,10 +150,12 @@ export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, wat
     const color = useColor(io);
     // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
     const shown = verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
-    for (const d of shown) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
-    if (io.env.GITHUB_ACTIONS === "true") for (const d of shown) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
+    // One write for the whole report: a no-op build repeats hundreds of stored warnings.
+    const report = shown.map((d) => `${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
     const summary = formatSummary(shown);
-    if (summary) io.stderr.write(`${summary}\n`);
+    if (summary) report.push(`${summary}\n`);
+    if (report.length > 0) io.stderr.write(report.join(""));
+    if (io.env.GITHUB_ACTIONS === "true" && shown.length > 0) io.stdout.write(shown.map((d) => `${formatGithubAnnotation(d, display)}\n`).join(""));
     const outName = relative(io.cwd, outDir) || ".";
     if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
     else if (errors > 0) {
