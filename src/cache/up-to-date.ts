@@ -99,14 +99,30 @@ const unchanged = (entries: Entry[]) => {
   }
 };
 
+/** The stamp a caller found stale and said it will build next: that build need not read it again. */
+let staleSeen: string | undefined;
+
 /**
  * The recorded report when nothing a build reads or writes moved since the last successful build,
- * with the sources its diagnostics cite (for code frames); null otherwise.
+ * with the sources its diagnostics cite (for code frames); null otherwise. With `buildingOnMiss`,
+ * a miss is remembered so that the next call for this project (the build that follows) answers
+ * null at once; a miss is always a safe answer, as the build after it is exact.
  */
-export function upToDate(o: StampOptions): (StampedResult & { sources: SourceFile[] }) | null {
+export function upToDate(o: StampOptions, buildingOnMiss = false): (StampedResult & { sources: SourceFile[] }) | null {
+  const file = fileOf(o.project);
+  if (staleSeen === file) {
+    staleSeen = undefined;
+    return null;
+  }
+  const hit = readStamp(o, file);
+  if (!hit && buildingOnMiss) staleSeen = file;
+  return hit;
+}
+
+function readStamp(o: StampOptions, file: string): (StampedResult & { sources: SourceFile[] }) | null {
   let stamp: Stamp;
   try {
-    stamp = JSON.parse(readFileSync(fileOf(o.project), "utf8")) as Stamp;
+    stamp = JSON.parse(readFileSync(file, "utf8")) as Stamp;
   } catch {
     return null;
   }
