@@ -1,23 +1,23 @@
 // `rye build` when nothing changed, as make and `tsc -b` answer it: from file metadata alone. A
 // successful build records the stat of everything it read (every item folder and file of every
-// space, the hook config, the signing key) and of out/'s folders; the next build that finds all of
-// them unchanged repeats the recorded report without reading, hashing or compiling anything.
+// space, the hook config, the signing key, the compiler's own modules and folders) and of out/'s
+// folders; the next build that finds all of them unchanged repeats the recorded report without
+// reading, hashing or compiling anything (the CLI asks before it even loads the compiler).
 // Anything else (a file edited, added, removed or renamed, an output file deleted or added, another
 // compiler, key, flag or space) falls through to the incremental build, which is exact.
-// What a stat cannot see: an out/ file edited in place. Compiled modules check their own signature
-// when imported and `rye verify` checks every file, so such an edit is caught there; deleting
-// `.rye-cache/` forces the full check.
+// What a stat cannot see: an out/ file edited in place. `rye verify` checks every file, so such an
+// edit is caught there; deleting `.rye-cache/` forces the full check.
 import { mkdirSync, type Stats, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
 import { signingKeyDir } from "../sign/keys.js";
 import { VERSION } from "../version.js";
-import { compilerFingerprint, sha256 } from "./build-cache.js";
+import { compilerFiles, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "../project/read-project.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
 
-const FORMAT = 2;
+const FORMAT = 3;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
 type Entry = [path: string, size: number, mtimeMs: number, ino: number];
 /** Files and folders modified this recently are not trusted: a same-tick change would look unchanged. */
@@ -35,6 +35,8 @@ interface Stamp extends StampedResult {
   key: string;
   inputs: Entry[];
   outputs: Entry[];
+  /** The compiler's modules and folders (what its fingerprint hashes), checked by stat like the rest. */
+  compiler: Entry[];
 }
 
 export interface StampOptions {
@@ -47,10 +49,10 @@ export interface StampOptions {
 
 const fileOf = (project: string) => join(project, ".rye-cache", "up-to-date.json");
 
-/** Everything other than files that decides what a build writes. */
+/** Everything other than files that decides what a build writes (the compiler's files are entries). */
 function keyOf(o: StampOptions): string {
   const { project, user, systems, maxFileBytes } = o.spaces;
-  return sha256(JSON.stringify([FORMAT, VERSION, compilerFingerprint(), o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
+  return sha256(JSON.stringify([FORMAT, VERSION, o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
 }
 
 function toEntry(path: string, st: Stats | undefined): Entry {
@@ -127,7 +129,7 @@ function readStamp(o: StampOptions, file: string): (StampedResult & { sources: S
     return null;
   }
   if (stamp.format !== FORMAT || stamp.key !== keyOf(o)) return null;
-  if (!unchanged(stamp.outputs) || !unchanged(stamp.inputs)) return null;
+  if (!unchanged(stamp.compiler) || !unchanged(stamp.outputs) || !unchanged(stamp.inputs)) return null;
   const cited = [...new Set(stamp.diagnostics.map((d) => d.loc?.source).filter((s): s is string => s !== undefined))];
   const sources: SourceFile[] = [];
   for (const path of cited) {
@@ -154,13 +156,15 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult, outpu
   const started = Date.now();
   const key = keyOf(o);
   const inputs = snapshotInputs(o);
+  const { dirs, files } = compilerFiles();
+  const compiler = [...dirs, ...files].map(entry);
   const write = (result: StampedResult, outputs: Iterable<string>, inputs: Entry[]) => {
     const dirs = new Set<string>([o.outDir]);
     for (const rel of outputs) for (let d = dirname(rel); d !== "." && !dirs.has(join(o.outDir, d)); d = dirname(d)) dirs.add(join(o.outDir, d));
     const out = [...dirs].sort().map(entry);
     const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
-    if (newest(inputs) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
-    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
+    if (newest(inputs) > started - RACY_MS || newest(compiler) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
+    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, compiler, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(stamp));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
+import { compilerFiles } from "../../src/cache/build-cache.js";
 
 // The stat-only answer to "did anything change?" must never hide a change: every case below edits
 // something after a stamp was recorded and expects the same out/ a build from scratch gives.
@@ -116,6 +117,22 @@ describe("rye build when nothing changed", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(js, "utf8")).toBe(text);
     expect((await rye(dir, "--check")).code).toBe(0);
+  });
+
+  test("a change among the compiler's own files is not answered from the stamp", async () => {
+    const dir = await stamped();
+    rmSync(cacheOf(dir));
+    // A file added to or removed from the compiler changes its folder, which the stamp records.
+    const compiler = compilerFiles().dirs[0]!;
+    const before = statSync(compiler);
+    utimesSync(compiler, before.atime, new Date());
+    try {
+      const r = await rye(dir);
+      expect(r.code).toBe(0);
+      expect(existsSync(cacheOf(dir))).toBe(true); // the build engine ran
+    } finally {
+      utimesSync(compiler, before.atime, before.mtime);
+    }
   });
 
   test("other flags or another output folder are not answered from the stamp", async () => {
