@@ -36,7 +36,13 @@ export const clock = (now: Date) => `[${now.toTimeString().slice(0, 8)}]`;
 /** Prints a build's report; returns the exit code of `rye build`. */
 export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): number {
   const { sources, diagnostics, compiled } = built;
-  const display = (source: string) => relative(io.cwd, resolve(o.project, source)) || source;
+  // Hundreds of diagnostics point into far fewer files: each path is worked out once.
+  const displayed = new Map<string, string>();
+  const display = (source: string) => {
+    let shown = displayed.get(source);
+    if (shown === undefined) displayed.set(source, (shown = relative(io.cwd, resolve(o.project, source)) || source));
+    return shown;
+  };
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
   const now = new Date();
@@ -58,7 +64,7 @@ export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): numb
   const stamp = o.watching ? `${clock(now)} ` : "";
   // Only the files diagnostics point into are needed for code frames.
   const cited = new Set(diagnostics.map((d) => d.loc?.source));
-  const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
+  const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.includes("\r") ? s.text.replace(/\r\n?/g, "\n") : s.text]));
   const color = useColor(io);
   // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
   const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
