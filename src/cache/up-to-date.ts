@@ -16,8 +16,9 @@ import { VERSION } from "../version.js";
 import { compilerFiles, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "../project/read-project.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
+import { frameLines } from "../diagnostics/code-frame.js";
 
-const FORMAT = 3;
+const FORMAT = 4;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
 type Entry = [path: string, size: number, mtimeMs: number, ino: number];
 /** Files and folders modified this recently are not trusted: a same-tick change would look unchanged. */
@@ -37,6 +38,14 @@ interface Stamp extends StampedResult {
   outputs: Entry[];
   /** The compiler's modules and folders (what its fingerprint hashes), checked by stat like the rest. */
   compiler: Entry[];
+  /** For each file a diagnostic cites: its line count and the lines its code frames show. */
+  excerpts: Record<string, Excerpt>;
+}
+
+/** Enough of a file for the code frames under its diagnostics: the no-op reads no source. */
+interface Excerpt {
+  count: number;
+  lines: Record<number, string>;
 }
 
 export interface StampOptions {
@@ -133,8 +142,11 @@ function readStamp(o: StampOptions, file: string): (StampedResult & { sources: S
   const cited = [...new Set(stamp.diagnostics.map((d) => d.loc?.source).filter((s): s is string => s !== undefined))];
   const sources: SourceFile[] = [];
   for (const path of cited) {
+    const excerpt = stamp.excerpts[path];
     try {
-      sources.push({ kind: "directive", id: "", path, text: readFileSync(resolve(o.project, path), "utf8") });
+      // The stat check above vouches that the file still holds the lines recorded with the stamp.
+      const text = excerpt ? Array.from({ length: excerpt.count }, (_, i) => excerpt.lines[i + 1] ?? "").join("\n") : readFileSync(resolve(o.project, path), "utf8");
+      sources.push({ kind: "directive", id: "", path, text });
     } catch {
       // A cited file is gone only if the stat check above raced with its removal: no frame for it.
     }
@@ -146,7 +158,7 @@ function readStamp(o: StampOptions, file: string): (StampedResult & { sources: S
  * Starts a stamp before a build reads anything (so a change made while it runs makes the stamp
  * stale, never wrong) and removes the old one; `save` records it once the build has committed.
  */
-export function beginStamp(o: StampOptions): { save(result: StampedResult, outputs: Iterable<string>): void } {
+export function beginStamp(o: StampOptions): { save(result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>): void } {
   const path = fileOf(o.project);
   try {
     rmSync(path, { force: true });
@@ -158,13 +170,14 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult, outpu
   const inputs = snapshotInputs(o);
   const { dirs, files } = compilerFiles();
   const compiler = [...dirs, ...files].map(entry);
-  const write = (result: StampedResult, outputs: Iterable<string>, inputs: Entry[]) => {
+  const write = (result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>, inputs: Entry[]) => {
     const dirs = new Set<string>([o.outDir]);
     for (const rel of outputs) for (let d = dirname(rel); d !== "." && !dirs.has(join(o.outDir, d)); d = dirname(d)) dirs.add(join(o.outDir, d));
     const out = [...dirs].sort().map(entry);
     const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
     if (newest(inputs) > started - RACY_MS || newest(compiler) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
-    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, compiler, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
+    const excerpts = excerptsOf(result.diagnostics, result.sources ?? []);
+    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, compiler, excerpts, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(stamp));
@@ -180,4 +193,19 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult, outpu
       }
     },
   };
+}
+
+/** The lines each diagnostic's code frame shows (its line and the ones around it), file by file. */
+function excerptsOf(diagnostics: readonly Diagnostic[], sources: readonly SourceFile[]): Record<string, Excerpt> {
+  const cited = new Set(diagnostics.map((d) => d.loc?.source));
+  // As the report prints them: line endings normalised first (src/cli/commands/build-report.ts).
+  const lines = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, frameLines(s.text.replace(/\r\n?/g, "\n"))]));
+  const excerpts: Record<string, Excerpt> = {};
+  for (const d of diagnostics) {
+    const all = d.loc ? lines.get(d.loc.source) : undefined;
+    if (!d.loc || !all) continue;
+    const excerpt = (excerpts[d.loc.source] ??= { count: all.length, lines: {} });
+    for (let n = Math.max(d.loc.start.line - 1, 1); n <= Math.min(d.loc.start.line + 1, all.length); n++) excerpt.lines[n] = all[n - 1]!;
+  }
+  return excerpts;
 }

@@ -10,11 +10,14 @@ const NEWLINE = /\r\n|[\n\r\u2028\u2029]/;
 let lastText: string | undefined;
 let lastLines: string[] = [];
 
+/** The lines of `text` as frames number them. */
+export const frameLines = (text: string): string[] => text.split(NEWLINE);
+
 /** Diagnostics come sorted by file: remembering the last file's lines is enough. */
 function linesOf(text: string): string[] {
   if (text !== lastText) {
     lastText = text;
-    lastLines = text.split(NEWLINE);
+    lastLines = frameLines(text);
   }
   return lastLines;
 }

@@ -88,6 +88,31 @@ describe("rye build when nothing changed", () => {
     expect(existsSync(cacheOf(dir))).toBe(false);
   });
 
+  test("prints the code frames a build prints, from the lines the stamp recorded, reading no source", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-stamp-"));
+    mkdirSync(join(dir, ".ai", "directives", "t"), { recursive: true });
+    // Windows line endings in one file: frames show the lines as the build normalised them.
+    const crlf = directive("one", "Write about {input:topic}.").replace(/\n/g, "\r\n");
+    writeFileSync(join(dir, ".ai", "directives", "t", "one.md"), crlf);
+    writeFileSync(join(dir, ".ai", "directives", "t", "two.md"), directive("two", "Summarise {input:topic}."));
+    age(join(dir, ".ai"));
+    expect((await rye(dir)).code).toBe(0);
+    age(join(dir, "out"));
+    age(TEST_USER);
+    const built = await rye(dir); // not answered from a stamp: it records one
+    expect(existsSync(stampOf(dir))).toBe(true);
+    expect(built.stderr).toContain("> 10 |");
+    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8")) as { excerpts: Record<string, { count: number; lines: Record<string, string> }> };
+    expect(Object.keys(stamp.excerpts).sort()).toEqual([".ai/directives/t/one.md", ".ai/directives/t/two.md"]);
+    // The sources' text is not read again: what the stamp holds is what is printed.
+    const marker = stamp.excerpts[".ai/directives/t/one.md"]!;
+    marker.lines["10"] = marker.lines["10"]!.replace("unused", "UNUSED");
+    writeFileSync(stampOf(dir), JSON.stringify(stamp));
+    const again = await rye(dir);
+    expect(again.stdout).toContain("(0 files written)");
+    expect(again.stderr).toBe(built.stderr.replace('<input name="unused"', '<input name="UNUSED"'));
+  });
+
   test("an edited source is rebuilt", async () => {
     const dir = await stamped();
     appendFileSync(join(dir, ".ai", "directives", "t", "one.md"), "\nOne more line.\n");
