@@ -8,7 +8,7 @@ import { Writable } from "node:stream";
 
 const [project, flag, file] = process.argv.slice(2);
 const { main } = await import("../dist/cli/main.js");
-const { runOnce } = await import("../dist/cli/commands/build.js");
+const { runOnce } = await import("../dist/cli/commands/build-once.js");
 const { spacesFrom } = await import("../dist/project/read-spaces.js");
 const { WatchedSources } = await import("../dist/watch/watch-sources.js");
 let stdout = "";

@@ -150,20 +150,33 @@ export function compilerFingerprint(): string {
 let fingerprintOfThisProcess: string | undefined;
 
 function fingerprintCompiler(): string {
-  const root = dirname(dirname(fileURLToPath(import.meta.url)));
   const h = createHash("sha1");
+  for (const full of compilerFiles().files) {
+    const st = statSync(full);
+    h.update(`${full}\0${st.size}\0${st.mtimeMs}\n`);
+  }
+  return h.digest("hex");
+}
+
+/** The compiler's modules (every .js, .ts and .mjs file beside this one, sorted) and the folders holding them. */
+export function compilerFiles(): { dirs: string[]; files: string[] } {
+  return (compilerFilesOfThisProcess ??= findCompilerFiles());
+}
+
+let compilerFilesOfThisProcess: { dirs: string[]; files: string[] } | undefined;
+
+function findCompilerFiles(): { dirs: string[]; files: string[] } {
+  const found = { dirs: [] as string[], files: [] as string[] };
   const walk = (dir: string) => {
+    found.dirs.push(dir);
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(dir, e.name);
       if (e.isDirectory()) walk(full);
-      else if (/\.(?:js|ts|mjs)$/.test(e.name)) {
-        const st = statSync(full);
-        h.update(`${full}\0${st.size}\0${st.mtimeMs}\n`);
-      }
+      else if (/\.(?:js|ts|mjs)$/.test(e.name)) found.files.push(full);
     }
   };
-  walk(root);
-  return h.digest("hex");
+  walk(dirname(dirname(fileURLToPath(import.meta.url))));
+  return found;
 }
 
 /** The global part of the cache key. */

@@ -1,23 +1,24 @@
 // `rye build` when nothing changed, as make and `tsc -b` answer it: from file metadata alone. A
 // successful build records the stat of everything it read (every item folder and file of every
-// space, the hook config, the signing key) and of out/'s folders; the next build that finds all of
-// them unchanged repeats the recorded report without reading, hashing or compiling anything.
+// space, the hook config, the signing key, the compiler's own modules and folders) and of out/'s
+// folders; the next build that finds all of them unchanged repeats the recorded report without
+// reading, hashing or compiling anything (the CLI asks before it even loads the compiler).
 // Anything else (a file edited, added, removed or renamed, an output file deleted or added, another
 // compiler, key, flag or space) falls through to the incremental build, which is exact.
-// What a stat cannot see: an out/ file edited in place. Compiled modules check their own signature
-// when imported and `rye verify` checks every file, so such an edit is caught there; deleting
-// `.rye-cache/` forces the full check.
+// What a stat cannot see: an out/ file edited in place. `rye verify` checks every file, so such an
+// edit is caught there; deleting `.rye-cache/` forces the full check.
 import { mkdirSync, type Stats, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
 import { signingKeyDir } from "../sign/keys.js";
 import { VERSION } from "../version.js";
-import { compilerFingerprint, sha256 } from "./build-cache.js";
+import { compilerFiles, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "../project/read-project.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
+import { frameLines } from "../diagnostics/code-frame.js";
 
-const FORMAT = 2;
+const FORMAT = 4;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
 type Entry = [path: string, size: number, mtimeMs: number, ino: number];
 /** Files and folders modified this recently are not trusted: a same-tick change would look unchanged. */
@@ -35,6 +36,16 @@ interface Stamp extends StampedResult {
   key: string;
   inputs: Entry[];
   outputs: Entry[];
+  /** The compiler's modules and folders (what its fingerprint hashes), checked by stat like the rest. */
+  compiler: Entry[];
+  /** For each file a diagnostic cites: its line count and the lines its code frames show. */
+  excerpts: Record<string, Excerpt>;
+}
+
+/** Enough of a file for the code frames under its diagnostics: the no-op reads no source. */
+interface Excerpt {
+  count: number;
+  lines: Record<number, string>;
 }
 
 export interface StampOptions {
@@ -47,10 +58,10 @@ export interface StampOptions {
 
 const fileOf = (project: string) => join(project, ".rye-cache", "up-to-date.json");
 
-/** Everything other than files that decides what a build writes. */
+/** Everything other than files that decides what a build writes (the compiler's files are entries). */
 function keyOf(o: StampOptions): string {
   const { project, user, systems, maxFileBytes } = o.spaces;
-  return sha256(JSON.stringify([FORMAT, VERSION, compilerFingerprint(), o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
+  return sha256(JSON.stringify([FORMAT, VERSION, o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
 }
 
 function toEntry(path: string, st: Stats | undefined): Entry {
@@ -99,24 +110,43 @@ const unchanged = (entries: Entry[]) => {
   }
 };
 
+/** The stamp a caller found stale and said it will build next: that build need not read it again. */
+let staleSeen: string | undefined;
+
 /**
  * The recorded report when nothing a build reads or writes moved since the last successful build,
- * with the sources its diagnostics cite (for code frames); null otherwise.
+ * with the sources its diagnostics cite (for code frames); null otherwise. With `buildingOnMiss`,
+ * a miss is remembered so that the next call for this project (the build that follows) answers
+ * null at once; a miss is always a safe answer, as the build after it is exact.
  */
-export function upToDate(o: StampOptions): (StampedResult & { sources: SourceFile[] }) | null {
+export function upToDate(o: StampOptions, buildingOnMiss = false): (StampedResult & { sources: SourceFile[] }) | null {
+  const file = fileOf(o.project);
+  if (staleSeen === file) {
+    staleSeen = undefined;
+    return null;
+  }
+  const hit = readStamp(o, file);
+  if (!hit && buildingOnMiss) staleSeen = file;
+  return hit;
+}
+
+function readStamp(o: StampOptions, file: string): (StampedResult & { sources: SourceFile[] }) | null {
   let stamp: Stamp;
   try {
-    stamp = JSON.parse(readFileSync(fileOf(o.project), "utf8")) as Stamp;
+    stamp = JSON.parse(readFileSync(file, "utf8")) as Stamp;
   } catch {
     return null;
   }
   if (stamp.format !== FORMAT || stamp.key !== keyOf(o)) return null;
-  if (!unchanged(stamp.outputs) || !unchanged(stamp.inputs)) return null;
+  if (!unchanged(stamp.compiler) || !unchanged(stamp.outputs) || !unchanged(stamp.inputs)) return null;
   const cited = [...new Set(stamp.diagnostics.map((d) => d.loc?.source).filter((s): s is string => s !== undefined))];
   const sources: SourceFile[] = [];
   for (const path of cited) {
+    const excerpt = stamp.excerpts[path];
     try {
-      sources.push({ kind: "directive", id: "", path, text: readFileSync(resolve(o.project, path), "utf8") });
+      // The stat check above vouches that the file still holds the lines recorded with the stamp.
+      const text = excerpt ? Array.from({ length: excerpt.count }, (_, i) => excerpt.lines[i + 1] ?? "").join("\n") : readFileSync(resolve(o.project, path), "utf8");
+      sources.push({ kind: "directive", id: "", path, text });
     } catch {
       // A cited file is gone only if the stat check above raced with its removal: no frame for it.
     }
@@ -128,7 +158,7 @@ export function upToDate(o: StampOptions): (StampedResult & { sources: SourceFil
  * Starts a stamp before a build reads anything (so a change made while it runs makes the stamp
  * stale, never wrong) and removes the old one; `save` records it once the build has committed.
  */
-export function beginStamp(o: StampOptions): { save(result: StampedResult, outputs: Iterable<string>): void } {
+export function beginStamp(o: StampOptions): { save(result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>): void } {
   const path = fileOf(o.project);
   try {
     rmSync(path, { force: true });
@@ -138,13 +168,16 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult, outpu
   const started = Date.now();
   const key = keyOf(o);
   const inputs = snapshotInputs(o);
-  const write = (result: StampedResult, outputs: Iterable<string>, inputs: Entry[]) => {
+  const { dirs, files } = compilerFiles();
+  const compiler = [...dirs, ...files].map(entry);
+  const write = (result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>, inputs: Entry[]) => {
     const dirs = new Set<string>([o.outDir]);
     for (const rel of outputs) for (let d = dirname(rel); d !== "." && !dirs.has(join(o.outDir, d)); d = dirname(d)) dirs.add(join(o.outDir, d));
     const out = [...dirs].sort().map(entry);
     const newest = (es: Entry[]) => es.reduce((m, e) => Math.max(m, e[2]), 0);
-    if (newest(inputs) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
-    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
+    if (newest(inputs) > started - RACY_MS || newest(compiler) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
+    const excerpts = excerptsOf(result.diagnostics, result.sources ?? []);
+    const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, compiler, excerpts, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(stamp));
@@ -160,4 +193,19 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult, outpu
       }
     },
   };
+}
+
+/** The lines each diagnostic's code frame shows (its line and the ones around it), file by file. */
+function excerptsOf(diagnostics: readonly Diagnostic[], sources: readonly SourceFile[]): Record<string, Excerpt> {
+  const cited = new Set(diagnostics.map((d) => d.loc?.source));
+  // As the report prints them: line endings normalised first (src/cli/commands/build-report.ts).
+  const lines = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, frameLines(s.text.replace(/\r\n?/g, "\n"))]));
+  const excerpts: Record<string, Excerpt> = {};
+  for (const d of diagnostics) {
+    const all = d.loc ? lines.get(d.loc.source) : undefined;
+    if (!d.loc || !all) continue;
+    const excerpt = (excerpts[d.loc.source] ??= { count: all.length, lines: {} });
+    for (let n = Math.max(d.loc.start.line - 1, 1); n <= Math.min(d.loc.start.line + 1, all.length); n++) excerpt.lines[n] = all[n - 1]!;
+  }
+  return excerpts;
 }

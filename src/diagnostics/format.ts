@@ -1,4 +1,4 @@
-import { codeFrameColumns } from "@babel/code-frame";
+import { codeFrame } from "./code-frame.js";
 import type { Diagnostic } from "./diagnostic.js";
 
 export interface FormatOptions {
@@ -22,11 +22,7 @@ export function formatDiagnostic(d: Diagnostic, opts: FormatOptions): string {
   if (d.loc && text !== undefined) {
     const { start, end } = d.loc;
     const sameLine = end.line === start.line && end.column > start.column;
-    const frame = codeFrameColumns(
-      text,
-      { start: { line: start.line, column: start.column }, end: sameLine ? { line: end.line, column: end.column } : undefined },
-      { highlightCode: false, linesAbove: 1, linesBelow: 1 },
-    );
+    const frame = codeFrame(text, start.line, start.column, sameLine ? end.column : undefined);
     out += `\n${opts.color ? frame.replace(/\^+/g, (m) => paint(true, SEVERITY_COLOR[d.severity], m)) : frame}\n`;
   }
   for (const n of d.notes ?? []) out += `  note: ${n.message}\n`;

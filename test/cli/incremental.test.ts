@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { Progress, type Io } from "../../src/cli/io.js";
-import { runOnce } from "../../src/cli/commands/build.js";
+import { runOnce } from "../../src/cli/commands/build-once.js";
 import { spacesFrom } from "../../src/project/read-spaces.js";
 import { watchBuild } from "../../src/watch/watch.js";
 

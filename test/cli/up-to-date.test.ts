@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
+import { compilerFiles } from "../../src/cache/build-cache.js";
 
 // The stat-only answer to "did anything change?" must never hide a change: every case below edits
 // something after a stamp was recorded and expects the same out/ a build from scratch gives.
@@ -87,6 +88,31 @@ describe("rye build when nothing changed", () => {
     expect(existsSync(cacheOf(dir))).toBe(false);
   });
 
+  test("prints the code frames a build prints, from the lines the stamp recorded, reading no source", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-stamp-"));
+    mkdirSync(join(dir, ".ai", "directives", "t"), { recursive: true });
+    // Windows line endings in one file: frames show the lines as the build normalised them.
+    const crlf = directive("one", "Write about {input:topic}.").replace(/\n/g, "\r\n");
+    writeFileSync(join(dir, ".ai", "directives", "t", "one.md"), crlf);
+    writeFileSync(join(dir, ".ai", "directives", "t", "two.md"), directive("two", "Summarise {input:topic}."));
+    age(join(dir, ".ai"));
+    expect((await rye(dir)).code).toBe(0);
+    age(join(dir, "out"));
+    age(TEST_USER);
+    const built = await rye(dir); // not answered from a stamp: it records one
+    expect(existsSync(stampOf(dir))).toBe(true);
+    expect(built.stderr).toContain("> 10 |");
+    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8")) as { excerpts: Record<string, { count: number; lines: Record<string, string> }> };
+    expect(Object.keys(stamp.excerpts).sort()).toEqual([".ai/directives/t/one.md", ".ai/directives/t/two.md"]);
+    // The sources' text is not read again: what the stamp holds is what is printed.
+    const marker = stamp.excerpts[".ai/directives/t/one.md"]!;
+    marker.lines["10"] = marker.lines["10"]!.replace("unused", "UNUSED");
+    writeFileSync(stampOf(dir), JSON.stringify(stamp));
+    const again = await rye(dir);
+    expect(again.stdout).toContain("(0 files written)");
+    expect(again.stderr).toBe(built.stderr.replace('<input name="unused"', '<input name="UNUSED"'));
+  });
+
   test("an edited source is rebuilt", async () => {
     const dir = await stamped();
     appendFileSync(join(dir, ".ai", "directives", "t", "one.md"), "\nOne more line.\n");
@@ -116,6 +142,22 @@ describe("rye build when nothing changed", () => {
     expect(r.code).toBe(0);
     expect(readFileSync(js, "utf8")).toBe(text);
     expect((await rye(dir, "--check")).code).toBe(0);
+  });
+
+  test("a change among the compiler's own files is not answered from the stamp", async () => {
+    const dir = await stamped();
+    rmSync(cacheOf(dir));
+    // A file added to or removed from the compiler changes its folder, which the stamp records.
+    const compiler = compilerFiles().dirs[0]!;
+    const before = statSync(compiler);
+    utimesSync(compiler, before.atime, new Date());
+    try {
+      const r = await rye(dir);
+      expect(r.code).toBe(0);
+      expect(existsSync(cacheOf(dir))).toBe(true); // the build engine ran
+    } finally {
+      utimesSync(compiler, before.atime, before.mtime);
+    }
   });
 
   test("other flags or another output folder are not answered from the stamp", async () => {

@@ -1,22 +1,23 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { build } from "../../compile/build.js";
 import { VERSION } from "../../version.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
+import { formatDiagnostic } from "../../diagnostics/format.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { useColor } from "../io.js";
-import { readSpaces, spacesFrom } from "../../project/read-spaces.js";
-import { runtimeFiles } from "../../output/runtime-files.js";
-import { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from "../../builder/build-project.js";
-import { Progress } from "../io.js";
-import { watchBuild } from "../../watch/watch.js";
-import { UNSIGNED_WARNING, signBuild, throwawayKey, trustForSpaces, unsignedView } from "../../builder/signing.js";
-import { checkOutput, type OutputDrift } from "../../output/check-output.js";
+import { spacesFrom, type Spaces } from "../../project/read-spaces.js";
+import type { ProjectBuildOptions } from "../../builder/build-project.js";
+import type { OutputDrift } from "../../output/check-output.js";
 import { locateProject } from "../../builder/load-project.js";
 import { holdsProject } from "../../project/find-project.js";
 import { resolveSettings } from "../../project/settings.js";
+import { upToDate } from "../../cache/up-to-date.js";
+import { clock, reportBuild } from "./build-report.js";
+
+// Only what every build needs is imported above: when the up-to-date stamp answers, the report is
+// printed without loading the compiler, the signer or yaml (test/cli/lazy-modules.test.ts). The rest
+// is imported where it is used.
 
 const USAGE = `Usage: rye build [--project DIR] [--out DIR] [--json] [--check] [--watch] [--verbose] [--allow-unsigned] [--emit-ts] [--verify-sources] [--jobs N] [--user-space DIR] [--system DIR]…
 
@@ -72,21 +73,41 @@ export async function run(args: string[], io: Io): Promise<number> {
   const outDir = settings.out;
   const spaces = spacesFrom(project, { "user-space": settings.userSpace, system: settings.systems }, io.cwd, io.env);
   const allowUnsigned = settings.allowUnsigned;
-  if (allowUnsigned) io.stderr.write(UNSIGNED_WARNING);
-  if (values.check) {
-    // From scratch, without the cache, signed with a key that lives only in memory: --check touches nothing.
-    const { sources, hookConfig } = readSpaces(spaces);
-    const result = build(sources, VERSION, { hookConfig, emitTs: values["emit-ts"] });
-    const unsigned = new Map([...result.files, ...runtimeFiles()]);
-    const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
-    return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
-  }
-  const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
-  const sourceTrust = settings.verifySources ? trustForSpaces(roots, io.env) : null;
-  const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust, jobs };
+  if (allowUnsigned) io.stderr.write((await import("../../builder/signing.js")).UNSIGNED_WARNING);
+  if (values.check) return checkOnly(spaces, outDir, allowUnsigned, values["emit-ts"], io);
+  const json = Boolean(values.json);
   const verbose = settings.verbose;
-  if (values.watch) return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, Boolean(values.json), true, verbose) : reportNoProject(o, io, Boolean(values.json))));
-  return runOnce(options, io, Boolean(values.json), false, verbose);
+  if (!values.watch && !settings.verifySources) {
+    // What buildProject asks first, asked before loading it: on a miss the build does not ask again.
+    const started = performance.now();
+    const hit = upToDate({ project, outDir, spaces, allowUnsigned, env: io.env }, true);
+    if (hit) return reportBuild({ ...hit, written: 0 }, { project, outDir, json, watching: false, verbose, ms: performance.now() - started }, io);
+  }
+  const { runOnce } = await import("./build-once.js");
+  const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
+  const sourceTrust = settings.verifySources ? (await import("../../builder/signing.js")).trustForSpaces(roots, io.env) : null;
+  const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust, jobs };
+  if (values.watch) {
+    const { watchBuild } = await import("../../watch/watch.js");
+    return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, json, true, verbose) : reportNoProject(o, io, json)));
+  }
+  return runOnce(options, io, json, false, verbose);
+}
+
+/** `--check`: from scratch, without the cache, signed with a key that lives only in memory; touches nothing. */
+async function checkOnly(spaces: Spaces, outDir: string, allowUnsigned: boolean, emitTs: boolean | undefined, io: Io): Promise<number> {
+  const [{ readSpaces }, { build }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }] = await Promise.all([
+    import("../../project/read-spaces.js"),
+    import("../../compile/build.js"),
+    import("../../output/runtime-files.js"),
+    import("../../builder/signing.js"),
+    import("../../output/check-output.js"),
+  ]);
+  const { sources, hookConfig } = readSpaces(spaces);
+  const result = build(sources, VERSION, { hookConfig, emitTs });
+  const unsigned = new Map([...result.files, ...runtimeFiles()]);
+  const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
+  return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
 }
 
 /** Prints the config file's problems; true when one is an error (the build then does not start). */
@@ -102,9 +123,6 @@ function usageError(message: string, io: Io): number {
   return 2;
 }
 
-/** The local time of day a watch cycle ended, as tsc --watch prints it. */
-const clock = (now: Date) => `[${now.toTimeString().slice(0, 8)}]`;
-
 /** A watch cycle that finds the project's .ai/ gone builds nothing (out/ stays) and waits for it to return. */
 function reportNoProject(options: ProjectBuildOptions, io: Io, json: boolean): number {
   const now = new Date();
@@ -112,63 +130,6 @@ function reportNoProject(options: ProjectBuildOptions, io: Io, json: boolean): n
   if (json) io.stdout.write(`${JSON.stringify({ time: now.toISOString(), version: VERSION, error: message, errors: 1, warnings: 0 })}\n`);
   else io.stdout.write(`${clock(now)} ${message}.\n`);
   return 2;
-}
-
-/**
- * One build with its report; the exit code of `rye build`. In a watch cycle (`watching`) the
- * summary line starts with the time, and --json prints the report as one line with the time.
- */
-export function runOnce(options: ProjectBuildOptions, io: Io, json: boolean, watching = false, verbose = false): number {
-  const started = performance.now();
-  const progress = json ? null : new Progress(io, started);
-  let built: ProjectBuildResult;
-  try {
-    built = buildProject({ ...options, onProgress: progress ? (done, total) => progress.update(done, total) : undefined }, io);
-  } finally {
-    progress?.clear();
-  }
-  const { sources, diagnostics, compiled } = built;
-  const ms = Math.round(performance.now() - started);
-  const { project, outDir } = options;
-  const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
-
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.filter((d) => d.severity === "warning").length;
-  const now = new Date();
-  if (json) {
-    const report = {
-      ...(watching ? { time: now.toISOString() } : {}),
-      version: VERSION,
-      outDir: relative(io.cwd, outDir) || ".",
-      errors,
-      warnings,
-      directives: built.directives,
-      compiled,
-      diagnostics: diagnostics.map((d) => withDisplay(d, display)),
-    };
-    io.stdout.write(`${watching ? JSON.stringify(report) : JSON.stringify(report, null, 2)}\n`);
-  } else {
-    const stamp = watching ? `${clock(now)} ` : "";
-    // Only the files diagnostics point into are needed for code frames.
-    const cited = new Set(diagnostics.map((d) => d.loc?.source));
-    const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.replace(/\r\n?/g, "\n")]));
-    const color = useColor(io);
-    // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
-    const shown = verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
-    for (const d of shown) io.stderr.write(`${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
-    if (io.env.GITHUB_ACTIONS === "true") for (const d of shown) io.stdout.write(`${formatGithubAnnotation(d, display)}\n`);
-    const summary = formatSummary(shown);
-    if (summary) io.stderr.write(`${summary}\n`);
-    const outName = relative(io.cwd, outDir) || ".";
-    const threads = (built.threads ?? 1) > 1 ? ` on ${built.threads} threads` : "";
-    if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
-    else if (errors > 0) {
-      io.stdout.write(`${stamp}${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
-    } else io.stdout.write(
-      `${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${relative(io.cwd, outDir) || "."} in ${ms} ms${threads} (${built.written} files written).\n`,
-    );
-  }
-  return errors > 0 ? 1 : 0;
 }
 
 /** `--check`: list what a build would change in out/, and fail if anything would. */
@@ -185,8 +146,3 @@ function reportDrift(drift: OutputDrift, outName: string, io: Io): number {
   io.stderr.write(`${lines.join("\n")}\n${outName} is out of date (${lines.length} files): run rye build.\n`);
   return 1;
 }
-
-function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
-  return d.loc ? { ...d, loc: { ...d.loc, source: display(d.loc.source) } } : d;
-}
-

@@ -1,0 +1,91 @@
+// What `rye build` prints once a build has run, or once the up-to-date stamp answered for it: the
+// diagnostics with code frames, then one summary line (or the --json report). Kept apart from the
+// build engine so a no-op build prints without loading it.
+import { relative, resolve } from "node:path";
+import type { SourceFile } from "../../compile/source.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
+import { VERSION } from "../../version.js";
+import type { Io } from "../io.js";
+import { useColor } from "../io.js";
+
+/** The parts of a build's result its report shows. */
+export interface BuildOutcome {
+  sources: SourceFile[];
+  diagnostics: Diagnostic[];
+  compiled: string[];
+  directives: number;
+  written: number;
+  refused?: boolean;
+  /** Threads the build compiled on (more than one: workers were used). */
+  threads?: number;
+}
+
+export interface ReportOptions {
+  project: string;
+  outDir: string;
+  json: boolean;
+  /** In a watch cycle the summary line starts with the time, and --json is one line with the time. */
+  watching: boolean;
+  verbose: boolean;
+  /** How long the build took. */
+  ms: number;
+}
+
+/** The local time of day a watch cycle ended, as tsc --watch prints it. */
+export const clock = (now: Date) => `[${now.toTimeString().slice(0, 8)}]`;
+
+/** Prints a build's report; returns the exit code of `rye build`. */
+export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): number {
+  const { sources, diagnostics, compiled } = built;
+  // Hundreds of diagnostics point into far fewer files: each path is worked out once.
+  const displayed = new Map<string, string>();
+  const display = (source: string) => {
+    let shown = displayed.get(source);
+    if (shown === undefined) displayed.set(source, (shown = relative(io.cwd, resolve(o.project, source)) || source));
+    return shown;
+  };
+  const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = diagnostics.filter((d) => d.severity === "warning").length;
+  const now = new Date();
+  const outName = relative(io.cwd, o.outDir) || ".";
+  if (o.json) {
+    const report = {
+      ...(o.watching ? { time: now.toISOString() } : {}),
+      version: VERSION,
+      outDir: outName,
+      errors,
+      warnings,
+      directives: built.directives,
+      compiled,
+      diagnostics: diagnostics.map((d) => withDisplay(d, display)),
+    };
+    io.stdout.write(`${o.watching ? JSON.stringify(report) : JSON.stringify(report, null, 2)}\n`);
+    return errors > 0 ? 1 : 0;
+  }
+  const stamp = o.watching ? `${clock(now)} ` : "";
+  // Only the files diagnostics point into are needed for code frames.
+  const cited = new Set(diagnostics.map((d) => d.loc?.source));
+  const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.includes("\r") ? s.text.replace(/\r\n?/g, "\n") : s.text]));
+  const color = useColor(io);
+  // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
+  const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
+  // One write for the whole report: a no-op build repeats hundreds of stored warnings.
+  const report = shown.map((d) => `${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
+  const summary = formatSummary(shown);
+  if (summary) report.push(`${summary}\n`);
+  if (report.length > 0) io.stderr.write(report.join(""));
+  if (io.env.GITHUB_ACTIONS === "true" && shown.length > 0) io.stdout.write(shown.map((d) => `${formatGithubAnnotation(d, display)}\n`).join(""));
+  if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
+  else if (errors > 0) {
+    io.stdout.write(`${stamp}${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
+  } else {
+    const threads = (built.threads ?? 1) > 1 ? ` on ${built.threads} threads` : "";
+    io.stdout.write(`${stamp}Compiled ${compiled.length} of ${built.directives} directives to ${outName} in ${Math.round(o.ms)} ms${threads} (${built.written} files written).\n`);
+  }
+  return errors > 0 ? 1 : 0;
+}
+
+function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
+  return d.loc ? { ...d, loc: { ...d.loc, source: display(d.loc.source) } } : d;
+}
