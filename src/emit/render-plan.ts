@@ -48,15 +48,24 @@ export class RenderPlan {
   ) {}
 
   /** `const v0 = …;` lines and the `plain` flag: true when no value the second pass scans holds a `$`. */
-  prelude(indent: string): string {
-    if (this.values.length === 0) return "";
-    const decl = this.values.map((v, i) => `${indent}const v${i} = ${v};\n`).join("");
+  prelude(indent: string, explain = true): string {
+    const shared = this.shared ? `${indent}const ${this.shared.name} = ${this.shared.code};\n` : "";
+    if (this.values.length === 0) return shared;
+    let decl = "";
+    for (let i = 0; i < this.values.length; i++) decl += `${indent}const v${i} = ${this.values[i]};\n`;
     const early = [...this.early].sort((a, b) => a - b);
-    if (early.length === 0) return `${decl}${indent}const plain = true;\n`;
+    if (early.length === 0) return `${decl}${indent}const plain = true;\n${shared}`;
     // Like concat(): a long || chain would be parsed recursively by V8.
     const check = early.length <= 64 ? early.map((i) => `v${i}.indexOf("$") !== -1`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.indexOf("$") !== -1)`;
-    return `${decl}${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n${indent}const plain = !(${check});\n`;
+    const why = explain ? `${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n` : "";
+    return `${decl}${why}${indent}const plain = !(${check});\n${shared}`;
   }
+
+  /**
+   * The concatenation of one field (the body), declared once in `prelude` as `name`: a field whose
+   * pieces enclose the same run (raw) or the prompt starts from it instead of repeating the pieces.
+   */
+  private shared: { sp: Split; name: string; code: string } | undefined;
 
   private slot(s: Extract<TemplateNode, { type: "input_ref" }>): number {
     const fallback = Object.hasOwn(this.defaults, s.name)
@@ -130,13 +139,30 @@ export class RenderPlan {
   }
 
   private concat(sp: Split, first: readonly string[] = [], last: readonly string[] = []): string {
+    const around = this.around(sp);
+    if (around) return concat([this.table.join([...first, around[0]]), this.shared!.name, this.table.join([around[1], ...last])].filter((x) => x !== '""'));
     const parts: string[] = [];
-    sp.statics.forEach((s, i) => {
-      const pieces = [...(i === 0 ? first : []), s, ...(i === sp.statics.length - 1 ? last : [])];
-      if (pieces.some((x) => x !== "")) parts.push(this.table.join(pieces));
+    const n = sp.statics.length;
+    for (let i = 0; i < n; i++) {
+      const s = sp.statics[i]!;
+      if (i === 0 && first.length > 0) parts.push(this.table.join(n === 1 ? [...first, s, ...last] : [...first, s]));
+      else if (i === n - 1 && last.length > 0) parts.push(this.table.join([s, ...last]));
+      else if (s !== "") parts.push(this.table.join([s]));
       if (i < sp.slots.length) parts.push(`v${sp.slots[i]}`);
-    });
-    return concat(parts);
+    }
+    return concat(parts.filter((x) => x !== '""'));
+  }
+
+  /** When `sp` is the shared field's pieces with text before and after: that text. */
+  private around(sp: Split): [string, string] | undefined {
+    const shared = this.shared?.sp;
+    if (!shared || sp === shared || sp.slots.length !== shared.slots.length) return undefined;
+    const n = sp.slots.length;
+    for (let i = 0; i < n; i++) if (sp.slots[i] !== shared.slots[i] || sp.late[i] !== shared.late[i]) return undefined;
+    for (let i = 1; i < n; i++) if (sp.statics[i] !== shared.statics[i]) return undefined;
+    const [head, tail, sHead, sTail] = [sp.statics[0]!, sp.statics[n]!, shared.statics[0]!, shared.statics[n]!];
+    if (!head.endsWith(sHead) || !tail.startsWith(sTail)) return undefined;
+    return [head.slice(0, head.length - sHead.length), tail.slice(sTail.length)];
   }
 
   /**
@@ -163,10 +189,14 @@ export class RenderPlan {
   }
 
   /** A JS expression rendering one field for inputs `p`, following the original's passes. */
-  field(t: CompiledText): string {
+  field(t: CompiledText, share?: string): string {
     if (t.segments === null) return `interpretWithEnv(${this.table.text(t.text)}, p, DEFAULTS, env)`;
     const sp = this.split(t);
-    const concat = this.concat(sp);
+    let concat = this.concat(sp);
+    if (share !== undefined && sp.slots.length > 0 && this.shared === undefined) {
+      this.shared = { sp, name: share, code: concat };
+      concat = share;
+    }
     const ex = this.expand(sp);
     const when = RenderPlan.fastWhen(sp, ex);
     if (when === null) return `dollarPass(${concat}, p, DEFAULTS)`;

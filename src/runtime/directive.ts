@@ -105,6 +105,9 @@ export interface OptionalInputsModule<Id extends string, I> extends OptionalInpu
   readonly default: OptionalInputsExports<Id, I>;
 }
 
+/** The inputs type of a directive module's type (`typeof directives["id"]`): what its `render` takes. */
+export type InputsOf<M> = M extends DirectiveExports<string, infer I> ? I : never;
+
 /** The process environment where there is one (Node), else empty. */
 export function defaultEnv(): Readonly<Record<string, string | undefined>> {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
