@@ -97,8 +97,9 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const declared = table.declarations();
   const uses = (name: string, code: string) => new RegExp(`\\b${name}\\(`).test(code);
   const renderCode = `${body}${content}${raw}${actions}${prompt}${prelude}`;
-  const imported = ["buildPrompt", "defaultEnv", "dollarPass", "interpretWithEnv", "own", "secondPass", "solidEnd", "solidStart", "str"].filter((n) => uses(n, renderCode));
+  const imported = ["buildPrompt", "dollarPass", "interpretWithEnv", "own", "secondPass", "solidEnd", "solidStart", "str"].filter((n) => uses(n, renderCode));
   if (required.length > 0) imported.push("requireInputs");
+  if (usesEnv) imported.push("defaultEnv");
   if (uses("slices", declared)) imported.push("slices");
   if (usesPyFloat(metadata + spec)) imported.push("PyFloat");
   imported.push("defineDirective", "metadataOf", "promptParts");
