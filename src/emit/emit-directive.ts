@@ -95,7 +95,8 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const calls = value(compactCalls(a.calls ?? []));
   const knowledge = knowledgeImports(a, runtime);
   const declared = table.declarations();
-  const uses = (name: string, code: string) => new RegExp(`\\b${name}\\(`).test(code);
+  // A name that only a string in the code holds costs an unused import, never a missing one.
+  const uses = (name: string, code: string) => code.includes(`${name}(`);
   const renderCode = `${body}${content}${raw}${actions}${prompt}${prelude}`;
   const imported = ["buildPrompt", "dollarPass", "interpretWithEnv", "own", "secondPass", "solidEnd", "solidStart", "str"].filter((n) => uses(n, renderCode));
   if (required.length > 0) imported.push("requireInputs");

@@ -86,7 +86,16 @@ export class RenderPlan {
     return i;
   }
 
+  /** Each field's split, made once (the prompt splits the body again). */
+  private readonly splits = new Map<CompiledText, Split>();
+
   private split(t: CompiledText): Split {
+    let sp = this.splits.get(t);
+    if (!sp) this.splits.set(t, (sp = this.splitOnce(t)));
+    return sp;
+  }
+
+  private splitOnce(t: CompiledText): Split {
     const statics = [""];
     const slots: number[] = [];
     for (const s of t.segments!) {
@@ -111,7 +120,7 @@ export class RenderPlan {
     const out: Split = { statics: [""], slots: [], late: [] };
     sp.statics.forEach((text, i) => {
       let at = 0;
-      for (const m of text.matchAll(DOLLAR_ALL)) {
+      if (text.includes(DOLLAR_OPENING)) for (const m of text.matchAll(DOLLAR_ALL)) {
         out.statics[out.statics.length - 1] += text.slice(at, m.index);
         const name = m[0].slice("${inputs.".length, -1);
         out.slots.push(this.slot({ type: "input_ref", name, modifier: null, raw: m[0] } as Extract<TemplateNode, { type: "input_ref" }>));
@@ -135,7 +144,7 @@ export class RenderPlan {
    * of one (a late slot's value is inserted by the last pass, so nothing can complete across it).
    */
   private static safe(sp: Split): boolean {
-    return sp.statics.every((s, i) => !DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s)));
+    return sp.statics.every((s, i) => !s.includes("$") || (!DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s))));
   }
 
   private concat(sp: Split, first: readonly string[] = [], last: readonly string[] = []): string {
@@ -178,7 +187,7 @@ export class RenderPlan {
     if (ex.slots.length !== sp.slots.length) return null;
     const checks = ["plain"];
     for (let i = 0; i < sp.slots.length; i++) {
-      const open = DOLLAR_PREFIX_AT_END.exec(sp.statics[i]!)?.[0];
+      const open = sp.statics[i]!.includes("$") ? DOLLAR_PREFIX_AT_END.exec(sp.statics[i]!)?.[0] : undefined;
       if (open === undefined) continue;
       const rest = DOLLAR_OPENING.slice(open.length);
       if (open.length >= DOLLAR_OPENING.length) return null;
@@ -222,7 +231,10 @@ export class RenderPlan {
     const last = sp.statics.at(-1)!;
     // Where only whitespace lies between a value and an end of the body, the value decides where
     // the strip stops: the shortcut holds when that value starts (ends) with a non-space.
-    const solid = (s: string) => [...s].some((c) => !isPyWhitespace(c.charCodeAt(0)));
+    const solid = (s: string) => {
+      for (let i = 0; i < s.length; i++) if (!isPyWhitespace(s.charCodeAt(i))) return true;
+      return false;
+    };
     const checks = [fast];
     if (!solid(first)) checks.push(`solidStart(v${sp.slots[0]})`);
     if (!solid(last)) checks.push(`solidEnd(v${sp.slots.at(-1)})`);

@@ -12,6 +12,7 @@ export class TextTable {
   /** Strings the module computes itself (`PROMPT.open`), by value: used as they are. */
   private readonly computed = new Map<string, string>();
   private readonly decls: string[] = [];
+  private readonly joins: string[] = [];
   /** Name, start and end of every slice of the source, declared together ahead of the other constants. */
   private readonly cuts: [string, number, number][] = [];
   private sourceUsed = false;
@@ -39,7 +40,7 @@ export class TextTable {
     const known = this.names.get(s);
     if (known) return known;
     let at = this.source.indexOf(s, this.hint);
-    if (at === -1) at = this.source.indexOf(s);
+    if (at === -1) at = this.source.lastIndexOf(s, this.hint);
     if (at === -1) return lit(s);
     this.hint = at + s.length;
     this.sourceUsed = true;
@@ -67,8 +68,6 @@ export class TextTable {
     this.joins.push(`const ${name} = ${pieces.join(" + ")};\n`);
     return name;
   }
-
-  private readonly joins: string[] = [];
 
   /** The module's text and its slices: what metadata and the other constants are made of. */
   declarations(): string {
