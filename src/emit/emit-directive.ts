@@ -88,6 +88,9 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   // With no variable of the env refs set (`noEnv`), env fields compile like the others.
   const field = (t: CompiledText, share?: string) => (t.segments !== null ? plan.field(t, share) : `noEnv ? (${plan.field(withoutEnv(t))}) : ${plan.field(t)}`);
   const [body, content, raw, actions] = [field(a.body, "b"), field(a.content), field(a.raw), actionsExpr(a, plan)];
+  // A constant content is written where it is used, rather than as a variable of every render.
+  const constant = /^(?:T\d+|J\d+|"[^"\\]*")$/.test(content);
+  if (constant) plan.contentRef = content;
   const prompt = usesEnv ? envPrompt(a, plan, parts) : plan.prompt(parts, a.body);
   const envCheck = usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : "";
   const prelude = plan.prelude("  ", ts);
@@ -114,11 +117,9 @@ const PROMPT = promptParts(metadata, ${permissions});
 ${table.joined()}${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
   const p = inputs as unknown as Readonly<Record<string, unknown>>;` : `p${optional ? " = {}" : ""}, options) {`}
 ${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, ${value(required)});
-` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : "  void options;\n"}${envCheck}${prelude}  const body = ${body};
-  const content = ${content};
-  const raw = ${raw};
-  const actions${T(": Record<string, unknown>[]")} = ${actions};
-  return { body, content, raw, actions, prompt: ${prompt} };
+` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : ts ? "  void options;\n" : ""}${envCheck}${prelude}  const body = ${body};
+${constant ? "" : `  const content = ${content};\n`}  const raw = ${raw};
+${actions === "[]" && !ts ? "" : `  const actions${T(": Record<string, unknown>[]")} = ${actions};\n`}  return { body, content${constant ? `: ${content}` : ""}, raw, actions${actions === "[]" && !ts ? ": []" : ""}, prompt: ${prompt} };
 }
 
 const M = defineDirective(id, metadata, render, DEFAULTS, ${spec}, ${calls}${knowledge.list})${T(` as ${exportsType}`)};
@@ -150,7 +151,7 @@ function knowledgeImports(a: DirectiveAnalysis, runtime: string): { imports: str
  * its builtin, where a call through the shared helper costs as much as the rest of a small render.
  */
 function missing(name: string): string {
-  return `(!Object.hasOwn(p, ${lit(name)}) || ${access("p", name)} === undefined)`;
+  return `!Object.hasOwn(p, ${lit(name)}) || ${access("p", name)} === undefined`;
 }
 
 /** True at run time when no env variable that a field's `{env:…}` refs read is set (as the env pass tests it). */
@@ -164,7 +165,7 @@ function noEnvCheck(a: DirectiveAnalysis): string {
  * fields (whose permissions block is fixed when the env-free content holds no input refs).
  */
 function envPrompt(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts): string {
-  const general = "buildPrompt(PROMPT, content, body)";
+  const general = plan.general();
   if (a.body.segments !== null && a.content.segments !== null) return plan.prompt(parts, a.body);
   const body = a.body.segments !== null ? a.body : withoutEnv(a.body);
   const content = a.content.segments !== null ? a.content : withoutEnv(a.content);

@@ -74,12 +74,12 @@ function hasProtoKey(v: unknown, depth = 0): boolean {
 }
 
 /**
- * `a + b + c` for generated string parts; long runs become `[a, b, c].join("")`, because V8
+ * `a+b+c` for generated string parts; long runs become `[a, b, c].join("")`, because V8
  * parses a chain of `+` recursively and a body with thousands of placeholders overflowed its stack.
  */
 export function concat(parts: readonly string[]): string {
   if (parts.length === 0) return '""';
-  return parts.length <= 64 ? parts.join(" + ") : `[${parts.join(", ")}].join("")`;
+  return parts.length <= 64 ? parts.join("+") : `[${parts.join(",")}].join("")`;
 }
 
 /** Text for a doc comment: it cannot close the comment early or start a new line of code. */

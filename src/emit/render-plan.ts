@@ -56,7 +56,7 @@ export class RenderPlan {
     const early = [...this.early].sort((a, b) => a - b);
     if (early.length === 0) return `${decl}${indent}const plain = true;\n${shared}`;
     // Like concat(): a long || chain would be parsed recursively by V8.
-    const check = early.length <= 64 ? early.map((i) => `v${i}.indexOf("$") !== -1`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.indexOf("$") !== -1)`;
+    const check = early.length <= 64 ? early.map((i) => `v${i}.includes("$")`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.includes("$"))`;
     const why = explain ? `${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n` : "";
     return `${decl}${why}${indent}const plain = !(${check});\n${shared}`;
   }
@@ -197,6 +197,14 @@ export class RenderPlan {
     return checks.join(" && ");
   }
 
+  /** What `render` calls the rendered content: `content`, or the expression itself when it is a constant. */
+  contentRef = "content";
+
+  /** The prompt as the original builds it, for calls the shortcut does not cover. */
+  general(): string {
+    return `buildPrompt(PROMPT, ${this.contentRef}, body)`;
+  }
+
   /** A JS expression rendering one field for inputs `p`, following the original's passes. */
   field(t: CompiledText, share?: string): string {
     if (t.segments === null) return `interpretWithEnv(${this.table.text(t.text)}, p, DEFAULTS, env)`;
@@ -220,7 +228,7 @@ export class RenderPlan {
    * concatenation when the permissions block and the body's stripped ends are fixed by the source.
    */
   prompt(parts: PromptParts, body: CompiledText): string {
-    const general = "buildPrompt(PROMPT, content, body)";
+    const general = this.general();
     if (parts.permissions === undefined || body.segments === null) return general;
     const unexpanded = this.split(body);
     const sp = this.expand(unexpanded);
@@ -244,7 +252,7 @@ export class RenderPlan {
     const after = tail.flatMap((t) => ["\n", t]);
     const when = checks.join(" && ");
     // Nothing to strip at either end: the prompt holds `body` itself, so the module does not repeat its text.
-    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[this.table.join(before), "body", this.table.join(after)].filter((x) => x !== '""').join(" + ")} : ${general}`;
+    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[this.table.join(before), "body", this.table.join(after)].filter((x) => x !== '""').join("+")} : ${general}`;
     const stripped = { ...sp, statics: sp.statics.map((s, i) => (i === 0 ? lstrip(s) : i === sp.statics.length - 1 ? rstrip(s) : s)) };
     return `${when} ? ${this.concat(stripped, before, after)} : ${general}`;
   }

@@ -65,14 +65,16 @@ export class TextTable {
     if (pieces.length === 1) return pieces[0]!;
     const name = `J${this.joins.length}`;
     this.names.set(s, name);
-    this.joins.push(`const ${name} = ${pieces.join(" + ")};\n`);
+    this.joins.push(`const ${name} = ${pieces.join("+")};\n`);
     return name;
   }
 
   /** The module's text and its slices: what metadata and the other constants are made of. */
   declarations(): string {
     const source = this.sourceUsed ? `const ${SOURCE} = ${template(this.source)};\n` : "";
-    const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(", ")}] = slices(${SOURCE}, [${this.cuts.map((c) => `${c[1]},${c[2]}`).join(",")}]);\n`;
+    // Start and length of each slice in base 36: the module's longest list of numbers, written short.
+    const bounds = this.cuts.map((c) => `${c[1].toString(36)},${(c[2] - c[1]).toString(36)}`).join(",");
+    const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(",")}] = slices(${SOURCE}, "${bounds}");\n`;
     return source + cuts + this.decls.join("");
   }
 

@@ -48,7 +48,7 @@ describe.each([false, true])("TextTable (compact %s)", (compact) => {
     table.known(open, "OPEN");
     const joined = table.join([open, "\n", "<permissions>\n  <execute>*</execute>\n</permissions>"]);
     const code = `${table.declarations()}${table.joined()}return ${joined};`;
-    expect(code).toContain("OPEN + ");
+    expect(code).toContain("OPEN+");
     expect(new Function("slices", "OPEN", code)(slices, open)).toBe(`${open}\n<permissions>\n  <execute>*</execute>\n</permissions>`);
     expect(table.join([open])).toBe("OPEN");
   });
