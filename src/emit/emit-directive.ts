@@ -106,14 +106,15 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   if (usesEnv) imported.push("defaultEnv");
   if (uses("slices", declared)) imported.push("slices");
   if (usesPyFloat(metadata + spec)) imported.push("PyFloat");
-  imported.push("defineDirective", "metadataOf", "promptParts");
-  const typeImports = ts ? `import type { DirectiveMetadata, ${optional ? "OptionalInputsExports" : "DirectiveExports"}, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";
+  imported.push("defineDirective");
+  const typeImports = ts ? `import type { ${optional ? "OptionalInputsExports" : "DirectiveExports"}, PromptParts, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";
   const exportsType = `${optional ? "OptionalInputsExports" : "DirectiveExports"}<typeof id, Inputs>`;
   return `import { ${imported.sort().join(", ")} } from ${lit(runtime)};
 ${knowledge.imports}${typeImports}${declared}export const id = ${lit(a.id)};
-export const metadata${T(": DirectiveMetadata")} = metadataOf(${metadata});
 const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${value(defaults)};
-const PROMPT = promptParts(metadata, ${permissions});
+const [M, PROMPT] = defineDirective(id, ${metadata}, ${permissions}, render, DEFAULTS, ${spec}, ${calls}${knowledge.list})${T(` as [${exportsType}, PromptParts]`)};
+export const { metadata, validate, renderThread, contextPlan, calls } = M;
+export default M;
 ${table.joined()}${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
   const p = inputs as unknown as Readonly<Record<string, unknown>>;` : `p${optional ? " = {}" : ""}, options) {`}
 ${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, ${value(required)});
@@ -121,10 +122,6 @@ ${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) 
 ${constant ? "" : `  const content = ${content};\n`}  const raw = ${raw};
 ${actions === "[]" && !ts ? "" : `  const actions${T(": Record<string, unknown>[]")} = ${actions};\n`}  return { body, content${constant ? `: ${content}` : ""}, raw, actions${actions === "[]" && !ts ? ": []" : ""}, prompt: ${prompt} };
 }
-
-const M = defineDirective(id, metadata, render, DEFAULTS, ${spec}, ${calls}${knowledge.list})${T(` as ${exportsType}`)};
-export const { validate, renderThread, contextPlan, calls } = M;
-export default M;
 `;
 }
 

@@ -51,8 +51,9 @@ export class RenderPlan {
   prelude(indent: string, explain = true): string {
     const shared = this.shared ? `${indent}const ${this.shared.name} = ${this.shared.code};\n` : "";
     if (this.values.length === 0) return shared;
-    let decl = "";
-    for (let i = 0; i < this.values.length; i++) decl += `${indent}const v${i} = ${this.values[i]};\n`;
+    let decl = `${indent}const `;
+    for (let i = 0; i < this.values.length; i++) decl += `${i ? ", " : ""}v${i} = ${this.values[i]}`;
+    decl += ";\n";
     const early = [...this.early].sort((a, b) => a - b);
     if (early.length === 0) return `${decl}${indent}const plain = true;\n${shared}`;
     // Like concat(): a long || chain would be parsed recursively by V8.

@@ -3,12 +3,12 @@
 // compact data, so a module does not repeat that code, and states each fact once (a hook's id and
 // items serve both the exported context plan and the thread; knowledge placed in a thread is
 // imported from its own module rather than copied).
-import { validateDirective, type DirectiveCall, type DirectiveContextPlan, type DirectiveExports, type DirectiveMetadata, type Rendered, type RenderOptions } from "./directive.js";
+import { validateDirective, type DirectiveCall, type DirectiveContextPlan, type DirectiveExports, type DirectiveMetadata, type PromptParts, type Rendered, type RenderOptions } from "./directive.js";
+import { promptParts } from "./prompt-parts.js";
 import { buildThread, threadContext, type CompiledHook, type KnowledgeBlock, type ThreadOptions, type ThreadPlan } from "./thread.js";
 import type { DeclaredInput } from "./validate.js";
 
 export { buildPrompt, defaultEnv, dollarPass, interpretWithEnv, own, requireInputs, secondPass, slices, solidEnd, solidStart, str, PyFloat } from "./directive.js";
-export { promptParts } from "./prompt-parts.js";
 
 /** A context hook as a module writes it: id, event, position, wrap, condition, then `[item_id, item_type]` per action. */
 export type HookSpec = readonly [id: string, event: string, position: "before" | "after", wrap: boolean, condition: Record<string, unknown> | null, actions: readonly (readonly [string, string])[]];
@@ -66,16 +66,22 @@ function field(r: FieldSpec, input: boolean): DeclaredInput {
 
 type Render<I> = (inputs: I, options?: RenderOptions) => Rendered;
 
-/** The exports of a compiled directive module other than its `render()` (which stays its own code). */
+/**
+ * The exports of a compiled directive module other than its `render()` (which stays its own code),
+ * and the prompt parts `render` builds the prompt from: `meta` is the metadata as `metadataOf` reads
+ * it, `permissions` the content's permissions block as `promptParts` takes it.
+ */
 export function defineDirective<Id extends string, I>(
   id: Id,
-  metadata: DirectiveMetadata,
+  meta: Record<string, unknown>,
+  permissionsBlock: string | null | undefined,
   render: Render<I>,
   defaults: Readonly<Record<string, string>>,
   spec: PlanSpec,
   callSpecs: readonly CallSpec[],
   knowledge: readonly KnowledgeSource[] = [],
-): DirectiveExports<Id, I> {
+): [DirectiveExports<Id, I>, PromptParts] {
+  const metadata = metadataOf(meta);
   const blocks = new Map(knowledge.map((k) => (Array.isArray(k) ? [k[0], k as KnowledgeBlock] : blockOf(k as Exclude<KnowledgeSource, KnowledgeBlock>))));
   const hooks = spec.hooks ?? DEFAULT_HOOKS;
   const contextPlan: DirectiveContextPlan = {
@@ -113,7 +119,7 @@ export function defineDirective<Id extends string, I>(
     const ctx = threadContext(id, metadata, permissions, rendered.body, (inputs ?? {}) as Record<string, unknown>, defaults, options);
     return buildThread(thread, rendered.prompt, ctx);
   };
-  return { id, metadata, render, validate, renderThread, contextPlan, calls };
+  return [{ id, metadata, render, validate, renderThread, contextPlan, calls }, promptParts(metadata, permissionsBlock)];
 }
 
 function blockOf(k: Exclude<KnowledgeSource, KnowledgeBlock>): [string, KnowledgeBlock] {
