@@ -100,8 +100,9 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const declared = table.declarations();
   // A name that only a string in the code holds costs an unused import, never a missing one.
   const uses = (name: string, code: string) => code.includes(`${name}(`);
-  const renderCode = `${body}${content}${raw}${actions}${prompt}${prelude}`;
-  const imported = ["buildPrompt", "dollarPass", "interpretWithEnv", "own", "secondPass", "solidEnd", "solidStart", "str"].filter((n) => uses(n, renderCode));
+  const called = new Set<string>();
+  for (const code of [body, content, raw, actions, prompt, prelude]) for (const m of code.matchAll(RENDER_HELPERS)) called.add(m[1]!);
+  const imported = [...called];
   if (required.length > 0) imported.push("requireInputs");
   if (usesEnv) imported.push("defaultEnv");
   if (uses("slices", declared)) imported.push("slices");
@@ -124,6 +125,9 @@ ${actions === "[]" && !ts ? "" : `  const actions${T(": Record<string, unknown>[
 }
 `;
 }
+
+/** Calls of the runtime helpers a compiled `render()` may make. */
+const RENDER_HELPERS = /\b(buildPrompt|dollarPass|interpretWithEnv|own|secondPass|solidEnd|solidStart|str)\(/g;
 
 /** The knowledge a thread of the directive is given: imported from its module in the output, or (from another space) written in place. */
 function knowledgeImports(a: DirectiveAnalysis, runtime: string): { imports: string; list: string } {

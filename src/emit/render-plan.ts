@@ -68,7 +68,18 @@ export class RenderPlan {
    */
   private shared: { sp: Split; name: string; code: string } | undefined;
 
+  /** Slot index by the ref as written (`{input:x?}`), which decides its name and fallback. */
+  private readonly byRaw = new Map<string, number>();
+
   private slot(s: Extract<TemplateNode, { type: "input_ref" }>): number {
+    const seen = this.byRaw.get(s.raw);
+    if (seen !== undefined) return seen;
+    const i = this.slotOnce(s);
+    this.byRaw.set(s.raw, i);
+    return i;
+  }
+
+  private slotOnce(s: Extract<TemplateNode, { type: "input_ref" }>): number {
     const fallback = Object.hasOwn(this.defaults, s.name)
       ? this.defaults[s.name]!
       : s.modifier === null

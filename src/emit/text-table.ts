@@ -39,7 +39,8 @@ export class TextTable {
     if (s.length < MIN_SHARED) return lit(s);
     const known = this.names.get(s);
     if (known) return known;
-    let at = this.source.indexOf(s, this.hint);
+    // Raw text starts where the source does; other pieces mostly follow the last one found.
+    let at = this.source.startsWith(s) ? 0 : this.source.indexOf(s, this.hint);
     if (at === -1) at = this.source.lastIndexOf(s, this.hint);
     if (at === -1) return lit(s);
     this.hint = at + s.length;
@@ -53,6 +54,7 @@ export class TextTable {
 
   /** A JS expression whose value is `parts` joined: one module constant when the result is long, built from shared pieces. */
   join(parts: readonly string[]): string {
+    if (parts.length === 1) return this.computed.get(parts[0]!) ?? (parts[0] === "" ? '""' : this.text(parts[0]!));
     let s = "";
     for (const p of parts) s += p;
     const computed = this.computed.get(s);
