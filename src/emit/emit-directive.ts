@@ -268,7 +268,7 @@ function registryEntry(a: DirectiveAnalysis): string {
 }
 
 /** Separates a registry entry's `directives` member from its `DirectiveOutputs` member. */
-export const REGISTRY_PARTS = "\u0000";
+export const REGISTRY_PARTS = "\u0004";
 
 /**
  * The module's declarations: its types come from the registry (`index.d.ts`), which spells out every
