@@ -68,13 +68,10 @@ function actionsExpr(a: DirectiveAnalysis, plan: RenderPlan): string {
 
 function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string {
   const defaults = defaultsOf(a);
-  const required = a.inputs.filter((i) => i.required && i.default === undefined).map((i) => i.name);
   const { body: _b, content: _c, raw: _r, ...meta } = a.data;
   const staticContent = a.content.segments !== null && a.content.segments.every((s) => s.type === "text");
   const parts = promptParts(a.data, staticContent);
-  const usesEnv = [a.body, a.content, a.raw].some((t) => t.segments === null);
   const T = (annotation: string) => (ts ? annotation : "");
-  const optional = requiredCount(a) === 0;
   // The item's text once: fields, prompt and metadata take their longer strings from it.
   const table = new TextTable(a.data.raw, !ts);
   const text = (s: string) => table.text(s);
@@ -84,7 +81,30 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   // The prompt's opening tag and return instruction are computed from the metadata when the module loads.
   table.known(parts.open, ts ? "PROMPT.open!" : "PROMPT.open");
   table.known(parts.returns, ts ? "PROMPT.returns!" : "PROMPT.returns");
-  const plan = new RenderPlan(defaults, table);
+  const render = renderFunction(a, new RenderPlan(defaults, table), parts, ts);
+  const spec = value(planSpec(a), text);
+  const calls = value(compactCalls(a.calls ?? []));
+  const knowledge = knowledgeImports(a, runtime);
+  const declared = table.declarations();
+  const imported = [...render.helpers, "defineDirective"];
+  if (declared.includes("slices(")) imported.push("slices");
+  if (usesPyFloat(metadata + spec)) imported.push("PyFloat");
+  const exportsType = `${requiredCount(a) === 0 ? "OptionalInputsExports" : "DirectiveExports"}<typeof id, Inputs>`;
+  const typeImports = ts ? `import type { ${exportsType.slice(0, exportsType.indexOf("<"))}, PromptParts, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";
+  return `import { ${imported.sort().join(", ")} } from ${lit(runtime)};
+${knowledge.imports}${typeImports}${declared}export const id = ${lit(a.id)};
+const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${value(defaults)};
+const [M, PROMPT] = defineDirective(id, ${metadata}, ${permissions}, render, DEFAULTS, ${spec}, ${calls}${knowledge.list})${T(` as [${exportsType}, PromptParts]`)};
+export const { metadata, validate, renderThread, contextPlan, calls } = M;
+export default M;
+${table.joined()}${render.code}`;
+}
+
+/** The module's `render()`, and the runtime helpers it calls (the module imports those). */
+function renderFunction(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts, ts: boolean): { code: string; helpers: string[] } {
+  const T = (annotation: string) => (ts ? annotation : "");
+  const required = a.inputs.filter((i) => i.required && i.default === undefined).map((i) => i.name);
+  const usesEnv = [a.body, a.content, a.raw].some((t) => t.segments === null);
   // With no variable of the env refs set (`noEnv`), env fields compile like the others.
   const field = (t: CompiledText, share?: string) => (t.segments !== null ? plan.field(t, share) : `noEnv ? (${plan.field(withoutEnv(t))}) : ${plan.field(t)}`);
   const [body, content, raw, actions] = [field(a.body, "b"), field(a.content), field(a.raw), actionsExpr(a, plan)];
@@ -92,38 +112,23 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const constant = /^(?:T\d+|J\d+|"[^"\\]*")$/.test(content);
   if (constant) plan.contentRef = content;
   const prompt = usesEnv ? envPrompt(a, plan, parts) : plan.prompt(parts, a.body);
-  const envCheck = usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : "";
   const prelude = plan.prelude("  ", ts);
-  const spec = value(planSpec(a), text);
-  const calls = value(compactCalls(a.calls ?? []));
-  const knowledge = knowledgeImports(a, runtime);
-  const declared = table.declarations();
   // A name that only a string in the code holds costs an unused import, never a missing one.
-  const uses = (name: string, code: string) => code.includes(`${name}(`);
-  const called = new Set<string>();
-  for (const code of [body, content, raw, actions, prompt, prelude]) for (const m of code.matchAll(RENDER_HELPERS)) called.add(m[1]!);
-  const imported = [...called];
-  if (required.length > 0) imported.push("requireInputs");
-  if (usesEnv) imported.push("defaultEnv");
-  if (uses("slices", declared)) imported.push("slices");
-  if (usesPyFloat(metadata + spec)) imported.push("PyFloat");
-  imported.push("defineDirective");
-  const typeImports = ts ? `import type { ${optional ? "OptionalInputsExports" : "DirectiveExports"}, PromptParts, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";
-  const exportsType = `${optional ? "OptionalInputsExports" : "DirectiveExports"}<typeof id, Inputs>`;
-  return `import { ${imported.sort().join(", ")} } from ${lit(runtime)};
-${knowledge.imports}${typeImports}${declared}export const id = ${lit(a.id)};
-const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${value(defaults)};
-const [M, PROMPT] = defineDirective(id, ${metadata}, ${permissions}, render, DEFAULTS, ${spec}, ${calls}${knowledge.list})${T(` as [${exportsType}, PromptParts]`)};
-export const { metadata, validate, renderThread, contextPlan, calls } = M;
-export default M;
-${table.joined()}${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
+  const helpers = new Set<string>();
+  for (const code of [body, content, raw, actions, prompt, prelude]) for (const m of code.matchAll(RENDER_HELPERS)) helpers.add(m[1]!);
+  if (required.length > 0) helpers.add("requireInputs");
+  if (usesEnv) helpers.add("defaultEnv");
+  const noActions = actions === "[]" && !ts;
+  const optional = required.length === 0;
+  const code = `${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
   const p = inputs as unknown as Readonly<Record<string, unknown>>;` : `p${optional ? " = {}" : ""}, options) {`}
 ${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, ${value(required)});
-` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : ts ? "  void options;\n" : ""}${envCheck}${prelude}  const body = ${body};
+` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : ts ? "  void options;\n" : ""}${usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : ""}${prelude}  const body = ${body};
 ${constant ? "" : `  const content = ${content};\n`}  const raw = ${raw};
-${actions === "[]" && !ts ? "" : `  const actions${T(": Record<string, unknown>[]")} = ${actions};\n`}  return { body, content${constant ? `: ${content}` : ""}, raw, actions${actions === "[]" && !ts ? ": []" : ""}, prompt: ${prompt} };
+${noActions ? "" : `  const actions${T(": Record<string, unknown>[]")} = ${actions};\n`}  return { body, content${constant ? `: ${content}` : ""}, raw, actions${noActions ? ": []" : ""}, prompt: ${prompt} };
 }
 `;
+  return { code, helpers: [...helpers] };
 }
 
 /** Calls of the runtime helpers a compiled `render()` may make. */
