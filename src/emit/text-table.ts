@@ -9,8 +9,10 @@ const MIN_SHARED = 24;
 
 export class TextTable {
   private readonly names = new Map<string, string>();
-  /** Strings the module computes itself (`PROMPT.open`), by value: used as they are. */
-  private readonly computed = new Map<string, string>();
+  /** Strings the module computes itself (`PROMPT.open`), with their code: used as they are. */
+  private readonly computed: [string, string][] = [];
+  /** Each joined constant by its code. */
+  private readonly joinNames = new Map<string, string>();
   private readonly decls: string[] = [];
   private readonly joins: string[] = [];
   /** Name, start and end of every slice of the source, declared together ahead of the other constants. */
@@ -31,7 +33,13 @@ export class TextTable {
 
   /** `code` evaluates to `s` once the module's computed constants exist: `join` uses it for `s`. */
   known(s: string | null | undefined, code: string): void {
-    if (s) this.computed.set(s, code);
+    if (s) this.computed.push([s, code]);
+  }
+
+  /** The computed constant whose value is `s`, if any (compared by length first: most pieces are long and none of these). */
+  private computedFor(s: string): string | undefined {
+    for (const [value, code] of this.computed) if (value.length === s.length && value === s) return code;
+    return undefined;
   }
 
   /** A JS expression whose value is `s`: a literal for short text, else a slice of the source (or, not found there, a literal). */
@@ -54,20 +62,25 @@ export class TextTable {
 
   /** A JS expression whose value is `parts` joined: one module constant when the result is long, built from shared pieces. */
   join(parts: readonly string[]): string {
-    if (parts.length === 1) return this.computed.get(parts[0]!) ?? (parts[0] === "" ? '""' : this.text(parts[0]!));
-    let s = "";
-    for (const p of parts) s += p;
-    const computed = this.computed.get(s);
-    if (computed) return computed;
-    if (s.length < MIN_SHARED) return lit(s);
-    const known = this.names.get(s);
-    if (known) return known;
+    if (parts.length === 1) return this.computedFor(parts[0]!) ?? (parts[0] === "" ? '""' : this.text(parts[0]!));
+    let length = 0;
+    for (const p of parts) length += p.length;
+    if (length < MIN_SHARED) return lit(parts.join(""));
+    if (this.computed.some(([value]) => value.length === length)) {
+      const whole = this.computedFor(parts.join(""));
+      if (whole) return whole;
+    }
     const pieces: string[] = [];
-    for (const p of parts) if (p !== "") pieces.push(this.computed.get(p) ?? this.text(p));
+    for (const p of parts) if (p !== "") pieces.push(this.computedFor(p) ?? this.text(p));
     if (pieces.length === 1) return pieces[0]!;
-    const name = `J${this.joins.length}`;
-    this.names.set(s, name);
-    this.joins.push(`const ${name} = ${pieces.join("+")};\n`);
+    // The same pieces joined again are the same constant.
+    const code = pieces.join("+");
+    let name = this.joinNames.get(code);
+    if (!name) {
+      name = `J${this.joins.length}`;
+      this.joinNames.set(code, name);
+      this.joins.push(`const ${name} = ${code};\n`);
+    }
     return name;
   }
 
