@@ -273,6 +273,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     }
     analysis.context = ctx.plan;
     analysis.thread = threadPlan(ctx.plan, lookupKnowledge);
+    analysis.knowledgeModules = threadKnowledge(analysis.thread).filter((x) => lookupKnowledge(x)?.space === "project");
     analysis.permissions = permissions;
     analysis.calls = calls.calls;
     outcome.compiled = true;
@@ -287,6 +288,12 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
 function block(id: string, knowledge: (id: string) => KnowledgeItem | null): KnowledgeBlock | null {
   const k = knowledge(id);
   return k ? [id, typeof k.data.name === "string" ? k.data.name : "", k.data.body] : null;
+}
+
+/** The ids of the knowledge items a thread plan holds, once each. */
+function threadKnowledge(plan: ThreadPlan): string[] {
+  const blocks = [...plan.system, ...plan.before, ...plan.after, ...plan.hooks.flatMap((h) => h.actions.map((a) => a.block))];
+  return [...new Set(blocks.flatMap((b) => (b ? [b[0]] : [])))];
 }
 
 /** The knowledge a thread receives, embedded so compiled modules never read `.md` files at run time. */

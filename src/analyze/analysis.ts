@@ -46,6 +46,8 @@ export interface DirectiveAnalysis {
   /** Set once extends and context are resolved across spaces. */
   context?: ContextPlan;
   thread?: ThreadPlan;
+  /** The knowledge of `thread` that the output holds as modules (project items): imported, not copied. */
+  knowledgeModules?: string[];
   /** Effective permissions: the directive's own, or inherited from its chain. */
   permissions?: NonNullable<DirectiveData["permissions"]>;
   /** The backtick calls of the body with their resolved targets. */

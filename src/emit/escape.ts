@@ -8,7 +8,33 @@ import { PyFloat } from "../runtime/py-value.js";
  * @example lit('a"b`${c}') === '"a\\"b`${c}"'
  */
 export function lit(s: string): string {
-  return escapeRawSpecials(JSON.stringify(s));
+  // Most strings a module holds are plain: quoted as they are, without a JSON round and two scans.
+  return PLAIN.test(s) ? `"${s}"` : escapeRawSpecials(JSON.stringify(s));
+}
+
+/** Strings whose JSON form is the string in quotes and that hold nothing `escapeRawSpecials` rewrites. */
+// eslint-disable-next-line no-control-regex
+const PLAIN = /^[^"\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]*$/;
+
+/**
+ * A template literal whose value is `s`, for long text: newlines, quotes and tabs stay as they are
+ * (a JSON literal would write each as an escape). A backslash, a backtick and `${` are escaped, and
+ * so are CR (a template literal reads CR and CRLF as LF), U+2028/2029, controls, bidirectional
+ * formatting characters and lone surrogates, as `lit` escapes them.
+ * @example template("a`${b}\\") === "`a\\`\\${b}\\\\`"
+ */
+export function template(s: string): string {
+  return `\`${s.replace(TEMPLATE_SPECIAL, templateEscape)}\``;
+}
+
+// eslint-disable-next-line no-control-regex
+const TEMPLATE_SPECIAL = /[\\`\r\u2028\u2029\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\$\{|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function templateEscape(c: string): string {
+  if (c === "\\" || c === "`") return `\\${c}`;
+  if (c === "${") return "\\${";
+  if (c === "\r") return "\\r";
+  return hex(c);
 }
 
 const SEPARATORS = /[\u2028\u2029]/;
@@ -48,12 +74,12 @@ function hasProtoKey(v: unknown, depth = 0): boolean {
 }
 
 /**
- * `a + b + c` for generated string parts; long runs become `[a, b, c].join("")`, because V8
+ * `a+b+c` for generated string parts; long runs become `[a, b, c].join("")`, because V8
  * parses a chain of `+` recursively and a body with thousands of placeholders overflowed its stack.
  */
 export function concat(parts: readonly string[]): string {
   if (parts.length === 0) return '""';
-  return parts.length <= 64 ? parts.join(" + ") : `[${parts.join(", ")}].join("")`;
+  return parts.length <= 64 ? parts.join("+") : `[${parts.join(",")}].join("")`;
 }
 
 /** Text for a doc comment: it cannot close the comment early or start a new line of code. */
@@ -164,4 +190,35 @@ function writeValue(v: unknown, layout: Layout, at: string, text: (s: string) =>
 /** A number as JS source that evaluates to exactly it (`-0`, `NaN` and the infinities included). */
 function numberLiteral(x: number): string {
   return Object.is(x, -0) ? "-0" : String(x);
+}
+
+/**
+ * A Python value as a compact JS expression: `pyValue` on one line with no spaces and bare keys
+ * where a key is a plain identifier (`{name:"x","a b":1}`); `__proto__` stays a computed key.
+ * `text` writes each string value, as for `pyValue`.
+ * @example value({ spend: new PyFloat(1), "a-b": [1n] }) === '{spend:new PyFloat(1),"a-b":[1n]}'
+ */
+export function value(v: unknown, text: (s: string) => string = lit): string {
+  if (typeof v === "string") return text(v);
+  if (typeof v === "number" || typeof v === "boolean" || v === null) return v === null ? "null" : (JSON.stringify(v) ?? "null");
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v !== "object") return "null";
+  if (v instanceof PyFloat) return `new PyFloat(${numberLiteral(v.value)})`;
+  let out: string;
+  if (Array.isArray(v)) {
+    out = "[";
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + value(v[i] === undefined ? null : v[i], text);
+    return `${out}]`;
+  }
+  if (v instanceof Map) return `new Map([${[...v].map(([k, x]) => `[${value(k, text)},${value(x, text)}]`).join(",")}])`;
+  out = "{";
+  let first = true;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined) continue;
+    out += `${first ? "" : ","}${key(k)}:${value(x, text)}`;
+    first = false;
+  }
+  return `${out}}`;
 }

@@ -48,17 +48,38 @@ export class RenderPlan {
   ) {}
 
   /** `const v0 = …;` lines and the `plain` flag: true when no value the second pass scans holds a `$`. */
-  prelude(indent: string): string {
-    if (this.values.length === 0) return "";
-    const decl = this.values.map((v, i) => `${indent}const v${i} = ${v};\n`).join("");
+  prelude(indent: string, explain = true): string {
+    const shared = this.shared ? `${indent}const ${this.shared.name} = ${this.shared.code};\n` : "";
+    if (this.values.length === 0) return shared;
+    let decl = `${indent}const `;
+    for (let i = 0; i < this.values.length; i++) decl += `${i ? ", " : ""}v${i} = ${this.values[i]}`;
+    decl += ";\n";
     const early = [...this.early].sort((a, b) => a - b);
-    if (early.length === 0) return `${decl}${indent}const plain = true;\n`;
+    if (early.length === 0) return `${decl}${indent}const plain = true;\n${shared}`;
     // Like concat(): a long || chain would be parsed recursively by V8.
-    const check = early.length <= 64 ? early.map((i) => `v${i}.indexOf("$") !== -1`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.indexOf("$") !== -1)`;
-    return `${decl}${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n${indent}const plain = !(${check});\n`;
+    const check = early.length <= 64 ? early.map((i) => `v${i}.includes("$")`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.includes("$"))`;
+    const why = explain ? `${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n` : "";
+    return `${decl}${why}${indent}const plain = !(${check});\n${shared}`;
   }
 
+  /**
+   * The concatenation of one field (the body), declared once in `prelude` as `name`: a field whose
+   * pieces enclose the same run (raw) or the prompt starts from it instead of repeating the pieces.
+   */
+  private shared: { sp: Split; name: string; code: string } | undefined;
+
+  /** Slot index by the ref as written (`{input:x?}`), which decides its name and fallback. */
+  private readonly byRaw = new Map<string, number>();
+
   private slot(s: Extract<TemplateNode, { type: "input_ref" }>): number {
+    const seen = this.byRaw.get(s.raw);
+    if (seen !== undefined) return seen;
+    const i = this.slotOnce(s);
+    this.byRaw.set(s.raw, i);
+    return i;
+  }
+
+  private slotOnce(s: Extract<TemplateNode, { type: "input_ref" }>): number {
     const fallback = Object.hasOwn(this.defaults, s.name)
       ? this.defaults[s.name]!
       : s.modifier === null
@@ -77,7 +98,16 @@ export class RenderPlan {
     return i;
   }
 
+  /** Each field's split, made once (the prompt splits the body again). */
+  private readonly splits = new Map<CompiledText, Split>();
+
   private split(t: CompiledText): Split {
+    let sp = this.splits.get(t);
+    if (!sp) this.splits.set(t, (sp = this.splitOnce(t)));
+    return sp;
+  }
+
+  private splitOnce(t: CompiledText): Split {
     const statics = [""];
     const slots: number[] = [];
     for (const s of t.segments!) {
@@ -102,7 +132,7 @@ export class RenderPlan {
     const out: Split = { statics: [""], slots: [], late: [] };
     sp.statics.forEach((text, i) => {
       let at = 0;
-      for (const m of text.matchAll(DOLLAR_ALL)) {
+      if (text.includes(DOLLAR_OPENING)) for (const m of text.matchAll(DOLLAR_ALL)) {
         out.statics[out.statics.length - 1] += text.slice(at, m.index);
         const name = m[0].slice("${inputs.".length, -1);
         out.slots.push(this.slot({ type: "input_ref", name, modifier: null, raw: m[0] } as Extract<TemplateNode, { type: "input_ref" }>));
@@ -126,17 +156,34 @@ export class RenderPlan {
    * of one (a late slot's value is inserted by the last pass, so nothing can complete across it).
    */
   private static safe(sp: Split): boolean {
-    return sp.statics.every((s, i) => !DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s)));
+    return sp.statics.every((s, i) => !s.includes("$") || (!DOLLAR_MATCH.test(s) && (i === sp.slots.length || sp.late[i] || !DOLLAR_PREFIX_AT_END.test(s))));
   }
 
   private concat(sp: Split, first: readonly string[] = [], last: readonly string[] = []): string {
+    const around = this.around(sp);
+    if (around) return concat([this.table.join([...first, around[0]]), this.shared!.name, this.table.join([around[1], ...last])].filter((x) => x !== '""'));
     const parts: string[] = [];
-    sp.statics.forEach((s, i) => {
-      const pieces = [...(i === 0 ? first : []), s, ...(i === sp.statics.length - 1 ? last : [])];
-      if (pieces.some((x) => x !== "")) parts.push(this.table.join(pieces));
+    const n = sp.statics.length;
+    for (let i = 0; i < n; i++) {
+      const s = sp.statics[i]!;
+      if (i === 0 && first.length > 0) parts.push(this.table.join(n === 1 ? [...first, s, ...last] : [...first, s]));
+      else if (i === n - 1 && last.length > 0) parts.push(this.table.join([s, ...last]));
+      else if (s !== "") parts.push(this.table.join([s]));
       if (i < sp.slots.length) parts.push(`v${sp.slots[i]}`);
-    });
-    return concat(parts);
+    }
+    return concat(parts.filter((x) => x !== '""'));
+  }
+
+  /** When `sp` is the shared field's pieces with text before and after: that text. */
+  private around(sp: Split): [string, string] | undefined {
+    const shared = this.shared?.sp;
+    if (!shared || sp === shared || sp.slots.length !== shared.slots.length) return undefined;
+    const n = sp.slots.length;
+    for (let i = 0; i < n; i++) if (sp.slots[i] !== shared.slots[i] || sp.late[i] !== shared.late[i]) return undefined;
+    for (let i = 1; i < n; i++) if (sp.statics[i] !== shared.statics[i]) return undefined;
+    const [head, tail, sHead, sTail] = [sp.statics[0]!, sp.statics[n]!, shared.statics[0]!, shared.statics[n]!];
+    if (!head.endsWith(sHead) || !tail.startsWith(sTail)) return undefined;
+    return [head.slice(0, head.length - sHead.length), tail.slice(sTail.length)];
   }
 
   /**
@@ -152,7 +199,7 @@ export class RenderPlan {
     if (ex.slots.length !== sp.slots.length) return null;
     const checks = ["plain"];
     for (let i = 0; i < sp.slots.length; i++) {
-      const open = DOLLAR_PREFIX_AT_END.exec(sp.statics[i]!)?.[0];
+      const open = sp.statics[i]!.includes("$") ? DOLLAR_PREFIX_AT_END.exec(sp.statics[i]!)?.[0] : undefined;
       if (open === undefined) continue;
       const rest = DOLLAR_OPENING.slice(open.length);
       if (open.length >= DOLLAR_OPENING.length) return null;
@@ -162,11 +209,23 @@ export class RenderPlan {
     return checks.join(" && ");
   }
 
+  /** What `render` calls the rendered content: `content`, or the expression itself when it is a constant. */
+  contentRef = "content";
+
+  /** The prompt as the original builds it, for calls the shortcut does not cover. */
+  general(): string {
+    return `buildPrompt(PROMPT, ${this.contentRef}, body)`;
+  }
+
   /** A JS expression rendering one field for inputs `p`, following the original's passes. */
-  field(t: CompiledText): string {
+  field(t: CompiledText, share?: string): string {
     if (t.segments === null) return `interpretWithEnv(${this.table.text(t.text)}, p, DEFAULTS, env)`;
     const sp = this.split(t);
-    const concat = this.concat(sp);
+    let concat = this.concat(sp);
+    if (share !== undefined && sp.slots.length > 0 && this.shared === undefined) {
+      this.shared = { sp, name: share, code: concat };
+      concat = share;
+    }
     const ex = this.expand(sp);
     const when = RenderPlan.fastWhen(sp, ex);
     if (when === null) return `dollarPass(${concat}, p, DEFAULTS)`;
@@ -181,7 +240,7 @@ export class RenderPlan {
    * concatenation when the permissions block and the body's stripped ends are fixed by the source.
    */
   prompt(parts: PromptParts, body: CompiledText): string {
-    const general = "buildPrompt(PROMPT, content, body)";
+    const general = this.general();
     if (parts.permissions === undefined || body.segments === null) return general;
     const unexpanded = this.split(body);
     const sp = this.expand(unexpanded);
@@ -192,7 +251,10 @@ export class RenderPlan {
     const last = sp.statics.at(-1)!;
     // Where only whitespace lies between a value and an end of the body, the value decides where
     // the strip stops: the shortcut holds when that value starts (ends) with a non-space.
-    const solid = (s: string) => [...s].some((c) => !isPyWhitespace(c.charCodeAt(0)));
+    const solid = (s: string) => {
+      for (let i = 0; i < s.length; i++) if (!isPyWhitespace(s.charCodeAt(i))) return true;
+      return false;
+    };
     const checks = [fast];
     if (!solid(first)) checks.push(`solidStart(v${sp.slots[0]})`);
     if (!solid(last)) checks.push(`solidEnd(v${sp.slots.at(-1)})`);
@@ -202,7 +264,7 @@ export class RenderPlan {
     const after = tail.flatMap((t) => ["\n", t]);
     const when = checks.join(" && ");
     // Nothing to strip at either end: the prompt holds `body` itself, so the module does not repeat its text.
-    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[this.table.join(before), "body", this.table.join(after)].filter((x) => x !== '""').join(" + ")} : ${general}`;
+    if (lstrip(first) === first && rstrip(last) === last) return `${when} ? ${[this.table.join(before), "body", this.table.join(after)].filter((x) => x !== '""').join("+")} : ${general}`;
     const stripped = { ...sp, statics: sp.statics.map((s, i) => (i === 0 ? lstrip(s) : i === sp.statics.length - 1 ? rstrip(s) : s)) };
     return `${when} ? ${this.concat(stripped, before, after)} : ${general}`;
   }

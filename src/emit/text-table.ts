@@ -2,17 +2,24 @@
 // metadata are mostly the same characters: the module holds the item's source text as one
 // literal, and every longer piece of text is a constant derived from it when the module loads
 // (a slice, or a few pieces joined), so a render concatenates the same pieces it did before.
-import { lit } from "./escape.js";
+import { lit, template } from "./escape.js";
 
 /** Shorter texts are written in place: a slice would cost about as many bytes as it saves. */
 const MIN_SHARED = 24;
 
 export class TextTable {
   private readonly names = new Map<string, string>();
+  /** Strings the module computes itself (`PROMPT.open`), with their code: used as they are. */
+  private readonly computed: [string, string][] = [];
+  /** Each joined constant by its code. */
+  private readonly joinNames = new Map<string, string>();
   private readonly decls: string[] = [];
+  private readonly joins: string[] = [];
   /** Name, start and end of every slice of the source, declared together ahead of the other constants. */
   private readonly cuts: [string, number, number][] = [];
   private sourceUsed = false;
+  /** Where the last piece was found: pieces are mostly asked for in the order of the text. */
+  private hint = 0;
 
   /**
    * `source` is the item's text: every piece found in it becomes a slice of it. `compact`: the
@@ -24,52 +31,76 @@ export class TextTable {
     private readonly compact = false,
   ) {}
 
-  /** A JS expression whose value is `s`: a literal for short text, else a shared module constant. */
+  /** `code` evaluates to `s` once the module's computed constants exist: `join` uses it for `s`. */
+  known(s: string | null | undefined, code: string): void {
+    if (s) this.computed.push([s, code]);
+  }
+
+  /** The computed constant whose value is `s`, if any (compared by length first: most pieces are long and none of these). */
+  private computedFor(s: string): string | undefined {
+    for (const [value, code] of this.computed) if (value.length === s.length && value === s) return code;
+    return undefined;
+  }
+
+  /** A JS expression whose value is `s`: a literal for short text, else a slice of the source (or, not found there, a literal). */
   text(s: string): string {
     if (s.length < MIN_SHARED) return lit(s);
     const known = this.names.get(s);
     if (known) return known;
-    const at = this.source.indexOf(s);
-    if (at === -1) return this.declare(s, lit(s));
+    // Raw text starts where the source does; other pieces mostly follow the last one found.
+    let at = this.source.startsWith(s) ? 0 : this.source.indexOf(s, this.hint);
+    if (at === -1) at = this.source.lastIndexOf(s, this.hint);
+    if (at === -1) return lit(s);
+    this.hint = at + s.length;
     this.sourceUsed = true;
-    if (!this.compact) return this.declare(s, `${SOURCE}.slice(${at}, ${at + s.length})`);
-    const name = this.name(s);
-    this.cuts.push([name, at, at + s.length]);
+    const name = `T${this.names.size}`;
+    this.names.set(s, name);
+    if (this.compact) this.cuts.push([name, at, at + s.length]);
+    else this.decls.push(`const ${name} = ${SOURCE}.slice(${at}, ${at + s.length});\n`);
     return name;
   }
 
   /** A JS expression whose value is `parts` joined: one module constant when the result is long, built from shared pieces. */
   join(parts: readonly string[]): string {
-    const s = parts.join("");
-    if (s.length < MIN_SHARED) return lit(s);
-    const known = this.names.get(s);
-    if (known) return known;
-    const pieces = parts.filter((x) => x !== "").map((x) => this.text(x));
-    return pieces.length === 1 ? pieces[0]! : this.declare(s, pieces.join(" + "));
+    if (parts.length === 1) return this.computedFor(parts[0]!) ?? (parts[0] === "" ? '""' : this.text(parts[0]!));
+    let length = 0;
+    for (const p of parts) length += p.length;
+    if (length < MIN_SHARED) return lit(parts.join(""));
+    if (this.computed.some(([value]) => value.length === length)) {
+      const whole = this.computedFor(parts.join(""));
+      if (whole) return whole;
+    }
+    const pieces: string[] = [];
+    for (const p of parts) if (p !== "") pieces.push(this.computedFor(p) ?? this.text(p));
+    if (pieces.length === 1) return pieces[0]!;
+    // The same pieces joined again are the same constant.
+    const code = pieces.join("+");
+    let name = this.joinNames.get(code);
+    if (!name) {
+      name = `J${this.joins.length}`;
+      this.joinNames.set(code, name);
+      this.joins.push(`const ${name} = ${code};\n`);
+    }
+    return name;
   }
 
-  /** The module-level declarations of every constant handed out, in dependency order. */
+  /** The module's text and its slices: what metadata and the other constants are made of. */
   declarations(): string {
-    const source = this.sourceUsed ? `const ${SOURCE} = ${lit(this.source)};\n` : "";
-    const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(", ")}] = slices(${SOURCE}, [${this.cuts.map((c) => `${c[1]},${c[2]}`).join(",")}]);\n`;
+    const source = this.sourceUsed ? `const ${SOURCE} = ${template(this.source)};\n` : "";
+    // Start and length of each slice in base 36: the module's longest list of numbers, written short.
+    const bounds = this.cuts.map((c) => `${c[1].toString(36)},${(c[2] - c[1]).toString(36)}`).join(",");
+    const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(",")}] = slices(${SOURCE}, "${bounds}");\n`;
     return source + cuts + this.decls.join("");
+  }
+
+  /** The constants `join` made, which may use the computed ones: declared after those. */
+  joined(): string {
+    return this.joins.join("");
   }
 
   /** True when `declarations()` calls the runtime's `slices`, which the module must then import. */
   usesSlices(): boolean {
     return this.cuts.length > 0;
-  }
-
-  private name(s: string): string {
-    const name = `T${this.names.size}`;
-    this.names.set(s, name);
-    return name;
-  }
-
-  private declare(s: string, code: string): string {
-    const name = this.name(s);
-    this.decls.push(`const ${name} = ${code};\n`);
-    return name;
   }
 }
 

@@ -105,6 +105,9 @@ export interface OptionalInputsModule<Id extends string, I> extends OptionalInpu
   readonly default: OptionalInputsExports<Id, I>;
 }
 
+/** The inputs type of a directive module's type (`typeof directives["id"]`): what its `render` takes. */
+export type InputsOf<M> = M extends DirectiveExports<string, infer I> ? I : never;
+
 /** The process environment where there is one (Node), else empty. */
 export function defaultEnv(): Readonly<Record<string, string | undefined>> {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
@@ -178,10 +181,19 @@ const PERMISSIONS_BLOCK = /(<permissions>[\s\S]*?<\/permissions>)/;
 
 /**
  * The pieces of a compiled module's text that its constants are: `bounds` holds the start and end
- * of each in turn. A module stores its item's text once and cuts the rest from it when it loads.
+ * of each in turn, or, as a string, the start and length of each in base 36 (`"1bt,6t,…"`). A
+ * module stores its item's text once and cuts the rest from it when it loads.
  */
-export function slices(text: string, bounds: readonly number[]): string[] {
+export function slices(text: string, bounds: readonly number[] | string): string[] {
   const out: string[] = [];
+  if (typeof bounds === "string") {
+    const n = bounds.split(",");
+    for (let i = 0; i + 1 < n.length; i += 2) {
+      const start = parseInt(n[i]!, 36);
+      out.push(text.slice(start, start + parseInt(n[i + 1]!, 36)));
+    }
+    return out;
+  }
   for (let i = 0; i + 1 < bounds.length; i += 2) out.push(text.slice(bounds[i], bounds[i + 1]));
   return out;
 }

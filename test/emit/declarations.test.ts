@@ -28,34 +28,68 @@ Summarize {input:text} in {input:sentences} sentences ({input:strict}, {input:to
 
 describe("declarations", () => {
   const { dir } = compileToDir([source("t/summarize", DIRECTIVE)]);
-  const dts = () => ts.sys.readFile(join(dir, "directives", "t", "summarize.d.ts"))!;
+  const index = () => ts.sys.readFile(join(dir, "index.d.ts"))!;
 
-  test("Outputs spells out <outputs>: names, declared types, required", () => {
-    expect(dts()).toContain(
+  test("the registry spells out <outputs>: names, declared types, required", () => {
+    expect(index()).toContain(
       [
-        "export interface Outputs {",
-        "  /** The summary. */",
-        "  summary: string;",
-        "  /** How many words. */",
-        "  words?: number;",
-        "  /** Problems noticed. */",
-        "  flags?: unknown[];",
+        "export interface DirectiveOutputs {",
+        '  "t/summarize": {',
+        "    /** The summary. */",
+        "    summary: string;",
+        "    /** How many words. */",
+        "    words?: number;",
+        "    /** Problems noticed. */",
+        "    flags?: unknown[];",
+        "  };",
         "}",
       ].join("\n"),
     );
   });
 
   test("input docs are sentences, with numbers and booleans unquoted in defaults", () => {
-    const text = dts();
-    expect(text).toContain('  /** The text, quoted "as is". */\n  text: string;');
-    expect(text).toContain("  /** How many sentences. Default: 3. */\n  sentences?: number | bigint;");
-    expect(text).toContain("  /** Refuse vague summaries. Default: true. */\n  strict?: boolean;");
-    expect(text).toContain('  /** Tone. Default: "plain". */\n  tone?: string;');
+    const text = index();
+    expect(text).toContain('    /** The text, quoted "as is". */\n    text: string;');
+    expect(text).toContain("    /** How many sentences. Default: 3. */\n    sentences?: number | bigint;");
+    expect(text).toContain("    /** Refuse vague summaries. Default: true. */\n    strict?: boolean;");
+    expect(text).toContain('    /** Tone. Default: "plain". */\n    tone?: string;');
   });
 
   test("the registry entry carries the directive's description, for completion of directives[\"", () => {
-    const index = ts.sys.readFile(join(dir, "index.d.ts"))!;
-    expect(index).toMatch(/  \/\*\* Summarize a text\. \*\/\n  readonly "t\/summarize": DirectiveModule<"t\/summarize", \{/);
+    expect(index()).toMatch(/  \/\*\* Summarize a text\. \*\/\n  readonly "t\/summarize": DirectiveModule<"t\/summarize", \{/);
+  });
+
+  test("an editor shows each input's and output's description on hover, through the module and the registry", () => {
+    const consumer = join(dir, "hover.ts");
+    const code = `import { render, type Outputs } from "./directives/t/summarize.js";
+import { directives } from "./index.js";
+render({ text: "a", sentences: 2 });
+directives["t/summarize"].render({ tone: "dry", text: "b" });
+const out: Outputs = { summary: "s" };
+export { out };
+`;
+    writeFileSync(consumer, code);
+    const host: import("typescript").LanguageServiceHost = {
+      getCompilationSettings: () => STRICT,
+      getScriptFileNames: () => [consumer],
+      getScriptVersion: () => "1",
+      getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+      getCurrentDirectory: () => dir,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+    };
+    const service = ts.createLanguageService(host);
+    const hover = (needle: string) => {
+      const info = service.getQuickInfoAtPosition(consumer, code.indexOf(needle) + 1);
+      return ts.displayPartsToString(info?.documentation);
+    };
+    expect(hover("text: \"a\"")).toBe('The text, quoted "as is".');
+    expect(hover("sentences: 2")).toBe("How many sentences. Default: 3.");
+    expect(hover("tone: \"dry\"")).toBe('Tone. Default: "plain".');
+    expect(hover("summary: \"s\"")).toBe("The summary.");
+    expect(hover('"t/summarize"]')).toBe("Summarize a text.");
+    expect(problemsOf(service.getProgram()!, dir)).toEqual([]);
   });
 
   test("Outputs type-checks a return value, and rejects a wrong one, under strict settings", () => {

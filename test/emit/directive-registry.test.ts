@@ -49,8 +49,10 @@ describe("out/index.js", () => {
     const graph = importGraph(join(dir, "index.js"));
     expect(graph.files).toContain("directives/examples/greet.js");
     expect(graph.files).toContain("runtime/directive.js");
+    // Knowledge a thread is given comes from its module, which imports nothing.
+    expect(graph.files).toContain("knowledge/examples/style-guide.js");
     expect(graph.external).toEqual([]);
-    expect(graph.files.filter((f) => !/^(index\.js|directives\/.*\.js|runtime\/[^/]+\.js|runtime\/context\/[^/]+\.js|runtime\/exec\/substitute-params\.js|runtime\/exec\/expand-env\.js)$/.test(f))).toEqual([]);
+    expect(graph.files.filter((f) => !/^(index\.js|directives\/.*\.js|knowledge\/.*\.js|runtime\/[^/]+\.js|runtime\/context\/[^/]+\.js|runtime\/exec\/substitute-params\.js|runtime\/exec\/expand-env\.js)$/.test(f))).toEqual([]);
   });
 
   test("no emitted module checks itself: none imports the integrity check or reads its own URL", () => {

@@ -1,6 +1,8 @@
 import { runInNewContext } from "node:vm";
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { comment, doc, lit, specifier } from "../../src/emit/escape.js";
+import { comment, doc, lit, specifier, template, value } from "../../src/emit/escape.js";
+import { PyFloat } from "../../src/runtime/py-value.js";
 
 // ECMAScript's LineTerminator set: LF, CR, LINE SEPARATOR, PARAGRAPH SEPARATOR.
 const TERMINATORS = ["\n", "\r", "\u2028", "\u2029"];
@@ -49,6 +51,53 @@ describe("lit()", () => {
     const code = lit(value);
     expect(code).not.toMatch(/[\n\r\u2028\u2029\u202e]/);
     expect(run(`out = ${code};`).out).toBe(value);
+  });
+});
+
+/** Hostile pieces for property tests: terminators, CRLF, bidi controls, lone and paired surrogates, template and comment syntax. */
+const HOSTILE = fc.constantFrom(..."\n\r\u2028\u2029\u0000\u0085\u202e\u2066\u061c\t\\`$\"'".split(""), "\r\n", "${", "${x}", "\\${", "`${`", "*/", "/*", "</script>", "\ud800", "\udfff", "\ud83d\ude00", "\\u0041", "\\");
+const hostileText = fc.array(fc.oneof(HOSTILE, fc.string(), fc.string({ unit: "binary" })), { maxLength: 12 }).map((xs) => xs.join(""));
+
+describe("template()", () => {
+  test("property: any string, as a template literal, evaluates to itself, interpolates nothing and writes no raw terminator but LF", () => {
+    fc.assert(
+      fc.property(hostileText, (text) => {
+        const code = template(text);
+        expect(code).not.toMatch(/[\r\u2028\u2029\u202e\u2066\u0000]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+        const result = run(`pwned = 0; const x = "interpolated"; out = ${code};`);
+        expect(result.out).toBe(text);
+        expect(result.pwned).toBe(0);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test("newlines, quotes and tabs stay as they are; backslashes, backticks, ${ and CR are escaped", () => {
+    expect(template('a\n"b"\tc')).toBe('`a\n"b"\tc`');
+    expect(template("`${x}`\\")).toBe("`\\`\\${x}\\`\\\\`");
+    expect(template("a\r\nb")).toBe("`a\\r\nb`");
+    expect(template("$x {y} $")).toBe("`$x {y} $`");
+  });
+});
+
+describe("value()", () => {
+  test("property: compact values evaluate to what they write, keys and strings hostile", () => {
+    fc.assert(
+      fc.property(fc.dictionary(hostileText, fc.oneof(hostileText, fc.integer(), fc.boolean(), fc.constant(null), fc.array(hostileText, { maxLength: 3 }))), (v) => {
+        const code = value(v);
+        expect(code).not.toMatch(/[\n\r\u2028\u2029\u202e]/);
+        const back = run(`out = ${code};`).out as Record<string, unknown>;
+        expect(JSON.stringify(back)).toBe(JSON.stringify(v));
+        expect(run(`out = Object.getPrototypeOf(${code}) === Object.prototype;`).out).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("bare keys where they are identifiers, __proto__ as a computed key, floats and big ints kept", () => {
+    expect(value({ a: 1, "a-b": [2n], __proto__x: true })).toBe('{a:1,"a-b":[2n],__proto__x:true}');
+    expect(value(JSON.parse('{"__proto__": 1}'))).toBe('{["__proto__"]:1}');
+    expect(value({ spend: new PyFloat(1) })).toBe("{spend:new PyFloat(1)}");
   });
 });
 

@@ -179,7 +179,7 @@ render({ x: {}, model: "m" });
 `,
   );
   const source = join(dir, "out", "ts", "directives", "vals", "show.ts");
-  expect(readFileSync(source, "utf8")).toContain('"spend": new PyFloat(1)');
+  expect(readFileSync(source, "utf8")).toContain("spend:new PyFloat(1)");
   const program = ts.createProgram([consumer, source], { ...STRICT, skipLibCheck: false });
   expect(problemsOf(program, dir)).toEqual([]);
 }, 60_000);

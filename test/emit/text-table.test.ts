@@ -4,12 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { slices } from "../../src/runtime/directive.js";
 import { TextTable } from "../../src/emit/text-table.js";
+import { template } from "../../src/emit/escape.js";
 
 const SOURCE = `# Title 😀 with "quotes" and a \u2028 line separator\n\n<permissions>\n  <execute>*</execute>\n</permissions>\n\nThe body: a long paragraph that a module needs in raw, content, body and prompt alike.\n`;
 
 /** Evaluates `expressions` after the table's declarations, as a module would. */
 function evaluate(table: TextTable, expressions: string[]): string[] {
-  const code = `${table.declarations()}return [${expressions.join(", ")}];`;
+  const code = `${table.declarations()}${table.joined()}return [${expressions.join(", ")}];`;
   return new Function("slices", code)(slices) as string[];
 }
 
@@ -29,7 +30,7 @@ describe.each([false, true])("TextTable (compact %s)", (compact) => {
     expect(evaluate(table, expressions)).toEqual([...wanted, joined.join("")]);
     // The source once; the same text asked again is the same constant.
     const code = table.declarations();
-    expect(code.split(JSON.stringify(SOURCE.slice(0, 20)).slice(1, -1)).length - 1).toBe(1);
+    expect(code.split(template(SOURCE.slice(0, 20)).slice(1, -1)).length - 1).toBe(1);
     expect(table.text(wanted[2]!)).toBe(expressions[2]);
     expect(code).not.toMatch(/[\u2028\u2029]/);
     expect(table.usesSlices()).toBe(compact);
@@ -39,5 +40,16 @@ describe.each([false, true])("TextTable (compact %s)", (compact) => {
     const table = new TextTable(SOURCE, compact);
     expect(table.text("# Title")).toBe('"# Title"');
     expect(table.declarations()).toBe("");
+  });
+
+  it("writes a string the module computes as the expression given for it, also inside a join", () => {
+    const table = new TextTable(SOURCE, compact);
+    const open = "<directive name=\"x\">\n<description>not in the source at all</description>";
+    table.known(open, "OPEN");
+    const joined = table.join([open, "\n", "<permissions>\n  <execute>*</execute>\n</permissions>"]);
+    const code = `${table.declarations()}${table.joined()}return ${joined};`;
+    expect(code).toContain("OPEN+");
+    expect(new Function("slices", "OPEN", code)(slices, open)).toBe(`${open}\n<permissions>\n  <execute>*</execute>\n</permissions>`);
+    expect(table.join([open])).toBe("OPEN");
   });
 });

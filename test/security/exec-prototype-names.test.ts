@@ -28,9 +28,9 @@ function tool(keys: string[]): SourceFile[] {
   ];
 }
 
-/** The emitted declarations and TypeScript sources of the compiled items (not the runtime's). */
+/** The emitted declarations and TypeScript sources of the compiled items and the registry that types them (not the runtime's). */
 const emitted = (dir: string) =>
-  readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /^(directives|tools|ts)\//.test(f) && f.endsWith(".ts"));
+  readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => (/^(directives|tools|ts)\//.test(f) || f === "index.d.ts") && f.endsWith(".ts"));
 const declarations = (dir: string) => emitted(dir).filter((f) => f.endsWith(".d.ts")).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
 
 describe("Object.prototype's names as names", () => {

@@ -1,0 +1,69 @@
+// The data of a directive module in the compact forms runtime/define-directive.ts expands: each is
+// written that way only when the expansion gives back exactly the value (keys in the same order),
+// and as it is otherwise.
+import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import { DEFAULT_HOOKS, type PlanSpec } from "../runtime/define-directive.js";
+import type { DirectiveCall } from "../runtime/directive.js";
+
+const sameKeys = (o: object, keys: readonly string[]) => {
+  const own = Object.keys(o);
+  return own.length === keys.length && own.every((k, i) => k === keys[i]);
+};
+
+/** The metadata with `permissions`, `inputs` and `outputs` as `metadataOf` reads them, where they fit. */
+export function compactMetadata(meta: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...meta };
+  const perms = meta.permissions;
+  if (Array.isArray(perms) && perms.length > 0 && perms.every((p) => p && sameKeys(p, ["tag", "content"]) && p.tag === "cap" && typeof p.content === "string")) {
+    out.permissions = perms.map((p: { content: string }) => p.content);
+  }
+  for (const key of ["inputs", "outputs"] as const) {
+    const list = meta[key];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    const rows = list.map((f: Record<string, unknown>) => row(f, key === "inputs"));
+    if (rows.every((r) => r !== null)) out[key] = rows;
+  }
+  return out;
+}
+
+/** `[name, type, required, description, default]`, trailing absent ones left off; null when the field has another shape. */
+function row(f: Record<string, unknown>, input: boolean): unknown[] | null {
+  if (!f || typeof f !== "object" || typeof f.name !== "string" || typeof f.type !== "string" || typeof f.required !== "boolean") return null;
+  const keys = ["name", "type", "required", ...(input && "default" in f ? ["default"] : []), ...("description" in f ? ["description"] : [])];
+  if (!sameKeys(f, keys)) return null;
+  if (("default" in f && typeof f.default !== "string") || ("description" in f && typeof f.description !== "string")) return null;
+  const r: unknown[] = [f.name, f.type, f.required ? 1 : 0];
+  if (f.description !== undefined || f.default !== undefined) r.push(f.description);
+  if (f.default !== undefined) r.push(f.default);
+  return r;
+}
+
+/** The context plan, thread hooks and effective permissions as a `PlanSpec`: only what differs from the usual. */
+export function planSpec(a: DirectiveAnalysis): PlanSpec {
+  const c = a.context;
+  const spec: PlanSpec = {};
+  const chain = c?.chain ?? [a.id];
+  if (chain.length !== 1 || chain[0] !== a.id) spec.chain = chain;
+  for (const k of ["system", "before", "after", "suppress"] as const) if ((c?.[k] ?? []).length > 0) spec[k] = c![k];
+  const from = c?.permissionsFrom ?? null;
+  if (from !== a.id) spec.permissionsFrom = from;
+  const hooks = (c?.hooks ?? []).map((h) => [h.id, h.event, h.position, h.wrap, h.condition, h.actions.map((x) => [x.item_id ?? "", x.item_type ?? ""] as const)] as const);
+  // Conditions may hold values JSON cannot write (big ints): only hooks without one compare as text.
+  const usual = hooks.length === DEFAULT_HOOKS.length && hooks.every((h) => h[4] === null) && JSON.stringify(hooks) === JSON.stringify(DEFAULT_HOOKS);
+  if (!usual) spec.hooks = hooks as PlanSpec["hooks"];
+  const permissions = (a.permissions ?? []).map((p) => p.content);
+  const own = (a.data.permissions ?? []).map((p) => p.content);
+  if (permissions.length !== own.length || permissions.some((p, i) => p !== own[i])) spec.permissions = permissions;
+  return spec;
+}
+
+/** Each call as `[primary, item_type, item_id, parameters, space]` when its target is the item it names. */
+export function compactCalls(calls: readonly DirectiveCall[]): unknown[] {
+  return calls.map((c) =>
+    sameKeys(c, ["primary", "item_type", "item_id", "parameters", "target"]) &&
+    c.target && sameKeys(c.target, ["kind", "id", "space"]) &&
+    typeof c.item_type === "string" && typeof c.item_id === "string" && c.target.kind === c.item_type && c.target.id === c.item_id
+      ? [c.primary, c.item_type, c.item_id, c.parameters, c.target.space]
+      : c,
+  );
+}

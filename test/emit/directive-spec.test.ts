@@ -1,0 +1,64 @@
+// The compact forms a directive module writes its metadata and calls in: expanded by the runtime,
+// each gives back exactly the value the compiler had, keys in the same order, or is not used.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { compactCalls, compactMetadata } from "../../src/emit/directive-spec.js";
+import { value } from "../../src/emit/escape.js";
+import { defineDirective, metadataOf } from "../../src/runtime/define-directive.js";
+import type { DirectiveCall } from "../../src/runtime/directive.js";
+
+/** What the module's code evaluates to, as the module would load it. */
+const evaluate = (code: string): unknown => new Function(`return ${code};`)();
+/** Deep equality that also compares the order of keys. */
+const exactly = (a: unknown) => JSON.stringify(a, (_k, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : v));
+
+const text = fc.string({ maxLength: 8 });
+const field = (input: boolean) =>
+  fc.record(
+    { name: text, type: fc.constantFrom("string", "integer", "object", "x"), required: fc.boolean(), ...(input ? { default: text } : {}), description: text },
+    { requiredKeys: ["name", "type", "required"] },
+  );
+const metadata = fc.record(
+  {
+    name: text,
+    description: text,
+    permissions: fc.array(fc.oneof(fc.record({ tag: fc.constant("cap"), content: text }), fc.record({ tag: text, content: text })), { maxLength: 3 }),
+    inputs: fc.array(fc.oneof(field(true), fc.record({ type: text, name: text, required: fc.boolean() })), { maxLength: 4 }),
+    outputs: fc.array(field(false), { maxLength: 3 }),
+    templates: fc.constant({}),
+  },
+  { requiredKeys: ["templates"] },
+);
+
+describe("compact metadata", () => {
+  test("property: metadataOf(compactMetadata(m)), written as code and evaluated, is m key for key", () => {
+    fc.assert(
+      fc.property(metadata, (m) => {
+        const code = value(compactMetadata(m));
+        expect(exactly(metadataOf(evaluate(code) as Record<string, unknown>))).toBe(exactly(m));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("inputs become rows, a missing description a null, a capability list plain strings", () => {
+    const m = {
+      permissions: [{ tag: "cap", content: "rye.execute.tool.*" }],
+      inputs: [{ name: "a", type: "string", required: false, default: "x" }, { name: "b", type: "integer", required: true, description: "B" }],
+    };
+    expect(value(compactMetadata(m))).toBe('{permissions:["rye.execute.tool.*"],inputs:[["a","string",0,null,"x"],["b","integer",1,"B"]]}');
+  });
+});
+
+describe("compact calls", () => {
+  const call = (c: Partial<DirectiveCall>): DirectiveCall => ({ primary: "execute", item_type: "directive", item_id: "a/b", parameters: { x: 1 }, target: { kind: "directive", id: "a/b", space: "project" }, ...c });
+
+  test("a call whose target is the item it names is a row; any other keeps its object", () => {
+    const calls = [call({}), call({ target: null }), call({ target: { kind: "tool", id: "a/b", space: "user" } }), call({ item_id: null, target: null })];
+    const compact = compactCalls(calls);
+    expect(compact[0]).toEqual(["execute", "directive", "a/b", { x: 1 }, "project"]);
+    expect(compact.slice(1)).toEqual(calls.slice(1));
+    const [exports] = defineDirective("t/x", {}, null, () => ({ body: "", content: "", raw: "", actions: [], prompt: "" }), {}, {}, evaluate(value(compact)) as DirectiveCall[]);
+    expect(exactly(exports.calls)).toBe(exactly(calls));
+  });
+});
