@@ -66,4 +66,12 @@ test("rye run <bundle> directive: render, validate, thread and an agent launched
   expect(argv[3]).toContain("# Review Style Guide");
   expect(argv[4]).toBe("--");
   expect(argv[5]).toContain(diff);
+
+  // Without --agents, the file the project's config names is used (relative to the project).
+  writeFileSync(join(dir, "rye.config.json"), `{ "agents": ".ai/agents.toml" }\n`);
+  writeFileSync(record, "[]");
+  const configured = await rye("directive", "examples/review_change", "--inputs", JSON.stringify({ diff }), "--agent", "stub");
+  expect(configured.err).toBe("");
+  expect(configured.code).toBe(0);
+  expect(JSON.parse(readFileSync(record, "utf8"))).toHaveLength(6);
 }, 60_000);

@@ -12,6 +12,7 @@ import { toPlainObject } from "../../runtime/py-value.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../../builder/signing.js";
 import { locateProject } from "../../builder/load-project.js";
+import { resolveSettings } from "../../project/settings.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import { importVerifiedBundle, type LoadedBundle } from "../../bundle/import-verified-bundle.js";
@@ -102,7 +103,14 @@ async function runDirective(directives: Record<string, DirectiveModule>, id: str
     print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs) });
     return 0;
   }
-  return launch(mod, checked.inputs, values.agent, typeof values.agents === "string" ? values.agents : ".ai/config/agents.toml", options, io);
+  return launch(mod, checked.inputs, values.agent, typeof values.agents === "string" ? values.agents : configuredAgents(io), options, io);
+}
+
+/** The agents TOML without --agents: the project's config (`"agents"`) names it, else `.ai/config/agents.toml`. */
+function configuredAgents(io: Io): string {
+  const found = locateProject({ cwd: io.cwd, env: io.env });
+  const fromConfig = "problem" in found ? undefined : resolveSettings(found.root, {}, io.cwd, io.env).agents;
+  return fromConfig ?? ".ai/config/agents.toml";
 }
 
 async function launch(mod: DirectiveModule, inputs: unknown, name: string, agentsFile: string, options: ExecutionOptions, io: Io): Promise<number> {
