@@ -92,8 +92,10 @@ describe("a watch rebuild after a change that affects other items", () => {
     const before = module("t/child");
     const r = rebuild(".ai/knowledge/t/rules.md", knowledge("rules", "Rule one: be brief. Rule two: be kind."));
     expect([r.rebuilt, r.reused]).toEqual([3, 2]);
-    expect(module("t/child")).not.toBe(before);
-    expect(module("t/child")).toContain("Rule two");
+    // A thread's knowledge is imported from its own module: the child's module is unchanged, and points at the new text.
+    expect(module("t/child")).toBe(before);
+    expect(module("t/child")).toContain('from "../../knowledge/t/rules.js"');
+    expect(readFileSync(join(project, "out", "knowledge", "t", "rules.js"), "utf8")).toContain("Rule two");
     const once = oneShot(project);
     expect(r.diagnostics).toEqual(once.diagnostics);
     expect(tree(join(project, "out"))).toEqual(once.out);
@@ -103,7 +105,8 @@ describe("a watch rebuild after a change that affects other items", () => {
     write(project, ".ai/knowledge/t/extra.md", knowledge("extra", "Extra context."));
     watched.touch(join(project, ".ai/knowledge/t/extra.md"));
     const r = rebuild(".ai/directives/t/base.md", directive("base", { context: "    <context>\n      <system>t/rules</system>\n      <before>t/extra</before>\n    </context>\n" }));
-    expect(module("t/child")).toContain("Extra context.");
+    expect(module("t/child")).toContain('from "../../knowledge/t/extra.js"');
+    expect(readFileSync(join(project, "out", "knowledge", "t", "extra.js"), "utf8")).toContain("Extra context.");
     expect(r.rebuilt).toBeLessThan(6);
     const once = oneShot(project);
     expect(r.diagnostics).toEqual(once.diagnostics);
