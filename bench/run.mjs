@@ -172,7 +172,8 @@ function outputSize(dir) {
   const files = walk(out).filter((f) => !f.slice(out.length + 1).startsWith("runtime"));
   const byKind = {};
   for (const f of files) {
-    const kind = f.endsWith(".d.ts") ? ".d.ts" : f.endsWith(".ts") ? ".ts" : f.endsWith(".js") ? ".js" : f.slice(out.length + 1);
+    const rel = f.slice(out.length + 1);
+    const kind = f.endsWith(".d.ts") ? ".d.ts" : f.endsWith(".ts") ? ".ts" : f.endsWith(".js") ? ".js" : rel.startsWith("manifest/") ? "manifest shards" : rel;
     byKind[kind] = (byKind[kind] ?? 0) + statSync(f).size;
   }
   const outBytes = bytes(files);
