@@ -43,7 +43,9 @@ export async function previewDirective(sources: readonly SourceFile[], request: 
     const own = sources.find((s) => s.kind === "directive" && s.id === request.id);
     return { status: "not_compiled", id: request.id, diagnostics: own ? result.diagnostics.filter((d) => d.loc?.source === own.path) : [] };
   }
-  return withModule(path, text, (mod) => {
+  // A thread's knowledge is imported from the knowledge modules, which load with it.
+  const knowledge = [...result.files].filter(([rel]) => rel.startsWith("knowledge/") && rel.endsWith(".js"));
+  return withModule(path, text, knowledge, (mod) => {
     const inputs = request.inputs ?? {};
     const checked = mod.validate(inputs);
     if (checked.status !== "success") return { status: "invalid", payload: checked };
@@ -55,10 +57,10 @@ export async function previewDirective(sources: readonly SourceFile[], request: 
 
 // The module was compiled from the user's own sources in this process: it is evaluated from a fresh
 // 0700 folder that only this process writes, and the folder is removed once `use` is done with it.
-async function withModule<T>(path: string, text: string, use: (mod: LoadedDirective) => T): Promise<T> {
+async function withModule<T>(path: string, text: string, imported: [string, string][], use: (mod: LoadedDirective) => T): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "rye-preview-"));
   try {
-    for (const [rel, body] of [[path, text] as const, ...runtimeFiles()]) {
+    for (const [rel, body] of [[path, text] as const, ...imported, ...runtimeFiles()]) {
       if (!rel.endsWith(".js")) continue;
       mkdirSync(dirname(join(dir, rel)), { recursive: true });
       writeFileSync(join(dir, rel), body, { flag: "wx", mode: 0o600 });

@@ -42,6 +42,18 @@ describe("rye preview", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ status: "success", id: "t/hi", prompt: expect.stringContaining("Say hi to Bo, 2 times.") });
   });
 
+  test("a thread with knowledge in its context shows that knowledge's text", async () => {
+    const withContext = DIRECTIVE.replace("<metadata><description>Say hi.</description>", "<metadata><description>Say hi.</description>\n    <context><system>t/manners</system></context>");
+    const project = tempTree({
+      ".ai/directives/t/hi.md": withContext,
+      ".ai/knowledge/t/manners.md": "```yaml\nname: manners\ntitle: Manners\n```\n\nAlways say please.\n",
+    });
+    const thread = await rye(["preview", "t/hi", "--inputs", '{"who": "Ada"}', "--thread"], project);
+    expect(thread.stderr).toBe("");
+    expect(thread.code).toBe(0);
+    expect(thread.stdout).toMatch(/── system ──\n[\s\S]*Always say please\.[\s\S]*── user ──/);
+  });
+
   test("gives a run's validation payload for bad inputs, and exit 1", async () => {
     const { code, stdout } = await rye(["preview", "t/hi", "--inputs", '{"who": "Ada", "extra": 1}'], dir);
     expect(code).toBe(1);
