@@ -49,7 +49,9 @@ export interface ParallelItems {
 
 /** `build` with item hooks, compiling the items `reuse` does not answer for on up to `parallel.jobs` threads. */
 export function compileItems(sources: readonly SourceFile[], version: string, options: BuildOptions & { items: BuildItemHooks }, parallel: ParallelItems): BuildResult & { threads: number } {
-  if (parallel.jobs <= 1 || !WORKER) return { ...build(sources, version, options), threads: 1 };
+  // A rebuild in a warm process (--watch) compiles what one change touched: deciding every item twice
+  // to count them would cost it more than a worker could save.
+  if (parallel.jobs <= 1 || !WORKER || parallel.trusted) return { ...build(sources, version, options), threads: 1 };
   const hooks = options.items;
   const decided = new Map<SourceFile, ItemOutcome | undefined>();
   const pending: SourceFile[] = [];
