@@ -3,7 +3,7 @@
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
 import { compileItems, defaultJobs } from "./compile-items.js";
-import { SIGNED } from "./compile-share.js";
+import { SIGNED } from "../sign/sign-manifest.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";

@@ -9,11 +9,10 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { itemKey, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
+import { SIGNED } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
 import type { SigningKey } from "../sign/keys.js";
 
-/** The modules a build signs (as sign-output.ts): .js, .mjs, .ts and .d.ts. */
-export const SIGNED = /\.(?:js|mjs|ts)$/;
 
 /** Slots of the Int32Array the threads of one build share. */
 export const NEXT_CHUNK = 0;

@@ -199,7 +199,7 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult & { so
 function excerptsOf(diagnostics: readonly Diagnostic[], sources: readonly SourceFile[]): Record<string, Excerpt> {
   const cited = new Set(diagnostics.map((d) => d.loc?.source));
   // As the report prints them: line endings normalised first (src/cli/commands/build-report.ts).
-  const lines = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, frameLines(s.text.replace(/\r\n?/g, "\n"))]));
+  const lines = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, frameLines(s.text)]));
   const excerpts: Record<string, Excerpt> = {};
   for (const d of diagnostics) {
     const all = d.loc ? lines.get(d.loc.source) : undefined;

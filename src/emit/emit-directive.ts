@@ -87,7 +87,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const knowledge = knowledgeImports(a, runtime);
   const declared = table.declarations();
   const imported = [...render.helpers, "defineDirective"];
-  if (declared.includes("slices(")) imported.push("slices");
+  if (table.usesSlices()) imported.push("slices");
   if (usesPyFloat(metadata + spec)) imported.push("PyFloat");
   const exportsType = `${requiredCount(a) === 0 ? "OptionalInputsExports" : "DirectiveExports"}<typeof id, Inputs>`;
   const typeImports = ts ? `import type { ${exportsType.slice(0, exportsType.indexOf("<"))}, PromptParts, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";

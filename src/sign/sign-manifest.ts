@@ -19,6 +19,8 @@ import { judge, type ItemVerification } from "./verify-item.js";
 
 /** The root manifest's name in out/. */
 export const MANIFEST = "manifest.json";
+/** The modules a build signs and its manifest lists: .js, .mjs, .ts and .d.ts. */
+export const SIGNED = /\.(?:js|mjs|ts)$/;
 /** The folder of out/ holding the shards. */
 export const SHARD_DIR = "manifest";
 /** Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild". */
@@ -80,13 +82,18 @@ function canonicalRoot(m: Manifest): Manifest {
 
 /** The canonical unsigned root text. */
 export function serializeManifest(manifest: Manifest): string {
-  return `${JSON.stringify(canonicalRoot(manifest), null, 1)}\n`;
+  return rootText(canonicalRoot(manifest));
+}
+
+/** The text of a root manifest's fields, as signed and as written. */
+function rootText(root: object): string {
+  return `${JSON.stringify(root, null, 1)}\n`;
 }
 
 /** The signed root text; the timestamp defaults to `generated_at`. */
 export function signManifest(manifest: Manifest, key: SigningKey, timestamp = manifest.generated_at): string {
   const root = canonicalRoot(manifest);
-  const signature = signedField(sha256Hex(`${JSON.stringify(root, null, 1)}\n`), key, timestamp);
+  const signature = signedField(sha256Hex(rootText(root)), key, timestamp);
   return `${JSON.stringify({ ...root, signature }, null, 1)}\n`;
 }
 
@@ -163,7 +170,7 @@ export function verifyManifest(text: string, trust: TrustStore, label = MANIFEST
   if (!m) return { ...base, outcome: "unsigned", message: `Unsigned manifest: ${label}\n  Expected: a "signature": "rye:signed:…" field\n  Fix: rebuild it with rye build` };
   const info = { timestamp: m[1]!, hash: m[2]!, signature: m[3]!, fingerprint: m[4]! };
   const root = canonicalRoot(parsed);
-  const actual = sha256Hex(`${JSON.stringify(root, null, 1)}\n`);
+  const actual = sha256Hex(rootText(root));
   const canonical = `${JSON.stringify({ ...root, signature: parsed.signature }, null, 1)}\n`;
   const key = trust.get(info.fingerprint);
   const checked = {

@@ -1,9 +1,8 @@
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
-import { manifestFiles } from "./sign-manifest.js";
+import { SIGNED, manifestFiles } from "./sign-manifest.js";
 import { signModule } from "./sign-module.js";
 
-const SIGNED = /\.(?:js|mjs|ts)$/;
 
 /** A source item behind an output module, for the manifest. */
 export interface OutputSource {

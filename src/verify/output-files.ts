@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { NOT_BUILD_OUTPUT } from "../output/check-output.js";
 import { RECORD } from "../output/output-record.js";
+import { MANIFEST } from "../sign/sign-manifest.js";
 
-/** The manifest itself. */
-export const MANIFEST = "manifest.json";
+export { MANIFEST };
 
 /** The package.json every build writes, so Node reads the folder's `.js` files as ES modules. */
 const PACKAGE_JSON = { type: "module", private: true };

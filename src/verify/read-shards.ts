@@ -1,9 +1,9 @@
 // The shards of a verified root manifest, each read and checked against the sha256 the root binds
 // to its folder before anything in it is believed. `rye verify` reads them all; the loader reads
 // only the shards of the folders it loads from.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha256Hex } from "../sign/hash-region.js";
 import { modulePathOf, parseShard, shardPath, splitPath, type Manifest, type Shard } from "../sign/sign-manifest.js";
 
 /** Why a shard cannot be used: absent, bytes other than the root binds, or (a signer's bug) not a shard. */
@@ -53,7 +53,7 @@ export class ShardReader {
     } catch {
       return { folder, path, status: "missing", expected, actual: null, message: `Missing shard of ${folder}: ${path}` };
     }
-    const actual = createHash("sha256").update(bytes).digest("hex");
+    const actual = sha256Hex(bytes);
     if (actual !== expected) return { folder, path, status: "modified", expected, actual, message: `Shard of ${folder} differs from the signed manifest: ${path}` };
     const shard = parseShard(bytes.toString("utf8"), folder);
     return typeof shard === "string" ? { folder, path, status: "invalid", expected, actual, message: `Shard ${path} ${shard}` } : shard;

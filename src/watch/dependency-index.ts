@@ -38,12 +38,6 @@ export class DependencyIndex {
     this.last = { sources, cache: next };
   }
 
-  /** Forgets everything: the next build checks every item. */
-  reset(): void {
-    this.last = null;
-    this.dependents.clear();
-  }
-
   private link(key: string, rec: ItemRecord, sign: 1 | -1): void {
     for (const [kind, id] of rec.deps) {
       const dep = itemKey(kind, id);

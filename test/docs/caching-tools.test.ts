@@ -3,11 +3,12 @@
 // computes the same task hash in both (what a remote cache is keyed on), and the restored output
 // verifies on a third "machine" only against the pinned key that signed it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
+import { outputBytes } from "../helpers/output-bytes.js";
 import { blocksOf } from "./code-blocks.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -45,18 +46,6 @@ function run(cmd: string, args: string[], cwd: string, extra: Record<string, str
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-function outputBytes(project: string): string {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) {
-        if (e.name !== ".rye") walk(join(d, e.name));
-      } else files.push(`${relative(project, join(d, e.name))}\n${readFileSync(join(d, e.name), "base64")}`);
-    }
-  };
-  walk(join(project, "out"));
-  return files.sort().join("\n");
-}
 
 const lock = (name: string) => `${JSON.stringify({ name, lockfileVersion: 3, requires: true, packages: { "": { name } } }, null, 2)}\n`;
 const npmVersion = execFileSync("npm", ["--version"], { encoding: "utf8" }).trim();

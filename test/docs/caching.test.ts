@@ -1,12 +1,13 @@
 // docs/caching.md's Turborepo task and Nx target: their JSON parses, they cache the output folder, and
 // their inputs are enough: a change outside them leaves the output byte for byte as it was, a change
 // inside one changes it (so a cache keyed on them never serves stale output).
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { runRye } from "../helpers/cli.js";
+import { outputBytes } from "../helpers/output-bytes.js";
 import { blocksOf } from "./code-blocks.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,18 +24,6 @@ function covered(path: string, globs: string[]): boolean {
   });
 }
 
-function outputBytes(project: string): string {
-  const files: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) {
-        if (e.name !== ".rye") walk(join(d, e.name));
-      } else files.push(`${relative(project, join(d, e.name))}\n${readFileSync(join(d, e.name), "base64")}`);
-    }
-  };
-  walk(join(project, "out"));
-  return files.sort().join("\n");
-}
 
 describe("docs/caching.md", () => {
   const inputs = { turbo: turbo.inputs, nx: nx.inputs.filter((i): i is string => typeof i === "string") };
