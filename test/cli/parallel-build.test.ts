@@ -3,10 +3,11 @@
 // thread's share writes nothing; a worker that dies fails the build without a hang or a partial out/.
 // These run bin/rye.js (dist/): worker threads load the compiled build worker.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { outputTree } from "../helpers/output-bytes.js";
 import { beforeAll, describe, expect, test } from "vitest";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { generateCorpus } from "../../scripts/gen-corpus.mjs";
@@ -15,21 +16,6 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "bin", "rye.js");
 /** Enough items that a build is shared among threads (compile-items.ts PARALLEL_FROM is 500). */
 const DIRECTIVES = 600;
-
-/** Every file under `dir` (the writer's own .rye/ aside) by relative path, with its bytes. */
-function tree(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (!(d === dir && e.name === ".rye")) walk(p);
-      } else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out;
-}
 
 function expectSameTree(a: Map<string, Buffer>, b: Map<string, Buffer>): void {
   expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
@@ -87,9 +73,9 @@ describe("rye build --jobs", () => {
     expect(b.stdout).toBe(a.stdout.replace(" in N ms", " in N ms on 4 threads"));
     expect(b.stderr).toBe(a.stderr);
     expect(b.code).toBe(a.code);
-    const out = tree(join(one, "out"));
+    const out = outputTree(join(one, "out"));
     expect(out.size).toBeGreaterThan(1200);
-    expectSameTree(out, tree(join(many, "out")));
+    expectSameTree(out, outputTree(join(many, "out")));
   });
 
   test("with errors: the same diagnostics in the same order, the same exit code, and nothing written", () => {
@@ -117,14 +103,14 @@ describe("rye build --jobs", () => {
     const first = rye(dir, ["--jobs", "2"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(" on 2 threads ");
-    const before = tree(join(dir, "out"));
+    const before = outputTree(join(dir, "out"));
     // Without the cache every item is compiled again, on both threads; four errors.
     for (const [rel, edit] of Object.entries(broken)) writeFileSync(join(dir, ".ai", rel), edit(existsSync(join(dir, ".ai", rel)) ? readFileSync(join(dir, ".ai", rel), "utf8") : ""));
     rmSync(join(dir, ".rye-cache"), { recursive: true, force: true });
     const r = rye(dir, ["--jobs", "2"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("out was left unchanged");
-    expectSameTree(before, tree(join(dir, "out")));
+    expectSameTree(before, outputTree(join(dir, "out")));
     expect(existsSync(join(dir, "out", ".rye", "staging"))).toBe(false);
   });
 

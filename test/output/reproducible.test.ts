@@ -1,28 +1,14 @@
 // A remote build cache (Turborepo, Nx) may restore output built on another machine in another folder:
 // that is sound only when the same sources and key give the same bytes wherever they are built.
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { outputTree } from "../helpers/output-bytes.js";
 import { expect, test } from "vitest";
 import { runRye } from "../helpers/cli.js";
 
 const example = fileURLToPath(new URL("../../.ai", import.meta.url));
-
-/** Every file under `dir` (the writer's own .rye/ aside) by relative path, with its bytes. */
-function tree(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (!(d === dir && e.name === ".rye")) walk(p);
-      } else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 test("two checkouts in different folders, built with the same key, hold byte-identical output", async () => {
   const keys = mkdtempSync(join(tmpdir(), "rye-keys-"));
@@ -32,7 +18,7 @@ test("two checkouts in different folders, built with the same key, hold byte-ide
   for (const dir of [a, b]) cpSync(example, join(dir, ".ai"), { recursive: true });
   expect((await runRye(["build", "--project", a], a, env(mkdtempSync(join(tmpdir(), "rye-user-"))))).code).toBe(0);
   expect((await runRye(["build", "--project", b], b, env(mkdtempSync(join(tmpdir(), "rye-user-"))))).code).toBe(0);
-  const [ta, tb] = [tree(join(a, "out")), tree(join(b, "out"))];
+  const [ta, tb] = [outputTree(join(a, "out")), outputTree(join(b, "out"))];
   expect([...ta.keys()].sort()).toEqual([...tb.keys()].sort());
   expect(ta.size).toBeGreaterThan(50);
   const differing = [...ta].filter(([path, bytes]) => !bytes.equals(tb.get(path)!)).map(([path]) => path);
