@@ -143,48 +143,9 @@ export function access(obj: string, name: string): string {
   return IDENTIFIER.test(name) ? `${obj}.${name}` : `${obj}[${lit(name)}]`;
 }
 
-/**
- * A Python value (runtime/py-value.ts) as a JS expression, laid out as `json(value, indent)`: a
- * float stays a float (`new PyFloat(1)`: the module must import PyFloat, see `usesPyFloat`), an
- * int beyond 2^53 keeps its digits (`12345678901234567890n`), a Map keeps its order. `"line"` lays
- * it out on one line, spaced (`{"a": 1, "b": [2, 3]}`). `text` writes each string value (a literal,
- * or an emitted module's shared constant); keys are always literals.
- * @example pyValue({ spend: new PyFloat(1) }) === '{"spend":new PyFloat(1)}'
- */
-export function pyValue(value: unknown, indent: number | "line" = 0, text: (s: string) => string = lit): string {
-  const layout: Layout = indent === "line" ? { step: "", colon: ": ", comma: ", " } : { step: " ".repeat(indent), colon: indent ? ": " : ":", comma: "," };
-  return writeValue(value, layout, "", text);
-}
-
-interface Layout {
-  /** One level of indentation; empty for one line. */
-  step: string;
-  colon: string;
-  comma: string;
-}
-
-/** True when `code` from `pyValue` may construct a PyFloat (a string holding that text over-reports: an unused import, never a missing one). */
+/** True when `code` from `value` may construct a PyFloat (a string holding that text over-reports: an unused import, never a missing one). */
 export function usesPyFloat(code: string): boolean {
   return code.includes("new PyFloat(");
-}
-
-function writeValue(v: unknown, layout: Layout, at: string, text: (s: string) => string): string {
-  if (typeof v === "string") return text(v);
-  if (typeof v === "bigint") return `${v}n`;
-  if (typeof v !== "object" || v === null) return JSON.stringify(v) ?? "null";
-  if (v instanceof PyFloat) return `new PyFloat(${numberLiteral(v.value)})`;
-  const { step, colon, comma } = layout;
-  const inner = at + step;
-  const open = step ? `\n${inner}` : "";
-  const close = step ? `\n${at}` : "";
-  const list = (items: string[], l: string, r: string) => (items.length === 0 ? l + r : `${l}${open}${items.join(`${comma}${open}`)}${close}${r}`);
-  if (Array.isArray(v)) return list(v.map((x) => writeValue(x === undefined ? null : x, layout, inner, text)), "[", "]");
-  // Rare (no source yields one): written on one line.
-  const line: Layout = { step: "", colon: ":", comma: "," };
-  if (v instanceof Map) return `new Map([${[...v].map(([k, x]) => `[${writeValue(k, line, "", text)}, ${writeValue(x, line, "", text)}]`).join(", ")}])`;
-  const entries = Object.entries(v).filter(([, x]) => x !== undefined);
-  // A `"__proto__":` key in an object literal would set the prototype; a computed key does not.
-  return list(entries.map(([k, x]) => `${k === "__proto__" ? '["__proto__"]' : lit(k)}${colon}${writeValue(x, layout, inner, text)}`), "{", "}");
 }
 
 /** A number as JS source that evaluates to exactly it (`-0`, `NaN` and the infinities included). */
@@ -193,9 +154,11 @@ function numberLiteral(x: number): string {
 }
 
 /**
- * A Python value as a compact JS expression: `pyValue` on one line with no spaces and bare keys
- * where a key is a plain identifier (`{name:"x","a b":1}`); `__proto__` stays a computed key.
- * `text` writes each string value, as for `pyValue`.
+ * A Python value (runtime/py-value.ts) as a compact JS expression: a float stays a float
+ * (`new PyFloat(1)`: the module must import PyFloat, see `usesPyFloat`), an int beyond 2^53 keeps
+ * its digits (`12345678901234567890n`), a Map keeps its order; one line, no spaces, bare keys where
+ * a key is a plain identifier (`{name:"x","a b":1}`), `__proto__` a computed key. `text` writes each
+ * string value (a literal, or an emitted module's shared constant).
  * @example value({ spend: new PyFloat(1), "a-b": [1n] }) === '{spend:new PyFloat(1),"a-b":[1n]}'
  */
 export function value(v: unknown, text: (s: string) => string = lit): string {
