@@ -1,97 +1,131 @@
-// sha256 of output files for `rye verify`, each read once; a large build's files are read and hashed
-// on worker threads first.
+// sha256 of output files for `rye verify`. A large build's files are hashed by this thread and
+// worker threads together, each taking the next run of files from one shared counter, so no thread
+// waits while another still has a queue.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import * as fs from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 
-// A link is never followed and only a regular file is read: a FIFO or a device planted in out/ must
-// not hang the check (the listing reports them).
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+// A link is never followed, and opening never blocks: a FIFO or a device planted in out/ must not
+// hang the check. The caller hashes only what its listing saw as a regular file.
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+/** Files taken from the shared counter at a time: few enough to share the tail, many enough to rarely touch it. */
+const RUN = 32;
+const BUFFER = 1 << 20;
 
-/** sha256 of regular files by absolute path, each read once (null: absent, a link, or not a file). */
-export class FileHashes {
-  private readonly cache = new Map<string, string | null>();
-  // One buffer for every read: a build of 10k items is ~30k files, and fresh buffers cost GC time.
-  private readonly buffer = Buffer.allocUnsafe(1 << 20);
-  of(path: string): string | null {
-    let h = this.cache.get(path);
-    if (h === undefined) {
-      h = this.hash(path);
-      this.cache.set(path, h);
-    }
-    return h;
+type Fs = Pick<typeof fs, "openSync" | "readSync" | "fstatSync" | "closeSync">;
+
+/**
+ * sha256 of the regular file at `path` (null: absent, a link, or not a regular file). A file that
+ * reads whole in one call below the buffer's size needs no fstat: only a read that returns nothing
+ * or fills the buffer asks whether it is a regular file before reading on (a device never ends).
+ * Self-contained (everything it uses comes in as arguments): worker threads run its source text.
+ */
+function hashFile(path: string, buffer: Buffer, flags: number, fs: Fs, createHash: (a: string) => import("node:crypto").Hash): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, flags);
+  } catch {
+    return null;
   }
-
-  /**
-   * Hashes `paths` ahead of the checks on one thread per core: reading and hashing is most of what
-   * verifying a large build costs. Returns the hashes in the order of `paths`; null where a file was
-   * not hashed there (too few files to be worth threads, or unreadable): `of` then reports it.
-   */
-  async prefetch(paths: readonly string[], minimum = 2000): Promise<(string | null)[]> {
-    const threads = Math.min(availableParallelism(), 4);
-    if (paths.length < minimum || threads < 2) return [];
-    const share = Math.ceil(paths.length / threads);
-    const parts = await Promise.all(Array.from({ length: threads }, (_, i) => hashElsewhere(paths.slice(i * share, (i + 1) * share))));
-    return parts.flat();
-  }
-
-  private hash(path: string): string | null {
-    let fd: number;
-    try {
-      fd = openSync(path, OPEN_FLAGS);
-    } catch {
-      return null;
-    }
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile()) return null;
-      const hash = createHash("sha256");
-      // A file that fits the buffer and reads whole at its stat size needs no read that returns 0.
-      const first = readSync(fd, this.buffer, 0, this.buffer.length, null);
-      hash.update(this.buffer.subarray(0, first));
-      if (first < st.size || first === this.buffer.length) {
-        for (let n; (n = readSync(fd, this.buffer, 0, this.buffer.length, null)) > 0; ) hash.update(this.buffer.subarray(0, n));
-      }
-      return hash.digest("hex");
-    } catch {
-      return null;
-    } finally {
-      closeSync(fd);
-    }
+  try {
+    // A regular file reads short only at its end (a short read elsewhere would fail the file, never pass it).
+    let n = fs.readSync(fd, buffer, 0, buffer.length, null);
+    if ((n === 0 || n === buffer.length) && !fs.fstatSync(fd).isFile()) return null;
+    const hash = createHash("sha256");
+    hash.update(buffer.subarray(0, n));
+    if (n === buffer.length) while ((n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0) hash.update(buffer.subarray(0, n));
+    return hash.digest("hex");
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
-// Self-contained (node: built-ins only) so it runs the same from dist/ and from the TypeScript sources.
+/**
+ * Takes runs of `paths` from `next` (a shared counter) until none are left, writing each hash at its
+ * index in `out` (null where the path is null); returns where the runs it took start. Self-contained,
+ * as hashFile.
+ */
+function hashRuns(paths: readonly (string | null)[], next: Int32Array, run: number, out: (string | null)[], hash: (path: string) => string | null): number[] {
+  const taken: number[] = [];
+  for (let start; (start = Atomics.add(next, 0, run)) < paths.length; ) {
+    taken.push(start);
+    const end = Math.min(start + run, paths.length);
+    for (let i = start; i < end; i++) {
+      const path = paths[i];
+      out[i] = path ? hash(path) : null;
+    }
+  }
+  return taken;
+}
+
+// Run from its source text, so it is the same from dist/, the bundle and the TypeScript sources.
 const HASH_WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createHash } = require("node:crypto");
-const { openSync, readSync, closeSync, fstatSync } = require("node:fs");
-const buffer = Buffer.allocUnsafe(1 << 20);
+const fs = require("node:fs");
+${hashFile.toString()}
+${hashRuns.toString()}
+const { paths, next, run, flags, size } = workerData;
+const buffer = Buffer.allocUnsafe(size);
 const out = [];
-for (const path of workerData.paths) {
-  let fd;
-  out.push(null);
-  try { fd = openSync(path, workerData.flags); } catch { continue; }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) continue;
-    const hash = createHash("sha256");
-    const first = readSync(fd, buffer, 0, buffer.length, null);
-    hash.update(buffer.subarray(0, first));
-    if (first < st.size || first === buffer.length) {
-      for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
-    }
-    out[out.length - 1] = hash.digest("hex");
-  } catch {} finally { closeSync(fd); }
-}
-parentPort.postMessage(out);
+const taken = hashRuns(paths, new Int32Array(next), run, out, (p) => hashFile(p, buffer, flags, fs, createHash));
+parentPort.postMessage({ taken, hashes: taken.map((s) => out.slice(s, s + run)) });
 `;
 
-function hashElsewhere(paths: string[]): Promise<(string | null)[]> {
-  return new Promise((done, fail) => {
-    const worker = new Worker(HASH_WORKER, { eval: true, workerData: { paths, flags: OPEN_FLAGS } });
-    worker.once("message", (m: (string | null)[]) => done(m));
-    worker.once("error", fail);
+/** sha256 of regular files by absolute path. */
+export class FileHashes {
+  // One buffer for every read: fresh buffers for ~20k files cost GC time.
+  private readonly buffer = Buffer.allocUnsafe(BUFFER);
+  of(path: string): string | null {
+    return hashFile(path, this.buffer, OPEN_FLAGS, fs, createHash);
+  }
+
+  /**
+   * Starts hashing `paths` on worker threads (one per further core, up to three) and returns the
+   * hashes in the order of `paths` (null for a null path) once `finish` has hashed the rest on this
+   * thread. Below `minimum` files, or on one core, this thread hashes them all; `here: false` leaves
+   * them all to the workers where there are any.
+   */
+  start(paths: readonly (string | null)[], { minimum = 2000, here = true } = {}): { finish(): Promise<(string | null)[]> } {
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    const threads = paths.length < minimum ? 0 : Math.min(availableParallelism(), 4) - 1;
+    const workers = Array.from({ length: threads }, () => hashElsewhere(paths, next));
+    return {
+      finish: async () => {
+        const out: (string | null)[] = new Array(paths.length).fill(null);
+        if (here || threads === 0) hashRuns(paths, next, RUN, out, (p) => this.of(p));
+        for (const part of await Promise.all(workers)) {
+          part.taken.forEach((start, k) => part.hashes[k]!.forEach((h, j) => (out[start + j] = h)));
+          // A worker that failed took runs it never hashed: this thread hashes them.
+          for (const start of part.lost) for (let i = start; i < Math.min(start + RUN, paths.length); i++) out[i] = paths[i] ? this.of(paths[i]!) : null;
+        }
+        return out;
+      },
+    };
+  }
+}
+
+interface Part {
+  taken: number[];
+  hashes: (string | null)[][];
+  /** Runs a failed worker may have taken: all of them, as it cannot say which. */
+  lost: number[];
+}
+
+function hashElsewhere(paths: readonly (string | null)[], next: Int32Array): Promise<Part> {
+  return new Promise((done) => {
+    const worker = new Worker(HASH_WORKER, { eval: true, workerData: { paths, next: next.buffer, run: RUN, flags: OPEN_FLAGS, size: BUFFER } });
+    worker.once("message", (m: { taken: number[]; hashes: (string | null)[][] }) => done({ ...m, lost: [] }));
+    // Resolving twice is harmless: a worker that posted its hashes exits after them.
+    const failed = () => {
+      const lost: number[] = [];
+      for (let s = 0; s < paths.length; s += RUN) lost.push(s);
+      done({ taken: [], hashes: [], lost });
+    };
+    worker.once("error", failed);
+    worker.once("exit", failed);
   });
 }

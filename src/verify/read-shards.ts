@@ -20,8 +20,6 @@ export interface ShardProblem {
 export interface ListedFile {
   sha256: string;
   itemId: string | null;
-  /** The file's sha256 once it was hashed (rye verify hashes every listed file ahead, on other threads). */
-  actual?: string;
 }
 
 export class ShardReader {

@@ -22,6 +22,8 @@ export interface FileCheck {
   actual: string | null;
   /** Set for a shard of the manifest: the folder it lists (its files are not checked when it fails). */
   shardOf?: string;
+  /** For "not-a-file": false when it is not a symbolic link either (a FIFO, socket or device). */
+  link?: boolean;
 }
 
 /** The outcome of checking an output folder. */
@@ -35,15 +37,19 @@ export interface OutputVerification {
   problems: string[];
 }
 
-/** Every entry below `dir` by relative path, with symbolic links reported rather than followed. */
-export function listTree(dir: string, prefix = "", out: { files: string[]; links: string[] } = { files: [], links: [] }) {
-  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+/**
+ * Every entry below `dir` by relative path: regular files, symbolic links (reported rather than
+ * followed) and anything else (a FIFO, socket or device: never opened, so it cannot hang the check).
+ */
+export function listTree(dir: string, prefix = "", out: { files: string[]; links: string[]; others: string[] } = { files: [], links: [], others: [] }) {
+  for (const e of readdirSync(prefix ? `${dir}/${prefix}` : dir, { withFileTypes: true })) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
     // The output writer's work folder (its lock, journal and staging) is not part of any build.
     if (!prefix && e.isDirectory() && e.name === ".rye") continue;
-    if (e.isSymbolicLink()) out.links.push(rel);
+    if (e.isFile()) out.files.push(rel);
     else if (e.isDirectory()) listTree(dir, rel, out);
-    else out.files.push(rel);
+    else if (e.isSymbolicLink()) out.links.push(rel);
+    else out.others.push(rel);
   }
   return out;
 }
@@ -57,38 +63,59 @@ function describe(f: FileCheck): string {
     case "modified": return `Differs from the manifest: ${label}`;
     case "missing": return `Missing: ${label}`;
     case "unlisted": return `Not listed in the signed manifest: ${label}`;
-    case "not-a-file": return `A symbolic link, not a file rye build writes: ${label}`;
+    case "not-a-file": return `${f.link === false ? "Not a regular file" : "A symbolic link"}, not a file rye build writes: ${label}`;
     default: return "";
   }
 }
 
 /**
- * Every file the manifest lists, from the root and each shard; a shard that is missing or differs
- * from what the root binds is reported once, as a file of the manifest, and its folder is `broken`.
+ * Reads every shard the root binds; a shard that is missing or differs from what the root binds is
+ * reported once, as a file of the manifest, and its folder is `broken`. Returns those folders and
+ * how many files the root and the good shards list.
  */
-function listedFiles(shards: ShardReader, result: OutputVerification): { listed: Map<string, ListedFile>; broken: Set<string> } {
-  const listed = new Map<string, ListedFile>();
+function readShards(shards: ShardReader, result: OutputVerification): { broken: Set<string>; listed: number } {
   const broken = new Set<string>();
-  for (const [name, sha256] of Object.entries(shards.manifest.files)) listed.set(name, { sha256, itemId: null });
-  for (const folder of Object.keys(shards.manifest.shards)) {
+  let listed = Object.keys(shards.manifest.files).length;
+  for (const [folder, sha] of Object.entries(shards.manifest.shards)) {
     const shard = shards.shard(folder)!;
     if (isProblem(shard)) {
       broken.add(folder);
       result.files.push({ path: shard.path, itemId: null, status: shard.status === "missing" ? "missing" : "modified", expected: shard.expected, actual: shard.actual, shardOf: folder });
       continue;
     }
-    const sha = shards.manifest.shards[folder]!;
     result.files.push({ path: shardPath(folder), itemId: null, status: "verified", expected: sha, actual: sha, shardOf: folder });
-    const mirrored = folder === "ts" || folder.startsWith("ts/");
-    for (const [name, sha256] of Object.entries(shard.files)) {
-      const rel = `${folder}/${name}`;
-      // An item's files sit beside its module, except its TypeScript source under ts/.
-      const m = moduleName(name);
-      const module = mirrored || !Object.hasOwn(shard.items, m) ? undefined : shard.items[m];
-      listed.set(rel, { sha256, itemId: mirrored ? shards.itemOf(rel) : module ? module[0] : null });
-    }
+    listed += Object.keys(shard.files).length;
   }
-  return { listed, broken };
+  return { broken, listed };
+}
+
+/** Whether the root or a shard it binds may list `rel` (only those files are worth hashing). */
+function mayBeListed(manifest: Manifest, rel: string): boolean {
+  const at = rel.lastIndexOf("/");
+  return at < 0 ? Object.hasOwn(manifest.files, rel) : Object.hasOwn(manifest.shards, rel.slice(0, at));
+}
+
+/** What the root or a good shard lists at `rel`: undefined when unlisted (or its shard failed). */
+function listedAt(shards: ShardReader, rel: string): ListedFile | undefined {
+  const at = rel.lastIndexOf("/");
+  if (at < 0) return Object.hasOwn(shards.manifest.files, rel) ? { sha256: shards.manifest.files[rel]!, itemId: null } : undefined;
+  const folder = rel.slice(0, at);
+  const name = rel.slice(at + 1);
+  const shard = shards.shard(folder);
+  if (shard === null || isProblem(shard) || !Object.hasOwn(shard.files, name)) return undefined;
+  // An item's files sit beside its module, except its TypeScript source under ts/.
+  if (folder === "ts" || folder.startsWith("ts/")) return { sha256: shard.files[name]!, itemId: shards.itemOf(rel) };
+  const m = moduleName(name);
+  return { sha256: shard.files[name]!, itemId: Object.hasOwn(shard.items, m) ? shard.items[m]![0] : null };
+}
+
+/** Every file the root and the good shards list, by path. */
+function* allListed(shards: ShardReader): Generator<[string, ListedFile]> {
+  for (const rel of Object.keys(shards.manifest.files)) yield [rel, listedAt(shards, rel)!];
+  for (const folder of Object.keys(shards.manifest.shards)) {
+    const shard = shards.shard(folder)!;
+    if (!isProblem(shard)) for (const name of Object.keys(shard.files)) yield [`${folder}/${name}`, listedAt(shards, `${folder}/${name}`)!];
+  }
 }
 
 /** The module file name an item's file belongs to: `a.d.ts`, `a.ts`, `a.mjs` → `a.js`. */
@@ -122,21 +149,22 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
     return result;
   }
   const shards = new ShardReader(root, manifest.manifest);
-  const { listed, broken } = listedFiles(shards, result);
+  const tree = listTree(root);
+  const files = tree.files.sort();
   // Paths built by concatenation (every platform takes "/"): path.join costs more than hashing a small file.
   const at = (rel: string) => `${root}/${rel}`;
+  // Other threads start hashing while this one reads the shards, then joins them.
   const hashes = new FileHashes();
-  // Listed files are hashed on other threads while this one lists the folder.
-  const hashing = hashes.prefetch([...listed.keys()].map(at));
-  const tree = listTree(root);
-  const ahead = await hashing;
-  let i = 0;
-  for (const entry of listed.values()) entry.actual = ahead[i++] ?? undefined;
-  const seen = new Set<string>();
+  const hashing = hashes.start(files.map((rel) => (mayBeListed(manifest.manifest!, rel) ? at(rel) : null)));
+  const { broken, listed } = readShards(shards, result);
+  const actual = await hashing.finish();
   const links = new Set(tree.links);
-  for (const rel of [...tree.links].sort()) result.files.push({ path: rel, itemId: listed.get(rel)?.itemId ?? null, status: "not-a-file", expected: null, actual: null });
-  for (const rel of tree.files.sort()) {
-    const entry = listed.get(rel);
+  const odd = [...tree.links, ...tree.others].sort();
+  for (const rel of odd) result.files.push({ path: rel, itemId: listedAt(shards, rel)?.itemId ?? null, status: "not-a-file", expected: null, actual: null, link: links.has(rel) });
+  let found = 0;
+  for (let i = 0; i < files.length; i++) {
+    const rel = files[i]!;
+    const entry = listedAt(shards, rel);
     if (!entry) {
       // A file of a folder whose shard failed is neither listed nor unlisted: the shard is the problem.
       if (shards.shardPaths.has(rel) || broken.has(splitPath(rel)[0])) continue;
@@ -144,12 +172,15 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
       else if (!allowedUnlisted(rel, join(root, rel))) result.files.push({ path: rel, itemId: null, status: "unlisted", expected: null, actual: null });
       continue;
     }
-    seen.add(rel);
-    const actual = entry.actual ?? hashes.of(at(rel));
-    result.files.push({ path: rel, itemId: entry.itemId, status: actual === entry.sha256 ? "verified" : "modified", expected: entry.sha256, actual });
+    found++;
+    const sha = actual[i] ?? hashes.of(at(rel));
+    result.files.push({ path: rel, itemId: entry.itemId, status: sha === entry.sha256 ? "verified" : "modified", expected: entry.sha256, actual: sha });
   }
-  for (const [rel, entry] of listed) {
-    if (!seen.has(rel) && !links.has(rel)) result.files.push({ path: rel, itemId: entry.itemId, status: "missing", expected: entry.sha256, actual: null });
+  if (found < listed) {
+    const present = new Set([...files, ...odd]);
+    for (const [rel, entry] of allListed(shards)) {
+      if (!present.has(rel)) result.files.push({ path: rel, itemId: entry.itemId, status: "missing", expected: entry.sha256, actual: null });
+    }
   }
   const bad = result.files.filter((f) => f.status !== "verified");
   if (bad.length > 0) result.problems.push(`Files do not match the signed manifest ${label}:\n${bad.map((f) => `  ${describe(f)}`).join("\n")}\n  Fix: rebuild with rye build`);

@@ -1,30 +1,49 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
 import { expect, test } from "vitest";
 import { FileHashes } from "../../src/verify/file-hashes.js";
 
-test("hashes read on worker threads equal the file's sha256, and a missing file stays missing", async () => {
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+test("hashes shared by this thread and worker threads equal each file's sha256, in order; absent, linked and null paths hash to null", async () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-hashes-"));
-  const paths: string[] = [];
-  const expected = new Map<string, string>();
+  const paths: (string | null)[] = [];
+  const expected: (string | null)[] = [];
   for (let i = 0; i < 300; i++) {
     const path = join(dir, `f${i}.js`);
-    // Sizes around the worker's read buffer too, so a file read in several chunks is covered.
-    const text = i === 7 ? "x".repeat((1 << 20) + 123) : `export const n = ${i};\n`.repeat(i);
+    // Sizes around the read buffer too (one byte under, exactly, over), so every way a read ends is covered.
+    const big = { 7: (1 << 20) - 1, 8: 1 << 20, 9: (1 << 20) + 123 }[i];
+    const text = big === undefined ? `export const n = ${i};\n`.repeat(i) : "x".repeat(big);
     writeFileSync(path, text);
     paths.push(path);
-    expected.set(path, createHash("sha256").update(text).digest("hex"));
+    expected.push(sha(text));
   }
-  const missing = join(dir, "absent.js");
-  paths.push(missing);
-  const hashes = new FileHashes();
-  await hashes.prefetch(paths, 1);
-  for (const [path, hash] of expected) expect(hashes.of(path)).toBe(hash);
-  expect(hashes.of(missing)).toBeNull();
-  // A file changed after the prefetch keeps the prefetched hash (one read per file, as before), which
-  // also shows the hashes came from the workers; on one core there are none.
-  writeFileSync(paths[3]!, "changed");
-  if (availableParallelism() >= 2) expect(hashes.of(paths[3]!)).toBe(expected.get(paths[3]!));
+  paths.push(join(dir, "absent.js"), null);
+  expected.push(null, null);
+  symlinkSync(paths[3]!, join(dir, "link.js"));
+  paths.push(join(dir, "link.js"));
+  expected.push(null);
+  // Worker threads alone (where there is more than one core), this thread alone, and both sharing the list.
+  // (Where workers ran, this thread hashed nothing: a worker that failed would have left it its share.)
+  const elsewhere = new (class extends FileHashes {
+    override of(path: string): string | null {
+      if (availableParallelism() > 1) throw new Error(`hashed on this thread: ${path}`);
+      return super.of(path);
+    }
+  })();
+  expect(await elsewhere.start(paths, { minimum: 1, here: false }).finish()).toEqual(expected);
+  expect(await new FileHashes().start(paths).finish()).toEqual(expected);
+  expect(await new FileHashes().start(paths, { minimum: 1 }).finish()).toEqual(expected);
+  expect(new FileHashes().of(paths[0]!)).toBe(sha(""));
+});
+
+test.skipIf(process.platform === "win32")("a FIFO is not read and does not hang the hashing, on this thread or another", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "rye-hashes-"));
+  const fifo = join(dir, "pipe.js");
+  expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+  expect(new FileHashes().of(fifo)).toBeNull();
+  expect(await new FileHashes().start([fifo], { minimum: 1, here: false }).finish()).toEqual([null]);
 });

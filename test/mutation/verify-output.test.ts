@@ -1,7 +1,8 @@
 // verifyOutputDir's report, to the letter: what each kind of mismatch says, which entries are the
 // writer's own, what a missing or pending manifest gives. Expected messages are the ones the docs
 // and `rye verify` show (docs/security-model.md); each test fails if a branch or message changes.
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -88,7 +89,25 @@ describe("verifyOutputDir", () => {
     mkdirSync(join(out, "d", ".rye"), { recursive: true });
     writeFileSync(join(out, "d", ".rye", "evil.js"), "export {};\n");
     expect((await verifyOutputDir(out, trust)).files.map((f) => [f.path, f.status])).toEqual([["a.js", "verified"], ["d/.rye/evil.js", "unlisted"]]);
-    expect({ ...listTree(out), files: listTree(out).files.sort() }).toEqual({ files: ["a.js", "d/.rye/evil.js", "manifest.json"], links: [] });
+    expect({ ...listTree(out), files: listTree(out).files.sort() }).toEqual({ files: ["a.js", "d/.rye/evil.js", "manifest.json"], links: [], others: [] });
+  });
+
+  test.skipIf(process.platform === "win32")("a FIFO in place of a listed file, or as the package.json, is not a file: reported, never opened", async () => {
+    const { out, trust } = output({ "d/a.js": ["export const a = 1;\n", "item/a"], "b.js": ["", null] }, (o) => {
+      for (const fifo of ["d/a.js", "b.js", "package.json"]) {
+        rmSync(join(o, fifo), { force: true });
+        expect(spawnSync("mkfifo", [join(o, fifo)]).status).toBe(0);
+      }
+    });
+    const r = await verifyOutputDir(out, trust);
+    expect(r.ok).toBe(false);
+    // b.js was listed empty: a FIFO reads as empty too, and still fails.
+    expect(r.files.filter((f) => f.status !== "verified").map((f) => [f.path, f.itemId, f.status, f.link])).toEqual([
+      ["b.js", null, "not-a-file", false],
+      ["d/a.js", "item/a", "not-a-file", false],
+      ["package.json", null, "not-a-file", false],
+    ]);
+    expect(r.problems[0]).toContain("  Not a regular file, not a file rye build writes: d/a.js (item/a)\n");
   });
 
   test("no manifest: one problem that says so, and nothing else is looked at", async () => {

@@ -120,7 +120,7 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
     const display = shown(resolve(result.path, f.path));
     const details = f.status === "verified" || f.status === "modified"
       ? `sha256 ${f.status === "verified" ? "matches" : "differs"} (listed in ${manifestPath}), ${signedBy(fp, m.owner, via)}`
-      : f.status === "missing" ? `listed in ${manifestPath} but absent` : f.status === "unlisted" ? `not listed in ${manifestPath}` : "a symbolic link";
+      : f.status === "missing" ? `listed in ${manifestPath} but absent` : f.status === "unlisted" ? `not listed in ${manifestPath}` : f.link === false ? "not a regular file" : "a symbolic link";
     const message = f.status === "verified" ? ""
       : f.status === "unlisted" ? `Not listed in the signed manifest ${manifestPath}: ${display} is not part of that build\n  Fix: rebuild with rye build, or remove the file`
       : f.status === "modified" ? `Content modified since signing: ${display}${f.itemId ? ` (${f.itemId})` : ""}\n  Differs from the signed manifest ${manifestPath}: expected sha256 ${f.expected}, actual ${f.actual ?? "(unreadable)"}\n  Fix: rebuild with rye build`
