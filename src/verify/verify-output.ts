@@ -157,11 +157,11 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
   const hashes = new FileHashes();
   const hashing = hashes.start(files.map((rel) => (mayBeListed(manifest.manifest!, rel) ? at(rel) : null)));
   const { broken, listed } = readShards(shards, result);
-  const actual = await hashing.finish();
+  // Everything but the hashes is settled before this thread joins the hashing: no thread waits at its end.
   const links = new Set(tree.links);
   const odd = [...tree.links, ...tree.others].sort();
   for (const rel of odd) result.files.push({ path: rel, itemId: listedAt(shards, rel)?.itemId ?? null, status: "not-a-file", expected: null, actual: null, link: links.has(rel) });
-  let found = 0;
+  const hashed: { check: FileCheck; at: number }[] = [];
   for (let i = 0; i < files.length; i++) {
     const rel = files[i]!;
     const entry = listedAt(shards, rel);
@@ -172,15 +172,20 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
       else if (!allowedUnlisted(rel, join(root, rel))) result.files.push({ path: rel, itemId: null, status: "unlisted", expected: null, actual: null });
       continue;
     }
-    found++;
-    const sha = actual[i] ?? hashes.of(at(rel));
-    result.files.push({ path: rel, itemId: entry.itemId, status: sha === entry.sha256 ? "verified" : "modified", expected: entry.sha256, actual: sha });
+    const check: FileCheck = { path: rel, itemId: entry.itemId, status: "modified", expected: entry.sha256, actual: null };
+    result.files.push(check);
+    hashed.push({ check, at: i });
   }
-  if (found < listed) {
+  if (hashed.length < listed) {
     const present = new Set([...files, ...odd]);
     for (const [rel, entry] of allListed(shards)) {
       if (!present.has(rel)) result.files.push({ path: rel, itemId: entry.itemId, status: "missing", expected: entry.sha256, actual: null });
     }
+  }
+  const actual = await hashing.finish();
+  for (const { check, at: i } of hashed) {
+    check.actual = actual[i] ?? hashes.of(at(check.path));
+    if (check.actual === check.expected) check.status = "verified";
   }
   const bad = result.files.filter((f) => f.status !== "verified");
   if (bad.length > 0) result.problems.push(`Files do not match the signed manifest ${label}:\n${bad.map((f) => `  ${describe(f)}`).join("\n")}\n  Fix: rebuild with rye build`);
