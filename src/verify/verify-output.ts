@@ -13,6 +13,8 @@ import { allowedUnlisted, isBundleFile, MANIFEST } from "./output-files.js";
 import { isProblem, ShardReader, type ListedFile } from "./read-shards.js";
 import { pendingJournal } from "../output/journal.js";
 
+const MANY_FOLDERS = 20;
+
 /** One file's outcome. `path` is relative to the output folder, with `/`. */
 export interface FileCheck {
   path: string;
@@ -149,12 +151,14 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
     return result;
   }
   const shards = new ShardReader(root, manifest.manifest);
+  const hashes = new FileHashes();
+  // Worker threads take ~50 ms to boot: a build of many folders (thousands of files) boots them while this thread lists.
+  if (shards.shardPaths.size >= MANY_FOLDERS) hashes.spawn();
   const tree = listTree(root);
   const files = tree.files.sort();
   // Paths built by concatenation (every platform takes "/"): path.join costs more than hashing a small file.
   const at = (rel: string) => `${root}/${rel}`;
   // Other threads start hashing while this one reads the shards, then joins them.
-  const hashes = new FileHashes();
   const hashing = hashes.start(files.map((rel) => (mayBeListed(manifest.manifest!, rel) ? at(rel) : null)));
   const { broken, listed } = readShards(shards, result);
   // Everything but the hashes is settled before this thread joins the hashing: no thread waits at its end.

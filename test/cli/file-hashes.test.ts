@@ -37,6 +37,10 @@ test("hashes shared by this thread and worker threads equal each file's sha256, 
   expect(await elsewhere.start(paths, { minimum: 1, here: false }).finish()).toEqual(expected);
   expect(await new FileHashes().start(paths).finish()).toEqual(expected);
   expect(await new FileHashes().start(paths, { minimum: 1 }).finish()).toEqual(expected);
+  // Workers booted ahead and then given a list under the minimum are let go: this thread hashes it.
+  const ahead = new FileHashes();
+  ahead.spawn();
+  expect(await ahead.start(paths.slice(0, 20)).finish()).toEqual(expected.slice(0, 20));
   expect(new FileHashes().of(paths[0]!)).toBe(sha(""));
 });
 
