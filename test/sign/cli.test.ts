@@ -149,8 +149,28 @@ describe("rye verify", () => {
     expect(r.out).toContain("    Unsigned item: .ai/tools/demo/new.py\n      Kind: tool\n");
     expect(r.out).toMatch(/^modified\s+module\s+out\/demo\/hi\.js/m);
     expect(r.out).toMatch(/Differs from the manifest: demo\/hi\.js \(demo\/hi\)/);
-    // The sources, the module, and the manifest whose build no longer matches it.
-    expect(r.out.trim().split("\n").at(-1)).toBe("4 of 8 files verified, 4 failed.");
+    // The two sources and the module; the manifest itself still verifies and is not counted again.
+    expect(r.out.trim().split("\n").at(-1)).toBe("5 of 8 files verified, 3 failed.");
+  });
+
+  it("one edited module of an output folder is one failed file, named on its own line; the manifest's row stays verified", async () => {
+    const { home, project } = await setup();
+    const mod = join(project, "out/demo/hi.js");
+    writeFileSync(mod, readFileSync(mod, "utf8").replace("export", "export /* edited */"));
+    const r = await verifyIn(project, home, "out");
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split("\n");
+    // manifest.json, the shard of demo/ and the module: three files, one of them failed.
+    expect(lines.at(-1)).toBe("2 of 3 files verified, 1 failed.");
+    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json  signed by [0-9a-f]{16} .*signature valid; 1 of 2 files verified$/m);
+    expect(lines.filter((l) => /^[a-z]/.test(l) && !l.startsWith("verified"))).toEqual([expect.stringMatching(/^modified\s+module\s+out\/demo\/hi\.js  sha256 differs \(listed in out\/manifest\.json\)/)]);
+    expect(r.out).toContain("    Content modified since signing: out/demo/hi.js (demo/hi)\n");
+    // A manifest that fails its own check is the one failed file: its files cannot be checked against it.
+    writeFileSync(join(project, "out/manifest.json"), readFileSync(join(project, "out/manifest.json"), "utf8").replace('"version"', '"version" '));
+    const broken = await verifyIn(project, home, "out");
+    expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(/^modified\s+manifest\s+out\/manifest\.json /m);
+    expect(broken.out.trim().split("\n").at(-1)).toBe("0 of 1 files verified, 1 failed.");
   });
 
   it("reports items signed by a key no space trusts, and uses --system spaces", async () => {

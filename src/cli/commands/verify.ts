@@ -110,8 +110,10 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
   const files = result.output!.files;
   const verified = files.filter((f) => f.status === "verified").length;
   const count = m.ok ? `; ${verified} of ${files.length} files verified` : "";
+  // The manifest's row is the manifest file's own check: a file that fails is counted on its own row, once.
+  const ok = m.ok && (result.ok || verified < files.length);
   const lines: Line[] = [{
-    path: manifestPath, kind: "manifest", status: m.ok ? (result.ok ? "verified" : "modified") : STATUS[m.outcome], ok: result.ok,
+    path: manifestPath, kind: "manifest", status: ok ? "verified" : m.ok ? "modified" : STATUS[m.outcome], ok,
     details: `${m.ok ? `${signedBy(fp, m.owner, via)}, hash matches, key trusted, signature valid` : itemDetails(m)}${count}`,
     message: result.problems.join("\n"), fingerprint: fp, owner: m.owner, more: all ? 0 : verified,
   }];
