@@ -120,6 +120,42 @@ function* allListed(shards: ShardReader): Generator<[string, ListedFile]> {
   }
 }
 
+/**
+ * Adds a check for every entry of `tree` (sorted files) and every listed file it lacks to `result`,
+ * in path order: links and other non-files, then files (unlisted ones, and listed ones waiting for
+ * their hash at `hashAt` in `tree.files`), then missing ones.
+ */
+function checkFiles(shards: ShardReader, tree: ReturnType<typeof listTree>, { broken, listed }: { broken: Set<string>; listed: number }, result: OutputVerification) {
+  const links = new Set(tree.links);
+  const odd = [...tree.links, ...tree.others].sort();
+  for (const rel of odd) result.files.push({ path: rel, itemId: listedAt(shards, rel)?.itemId ?? null, status: "not-a-file", expected: null, actual: null, link: links.has(rel) });
+  // Two arrays, no object per file.
+  const checks: FileCheck[] = [];
+  const hashAt: number[] = [];
+  for (let i = 0; i < tree.files.length; i++) {
+    const rel = tree.files[i]!;
+    const entry = listedAt(shards, rel);
+    if (!entry) {
+      // A file of a folder whose shard failed is neither listed nor unlisted: the shard is the problem.
+      if (shards.shardPaths.has(rel) || broken.has(splitPath(rel)[0])) continue;
+      if (isBundleFile(rel)) result.bundles.push(rel);
+      else if (!allowedUnlisted(rel, `${result.dir}/${rel}`)) result.files.push({ path: rel, itemId: null, status: "unlisted", expected: null, actual: null });
+      continue;
+    }
+    const check: FileCheck = { path: rel, itemId: entry.itemId, status: "modified", expected: entry.sha256, actual: null };
+    result.files.push(check);
+    checks.push(check);
+    hashAt.push(i);
+  }
+  if (checks.length < listed) {
+    const present = new Set([...tree.files, ...odd]);
+    for (const [rel, entry] of allListed(shards)) {
+      if (!present.has(rel)) result.files.push({ path: rel, itemId: entry.itemId, status: "missing", expected: entry.sha256, actual: null });
+    }
+  }
+  return { checks, hashAt };
+}
+
 /** The module file name an item's file belongs to: `a.d.ts`, `a.ts`, `a.mjs` → `a.js`. */
 function moduleName(name: string): string {
   for (const ext of [".d.ts", ".ts", ".mjs"]) if (name.endsWith(ext)) return `${name.slice(0, -ext.length)}.js`;
@@ -162,33 +198,11 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
   const hashing = hashes.start(files.map((rel) => (mayBeListed(manifest.manifest!, rel) ? at(rel) : null)));
   const { broken, listed } = readShards(shards, result);
   // Everything but the hashes is settled before this thread joins the hashing: no thread waits at its end.
-  const links = new Set(tree.links);
-  const odd = [...tree.links, ...tree.others].sort();
-  for (const rel of odd) result.files.push({ path: rel, itemId: listedAt(shards, rel)?.itemId ?? null, status: "not-a-file", expected: null, actual: null, link: links.has(rel) });
-  const hashed: { check: FileCheck; at: number }[] = [];
-  for (let i = 0; i < files.length; i++) {
-    const rel = files[i]!;
-    const entry = listedAt(shards, rel);
-    if (!entry) {
-      // A file of a folder whose shard failed is neither listed nor unlisted: the shard is the problem.
-      if (shards.shardPaths.has(rel) || broken.has(splitPath(rel)[0])) continue;
-      if (isBundleFile(rel)) result.bundles.push(rel);
-      else if (!allowedUnlisted(rel, join(root, rel))) result.files.push({ path: rel, itemId: null, status: "unlisted", expected: null, actual: null });
-      continue;
-    }
-    const check: FileCheck = { path: rel, itemId: entry.itemId, status: "modified", expected: entry.sha256, actual: null };
-    result.files.push(check);
-    hashed.push({ check, at: i });
-  }
-  if (hashed.length < listed) {
-    const present = new Set([...files, ...odd]);
-    for (const [rel, entry] of allListed(shards)) {
-      if (!present.has(rel)) result.files.push({ path: rel, itemId: entry.itemId, status: "missing", expected: entry.sha256, actual: null });
-    }
-  }
+  const waiting = checkFiles(shards, tree, { broken, listed }, result);
   const actual = await hashing.finish();
-  for (const { check, at: i } of hashed) {
-    check.actual = actual[i] ?? hashes.of(at(check.path));
+  for (let k = 0; k < waiting.checks.length; k++) {
+    const check = waiting.checks[k]!;
+    check.actual = actual[waiting.hashAt[k]!] ?? hashes.of(at(check.path));
     if (check.actual === check.expected) check.status = "verified";
   }
   const bad = result.files.filter((f) => f.status !== "verified");

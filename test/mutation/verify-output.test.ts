@@ -2,7 +2,8 @@
 // writer's own, what a missing or pending manifest gives. Expected messages are the ones the docs
 // and `rye verify` show (docs/security-model.md); each test fails if a branch or message changes.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -108,6 +109,26 @@ describe("verifyOutputDir", () => {
       ["package.json", null, "not-a-file", false],
     ]);
     expect(r.problems[0]).toContain("  Not a regular file, not a file rye build writes: d/a.js (item/a)\n");
+  });
+
+  test("a build of thousands of files in many folders (hashed by worker threads too): each edited, missing or unlisted file is found", async () => {
+    const files: Record<string, [string, string | null]> = {};
+    for (let i = 0; i < 2100; i++) files[`f${i % 25}/m${i}.js`] = [`export const n = ${i};\n`, `f${i % 25}/m${i}`];
+    const { out, trust } = output(files, (o) => {
+      writeFileSync(join(o, "f3/m1503.js"), "export const n = -1;\n");
+      rmSync(join(o, "f24/m99.js"));
+      writeFileSync(join(o, "f7/extra.js"), "export {};\n");
+    });
+    const r = await verifyOutputDir(out, trust);
+    expect(r.ok).toBe(false);
+    expect(r.files.filter((f) => f.status !== "verified").map((f) => [f.path, f.itemId, f.status])).toEqual([
+      ["f3/m1503.js", "f3/m1503", "modified"],
+      ["f7/extra.js", null, "unlisted"],
+      ["f24/m99.js", "f24/m99", "missing"],
+    ]);
+    // 25 shards and 2099 files present, each hashed once and matching but the one edited.
+    expect(r.files.filter((f) => f.status === "verified")).toHaveLength(25 + 2098);
+    expect(r.files.find((f) => f.path === "f0/m0.js")?.actual).toBe(createHash("sha256").update(readFileSync(join(out, "f0/m0.js"))).digest("hex"));
   });
 
   test("no manifest: one problem that says so, and nothing else is looked at", async () => {
