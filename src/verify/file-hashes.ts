@@ -19,7 +19,8 @@ type Fs = Pick<typeof fs, "openSync" | "readSync" | "fstatSync" | "closeSync">;
  * sha256 of the regular file at `path` (null: absent, a link, or not a regular file). A file that
  * reads whole in one call below the buffer's size needs no fstat: only a read that returns nothing
  * or fills the buffer asks whether it is a regular file before reading on (a device never ends).
- * `sha256` is an empty hash to copy (cheaper than a new one). Self-contained (everything it uses comes in as arguments): worker threads run its source text.
+ * `sha256` is an empty hash to copy (cheaper than a new one). Self-contained (everything it uses
+ * comes in as arguments): worker threads run its source text.
  */
 function hashFile(path: string, buffer: Buffer, flags: number, fs: Fs, sha256: Hash): string | null {
   let fd: number;

@@ -1,7 +1,8 @@
 /**
  * Verifies a built output folder against trust anchors: the manifest's signature once, then every
  * file by its sha256 as the manifest binds it to its path and item. An edited, swapped, missing or
- * unlisted file fails, as does a symbolic link anywhere inside (it could lead the reader elsewhere).
+ * unlisted file fails, as does a symbolic link anywhere inside (it could lead the reader elsewhere)
+ * and a FIFO, socket or device (never opened).
  */
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
