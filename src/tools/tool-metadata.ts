@@ -135,23 +135,19 @@ export function readToolMetadata(text: string, ext: string): ToolMetadataResult 
     });
   }
   const { metadata, from } = normalizeToolMetadata(parsed);
-  return { metadata, parser, spans: fieldSpans(spans, from), problems };
+  const fieldSpans: ToolMetadataResult["spans"] = {};
+  for (const [field, key] of Object.entries(from) as [keyof ToolMetadata, string][]) {
+    const s = spans[key];
+    if (s) fieldSpans[field] = s;
+  }
+  return { metadata, parser, spans: fieldSpans, problems };
 }
 
-/** A YAML file's key locations under `prefix`, read only when a key's location is asked for. */
+/** A YAML file's key locations under `prefix`, each looked up only when asked for (see readYamlTool). */
 function prefixedSpans(yml: YamlTool, prefix: string): Record<string, Span> {
   return new Proxy({} as Record<string, Span>, {
     get: (_target, key) => (typeof key === "string" && key.startsWith(prefix) ? yml.spans[key.slice(prefix.length)] : undefined),
   });
-}
-
-/** Each metadata field's location: getters, so that a lazily located file is read again only for a diagnostic. */
-function fieldSpans(spans: Record<string, Span>, from: Record<string, string>): ToolMetadataResult["spans"] {
-  const out: ToolMetadataResult["spans"] = {};
-  for (const [field, key] of Object.entries(from)) {
-    Object.defineProperty(out, field, { enumerable: true, configurable: true, get: () => spans[key] });
-  }
-  return out;
 }
 
 function isMetadataName(name: string): boolean {
