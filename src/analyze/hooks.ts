@@ -2,6 +2,8 @@ import { parse as parseYaml, YAMLError } from "yaml";
 import * as d from "../diagnostics/codes.js";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DirectiveData } from "../parse/directive-data.js";
+import { readBlockYaml } from "../parse/read-block-yaml.js";
+import { YAML_1_1 } from "../parse/yaml-1-1-scalars.js";
 
 /** A context hook: on `event`, load knowledge items and inject them before or after the prompt. */
 export interface HookDef {
@@ -35,7 +37,7 @@ export const DEFAULT_CONTEXT_HOOKS: HookDef[] = [
 
 /** Context hooks of a `hook_conditions.yaml` (its `context_hooks` list). */
 export function hooksFromConfig(text: string, from: string): HookDef[] {
-  const doc = parseYaml(text, { version: "1.1" }) as { context_hooks?: Record<string, unknown>[] } | null;
+  const doc = (readBlockYaml(text, YAML_1_1) ?? parseYaml(text, { version: "1.1" })) as { context_hooks?: Record<string, unknown>[] } | null;
   return (doc?.context_hooks ?? []).map((h, i) => toHook(h, from, `${from}#${i}`, 2));
 }
 

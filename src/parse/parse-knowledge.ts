@@ -2,7 +2,9 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { explainMissingFence } from "./explain-missing-fence.js";
+import { readBlockYaml } from "./read-block-yaml.js";
 import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
+import { YAML_1_1 } from "./yaml-1-1-scalars.js";
 
 /** A knowledge item as the original's `markdown/frontmatter` parser returns it: YAML keys plus body and raw. */
 export interface KnowledgeData {
@@ -70,6 +72,8 @@ function dashesFrontmatter(text: string): boolean {
 }
 
 function readYaml(text: string, base: number, source: string, lines: LineIndex, out: Diagnostic[]): unknown {
+  const quick = readBlockYaml(text, YAML_1_1);
+  if (quick !== undefined) return quick;
   try {
     return parseYaml(text, { version: "1.1" });
   } catch (e) {

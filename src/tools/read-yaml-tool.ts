@@ -1,6 +1,7 @@
 import { Alias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
 import { LineIndex } from "../diagnostics/diagnostic.js";
-import { PyFloat } from "../runtime/pystr.js";
+import { dictKey, pyTruthy, resolveScalar, setKey } from "./py-yaml-scalars.js";
+import { readBlockYaml, type YamlScalars } from "../parse/read-block-yaml.js";
 import type { Span } from "./read-python-metadata.js";
 
 /** A YAML tool file read as PyYAML's `safe_load` reads it, with the place of every key. */
@@ -13,17 +14,51 @@ export interface YamlTool {
   warnings: { message: string; span: Span }[];
 }
 
-// PyYAML resolves plain scalars with YAML 1.1 rules that differ from the `yaml` package's (`1e5` and
-// `1.5e3` are strings there, `0777` is octal), so scalars are read as text and resolved here.
-const BOOL_RE = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
-const NULL_RE = /^(?:~|null|Null|NULL|)$/;
-const INT_RE = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
-const FLOAT_RE =
-  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-const TRUE_WORDS = new Set(["yes", "true", "on"]);
+/** PyYAML's `safe_load` scalars and mappings, and `or {}`, for the quick reader. */
+export const PY_YAML: YamlScalars = {
+  plain: (text) => resolveScalar(text, true, undefined, () => {}),
+  set: (map, key, value) => (setKey(map, dictKey(key), value), true),
+  document: (value) => (pyTruthy(value) ? value : {}),
+};
 
-/** Parses a YAML tool or runtime file, keeping float-ness and key locations for diagnostics. */
+/**
+ * Parses a YAML tool or runtime file, keeping float-ness and key locations for diagnostics. Files in
+ * the block style tools are written in take the quick reader; their key locations, needed only for a
+ * diagnostic, are found by the full reading the first time they are asked for.
+ */
 export function readYamlTool(text: string): YamlTool {
+  const top = new Map<string, [number, number]>();
+  const data = readBlockYaml(text, PY_YAML, (key, offset, length) => top.set(dictKey(key), [offset, length]));
+  if (data === undefined) return readYamlFully(text);
+  return { data, warnings: [], spans: quickSpans(text, top) };
+}
+
+/**
+ * Key locations for a file the quick reader took: the top mapping's keys (where metadata fields
+ * are) from what it recorded, any deeper path from the full reading, done the first time one is asked for.
+ */
+function quickSpans(text: string, top: ReadonlyMap<string, [number, number]>): Record<string, Span> {
+  let index: LineIndex | undefined;
+  let full: Record<string, Span> | undefined;
+  const deeper = () => (full ??= readYamlFully(text).spans);
+  return new Proxy({} as Record<string, Span>, {
+    get(_target, path) {
+      const at = typeof path === "string" ? top.get(path) : undefined;
+      if (!at) return Reflect.get(deeper(), path);
+      index ??= new LineIndex(text);
+      return { start: index.position(at[0]), end: index.position(at[0] + at[1]) };
+    },
+    has: (_target, path) => Reflect.has(deeper(), path),
+    ownKeys: () => Reflect.ownKeys(deeper()),
+    getOwnPropertyDescriptor: (_target, path) => {
+      const d = Reflect.getOwnPropertyDescriptor(deeper(), path);
+      return d && { ...d, configurable: true };
+    },
+  });
+}
+
+/** The `yaml` package's reading of a tool file: any YAML, with errors, warnings and key locations. */
+export function readYamlFully(text: string): YamlTool {
   const index = new LineIndex(text);
   const span = (range: readonly number[] | null | undefined): Span => ({
     start: index.position(range?.[0] ?? 0),
@@ -64,48 +99,6 @@ export function readYamlTool(text: string): YamlTool {
   return result;
 }
 
-function resolveScalar(raw: unknown, plain: boolean, tag: string | undefined, warn: (message: string) => void): unknown {
-  const text = typeof raw === "string" ? raw : raw == null ? "" : String(raw);
-  const explicit = tag?.replace(/^tag:yaml\.org,2002:/, "");
-  if (explicit === "str") return text;
-  if (explicit === "int") return toInt(text);
-  if (explicit === "float") return toFloat(text);
-  if (explicit === "bool") return TRUE_WORDS.has(text.toLowerCase());
-  if (explicit === "null") return null;
-  if (explicit !== undefined && explicit !== "map" && explicit !== "seq") warn(`tag ${tag} is kept as text`);
-  if (!plain) return text;
-  if (NULL_RE.test(text)) return null;
-  if (BOOL_RE.test(text)) return TRUE_WORDS.has(text.toLowerCase());
-  if (INT_RE.test(text)) return toInt(text);
-  if (FLOAT_RE.test(text)) return toFloat(text);
-  return text;
-}
-
-function toInt(text: string): number {
-  let s = text.replace(/_/g, "");
-  const sign = s.startsWith("-") ? -1 : 1;
-  if (/^[-+]/.test(s)) s = s.slice(1);
-  if (s === "0") return 0;
-  if (s.startsWith("0b")) return sign * parseInt(s.slice(2), 2);
-  if (s.startsWith("0x")) return sign * parseInt(s.slice(2), 16);
-  if (s.startsWith("0")) return sign * parseInt(s, 8);
-  if (s.includes(":")) return sign * sexagesimal(s);
-  return sign * Number(s);
-}
-
-function toFloat(text: string): PyFloat {
-  let s = text.replace(/_/g, "").toLowerCase();
-  const sign = s.startsWith("-") ? -1 : 1;
-  if (/^[-+]/.test(s)) s = s.slice(1);
-  if (s === ".inf") return new PyFloat(sign * Infinity);
-  if (s === ".nan") return new PyFloat(NaN);
-  return new PyFloat(sign * (s.includes(":") ? sexagesimal(s) : Number(s)));
-}
-
-function sexagesimal(s: string): number {
-  return s.split(":").reduce((acc, part) => acc * 60 + Number(part), 0);
-}
-
 /** PyYAML's merge key: a mapping, or a list of mappings where earlier ones win; explicit keys win over all. */
 function mergeInto(out: Record<string, unknown>, value: unknown, node: Node, warn: (m: string, n: Node) => void): void {
   const maps = Array.isArray(value) ? [...value].reverse() : [value];
@@ -118,22 +111,3 @@ function mergeInto(out: Record<string, unknown>, value: unknown, node: Node, war
   }
 }
 
-/** Python truthiness, for `safe_load(content) or {}`. */
-function pyTruthy(value: unknown): boolean {
-  if (value instanceof PyFloat) return value.value !== 0;
-  if (Array.isArray(value)) return value.length > 0;
-  if (value !== null && typeof value === "object") return Object.keys(value).length > 0;
-  return Boolean(value);
-}
-
-/** Non-string keys are named as `json.dumps` names them. */
-function dictKey(key: unknown): string {
-  if (typeof key === "string") return key;
-  if (key === null) return "null";
-  if (typeof key === "boolean") return key ? "true" : "false";
-  return String(key);
-}
-
-function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}

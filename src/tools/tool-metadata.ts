@@ -1,7 +1,7 @@
 import type { Severity } from "../diagnostics/diagnostic.js";
 import { readJsMetadata } from "./read-js-metadata.js";
 import { readPythonMetadata, type Span } from "./read-python-metadata.js";
-import { readYamlTool } from "./read-yaml-tool.js";
+import { readYamlTool, type YamlTool } from "./read-yaml-tool.js";
 
 /** Normalised tool metadata; a key is absent when the file does not set it (absent `executor_id` = primitive). */
 export interface ToolMetadata {
@@ -120,7 +120,7 @@ export function readToolMetadata(text: string, ext: string): ToolMetadataResult 
     if (yml.error) problems.push({ severity: "error", message: `Invalid YAML: ${yml.error.message}`, span: yml.error.span });
     for (const w of yml.warnings) problems.push({ severity: "warning", ...w });
     parsed = { data: yml.data, content: text };
-    spans = Object.fromEntries(Object.entries(yml.spans).map(([k, v]) => [`data.${k}`, v]));
+    spans = prefixedSpans(yml, "data.");
   } else if (parser === "javascript/javascript") {
     const js = readJsMetadata(text);
     for (const p of js.problems) problems.push({ severity: "warning", message: p.message, span: p.span });
@@ -141,6 +141,13 @@ export function readToolMetadata(text: string, ext: string): ToolMetadataResult 
     if (s) fieldSpans[field] = s;
   }
   return { metadata, parser, spans: fieldSpans, problems };
+}
+
+/** A YAML file's key locations under `prefix`, each looked up only when asked for (see readYamlTool). */
+function prefixedSpans(yml: YamlTool, prefix: string): Record<string, Span> {
+  return new Proxy({} as Record<string, Span>, {
+    get: (_target, key) => (typeof key === "string" && key.startsWith(prefix) ? yml.spans[key.slice(prefix.length)] : undefined),
+  });
 }
 
 function isMetadataName(name: string): boolean {
