@@ -4,13 +4,13 @@
 // streamed into out/.rye/staging/ as items compile; unchanged files are not touched at all. At the
 // end a journal is written (the commit point) and applied: staged files are renamed into place and
 // files no longer produced are deleted. A build that changes nothing writes nothing.
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { acquireLock, LockTimeoutError, type LockOptions } from "./lock.js";
 import { claimOutput, migrateGenerations, refuseOutDir } from "./claim-output.js";
-import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal } from "./journal.js";
+import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal, insideAny, type Journal } from "./journal.js";
 import { OutputError, realFs, writeFailure, type OutputFs } from "./output-fs.js";
 import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } from "./output-record.js";
 
@@ -183,15 +183,16 @@ export class OutputTransaction implements OutputSink {
       this.finish();
       return result;
     }
-    this.prepareFolders(removed);
+    const journal = { write: [...this.staged], remove: removed, folders: this.newFolders() };
+    this.prepareFolders(journal);
     try {
-      writeJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
+      writeJournal(this.outDir, journal, this.fs);
     } catch (e) {
       throw writeFailure(e, join(workDir(this.outDir), "journal.json"), "writing");
     }
     this.committed = true;
     try {
-      applyJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
+      applyJournal(this.outDir, journal, this.fs);
     } catch (e) {
       const failure = writeFailure(e, this.outDir, "updating");
       const partly = `; ${this.outDir} is partly updated and the next rye build completes it from ${join(workDir(this.outDir), "journal.json")}`;
@@ -235,11 +236,35 @@ export class OutputTransaction implements OutputSink {
     }
   }
 
+  /**
+   * The outermost folders of staged files that out/ does not hold: the commit moves each whole
+   * (a first build: one rename per folder instead of one per file).
+   */
+  private newFolders(): string[] {
+    const absent = new Map<string, boolean>();
+    const folders = new Set<string>();
+    for (const rel of this.staged) {
+      for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1)) {
+        const dir = rel.slice(0, i);
+        let free = absent.get(dir);
+        if (free === undefined) absent.set(dir, (free = !entryAt(this.livePath(dir))));
+        if (free) {
+          folders.add(dir);
+          break;
+        }
+      }
+    }
+    return [...folders];
+  }
+
   /** Creates the folders staged files go to and checks the ones files leave, before the commit point. */
-  private prepareFolders(removed: string[]): void {
+  private prepareFolders(journal: Required<Journal>): void {
+    const moved = new Set(journal.folders);
     const dirs = new Set<string>();
-    for (const rel of this.staged) dirs.add(dirname(this.livePath(rel)));
-    for (const rel of removed) dirs.add(dirname(this.livePath(rel)));
+    // A folder moved whole needs its parent writable; the files in it need nothing more.
+    for (const dir of moved) dirs.add(dirname(this.livePath(dir)));
+    for (const rel of this.staged) if (!insideAny(rel, moved)) dirs.add(dirname(this.livePath(rel)));
+    for (const rel of journal.remove) dirs.add(dirname(this.livePath(rel)));
     for (const dir of dirs) {
       try {
         if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.fs.checkWritable(dir);
@@ -354,6 +379,15 @@ function removeCreated(outDir: string, created: string | undefined, fs: OutputFs
 /** Output paths come from item ids: refuse anything that could land outside out/. */
 function assertInside(rel: string): void {
   if (!isInside(rel)) throw new Error(`refusing to write output path '${rel}': it is not a plain relative path inside the output directory`);
+}
+
+/** Whether anything (a file, a folder, a link, even a broken one) is at `path`; an unreadable place counts as taken. */
+function entryAt(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 function readOrNull(path: string): string | null {
