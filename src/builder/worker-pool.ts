@@ -6,6 +6,7 @@
 // out of memory, a module that does not load) is reported through it and fails the build.
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
+import { shareSources } from "./shared-sources.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
 
@@ -50,7 +51,8 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   });
   supervisor.unref();
   try {
-    for (const c of channels) c.port1.postMessage(task);
+    const message = { ...task, sources: shareSources(task.sources) };
+    for (const c of channels) c.port1.postMessage(message);
     const built: BuiltItem[] = [];
     const done = new Set<number>();
     const drain = (i: number) => {

@@ -4,7 +4,7 @@
 // streamed into out/.rye/staging/ as items compile; unchanged files are not touched at all. At the
 // end a journal is written (the commit point) and applied: staged files are renamed into place and
 // files no longer produced are deleted. A build that changes nothing writes nothing.
-import { lstatSync, readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, statSync, writevSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
@@ -321,6 +321,49 @@ export class StagingWriter implements OutputSink {
   targetPath(rel: string): string {
     return join(this.staged.has(rel) ? stagingDir(this.outDir) : this.outDir, rel);
   }
+
+  /**
+   * `write` for bytes in pieces (a signature line, then the body), returning the new file's stat
+   * from its open descriptor: no second lookup of the path, no string to encode.
+   */
+  writeBytes(rel: string, chunks: readonly Uint8Array[]): WrittenFile {
+    assertWritable(rel);
+    const path = join(stagingDir(this.outDir), rel);
+    try {
+      const dir = dirname(path);
+      if (!this.dirs.has(dir)) {
+        realFs.mkdir(dir);
+        this.dirs.add(dir);
+      }
+      const fd = openSync(path, "w");
+      try {
+        writevAll(fd, chunks);
+        const st = fstatSync(fd);
+        this.staged.add(rel);
+        return { size: st.size, mtimeMs: st.mtimeMs };
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw writeFailure(e, join(this.outDir, rel), "writing");
+    }
+  }
+}
+
+/** Writes every byte of `chunks` at the descriptor's position (writev may write fewer than asked). */
+function writevAll(fd: number, chunks: readonly Uint8Array[]): void {
+  let rest = chunks.filter((c) => c.byteLength > 0);
+  while (rest.length > 0) {
+    let n = writevSync(fd, rest);
+    while (rest.length > 0 && n >= rest[0]!.byteLength) n -= rest.shift()!.byteLength;
+    if (n > 0) rest = [rest[0]!.subarray(n), ...rest.slice(1)];
+  }
+}
+
+/** What stat says of a file just written: its size and mtime, for the build's records. */
+export interface WrittenFile {
+  size: number;
+  mtimeMs: number;
 }
 
 function stage(outDir: string, rel: string, text: string, fs: OutputFs, dirs: Set<string>): void {
