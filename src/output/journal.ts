@@ -14,6 +14,12 @@ export interface Journal {
   write: string[];
   /** Paths in out/ to delete. */
   remove: string[];
+  /**
+   * Folders of staged files that out/ did not hold at the commit: each is moved whole (one rename
+   * instead of one per file). Every file staged under one is also listed in `write`, so a replay
+   * that finds the folder in out/ already, or not moved yet but its place taken, moves file by file.
+   */
+  folders?: string[];
 }
 
 export const workDir = (outDir: string) => join(outDir, WORK_DIR);
@@ -42,8 +48,9 @@ export function writeJournal(outDir: string, journal: Journal, fs: OutputFs): vo
 /** Moves the staged files into place and deletes the removed ones; safe to run again after any interruption. */
 export function applyJournal(outDir: string, journal: Journal, fs: OutputFs): void {
   const staging = stagingDir(outDir);
+  const moved = moveFolders(outDir, journal.folders ?? [], fs);
   for (const rel of journal.write) {
-    if (!isInside(rel)) continue;
+    if (!isInside(rel) || insideAny(rel, moved)) continue;
     const from = join(staging, rel);
     // Already moved by an interrupted run of this journal.
     if (!lstatSync(from, { throwIfNoEntry: false })) continue;
@@ -62,6 +69,28 @@ export function applyJournal(outDir: string, journal: Journal, fs: OutputFs): vo
   pruneEmpty(outDir, emptied, fs);
   fs.unlink(journalPath(outDir));
   fs.rmTree(staging);
+}
+
+/** Moves each staged folder whose place in out/ is free; returns the ones it moved. */
+function moveFolders(outDir: string, folders: readonly string[], fs: OutputFs): Set<string> {
+  const moved = new Set<string>();
+  for (const rel of folders) {
+    if (!isInside(rel)) continue;
+    const from = join(stagingDir(outDir), rel);
+    const to = join(outDir, rel);
+    if (!lstatSync(from, { throwIfNoEntry: false })?.isDirectory() || lstatSync(to, { throwIfNoEntry: false })) continue;
+    if (!statSync(dirname(to), { throwIfNoEntry: false })) fs.mkdir(dirname(to));
+    fs.rename(from, to);
+    moved.add(rel);
+  }
+  return moved;
+}
+
+/** True when the output path `rel` lies in one of `folders` (output-relative folder paths). */
+export function insideAny(rel: string, folders: ReadonlySet<string>): boolean {
+  if (folders.size === 0) return false;
+  for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1)) if (folders.has(rel.slice(0, i))) return true;
+  return false;
 }
 
 /**
@@ -103,7 +132,7 @@ function pruneEmpty(outDir: string, dirs: Set<string>, fs: OutputFs): void {
 function readJournal(path: string): Journal | null {
   try {
     const j = JSON.parse(readFileSync(path, "utf8")) as Journal;
-    return Array.isArray(j.write) && Array.isArray(j.remove) ? j : null;
+    return Array.isArray(j.write) && Array.isArray(j.remove) && (j.folders === undefined || Array.isArray(j.folders)) ? j : null;
   } catch {
     return null;
   }

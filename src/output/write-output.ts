@@ -4,13 +4,13 @@
 // streamed into out/.rye/staging/ as items compile; unchanged files are not touched at all. At the
 // end a journal is written (the commit point) and applied: staged files are renamed into place and
 // files no longer produced are deleted. A build that changes nothing writes nothing.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, statSync, writevSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { acquireLock, LockTimeoutError, type LockOptions } from "./lock.js";
 import { claimOutput, migrateGenerations, refuseOutDir } from "./claim-output.js";
-import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal } from "./journal.js";
+import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal, insideAny, type Journal } from "./journal.js";
 import { OutputError, realFs, writeFailure, type OutputFs } from "./output-fs.js";
 import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } from "./output-record.js";
 
@@ -183,15 +183,16 @@ export class OutputTransaction implements OutputSink {
       this.finish();
       return result;
     }
-    this.prepareFolders(removed);
+    const journal = { write: [...this.staged], remove: removed, folders: this.newFolders() };
+    this.prepareFolders(journal);
     try {
-      writeJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
+      writeJournal(this.outDir, journal, this.fs);
     } catch (e) {
       throw writeFailure(e, join(workDir(this.outDir), "journal.json"), "writing");
     }
     this.committed = true;
     try {
-      applyJournal(this.outDir, { write: [...this.staged], remove: removed }, this.fs);
+      applyJournal(this.outDir, journal, this.fs);
     } catch (e) {
       const failure = writeFailure(e, this.outDir, "updating");
       const partly = `; ${this.outDir} is partly updated and the next rye build completes it from ${join(workDir(this.outDir), "journal.json")}`;
@@ -235,11 +236,35 @@ export class OutputTransaction implements OutputSink {
     }
   }
 
+  /**
+   * The outermost folders of staged files that out/ does not hold: the commit moves each whole
+   * (a first build: one rename per folder instead of one per file).
+   */
+  private newFolders(): string[] {
+    const absent = new Map<string, boolean>();
+    const folders = new Set<string>();
+    for (const rel of this.staged) {
+      for (let i = rel.indexOf("/"); i > 0; i = rel.indexOf("/", i + 1)) {
+        const dir = rel.slice(0, i);
+        let free = absent.get(dir);
+        if (free === undefined) absent.set(dir, (free = !entryAt(this.livePath(dir))));
+        if (free) {
+          folders.add(dir);
+          break;
+        }
+      }
+    }
+    return [...folders];
+  }
+
   /** Creates the folders staged files go to and checks the ones files leave, before the commit point. */
-  private prepareFolders(removed: string[]): void {
+  private prepareFolders(journal: Required<Journal>): void {
+    const moved = new Set(journal.folders);
     const dirs = new Set<string>();
-    for (const rel of this.staged) dirs.add(dirname(this.livePath(rel)));
-    for (const rel of removed) dirs.add(dirname(this.livePath(rel)));
+    // A folder moved whole needs its parent writable; the files in it need nothing more.
+    for (const dir of moved) dirs.add(dirname(this.livePath(dir)));
+    for (const rel of this.staged) if (!insideAny(rel, moved)) dirs.add(dirname(this.livePath(rel)));
+    for (const rel of journal.remove) dirs.add(dirname(this.livePath(rel)));
     for (const dir of dirs) {
       try {
         if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.fs.checkWritable(dir);
@@ -296,6 +321,49 @@ export class StagingWriter implements OutputSink {
   targetPath(rel: string): string {
     return join(this.staged.has(rel) ? stagingDir(this.outDir) : this.outDir, rel);
   }
+
+  /**
+   * `write` for bytes in pieces (a signature line, then the body), returning the new file's stat
+   * from its open descriptor: no second lookup of the path, no string to encode.
+   */
+  writeBytes(rel: string, chunks: readonly Uint8Array[]): WrittenFile {
+    assertWritable(rel);
+    const path = join(stagingDir(this.outDir), rel);
+    try {
+      const dir = dirname(path);
+      if (!this.dirs.has(dir)) {
+        realFs.mkdir(dir);
+        this.dirs.add(dir);
+      }
+      const fd = openSync(path, "w");
+      try {
+        writevAll(fd, chunks);
+        const st = fstatSync(fd);
+        this.staged.add(rel);
+        return { size: st.size, mtimeMs: st.mtimeMs };
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw writeFailure(e, join(this.outDir, rel), "writing");
+    }
+  }
+}
+
+/** Writes every byte of `chunks` at the descriptor's position (writev may write fewer than asked). */
+function writevAll(fd: number, chunks: readonly Uint8Array[]): void {
+  let rest = chunks.filter((c) => c.byteLength > 0);
+  while (rest.length > 0) {
+    let n = writevSync(fd, rest);
+    while (rest.length > 0 && n >= rest[0]!.byteLength) n -= rest.shift()!.byteLength;
+    if (n > 0) rest = [rest[0]!.subarray(n), ...rest.slice(1)];
+  }
+}
+
+/** What stat says of a file just written: its size and mtime, for the build's records. */
+export interface WrittenFile {
+  size: number;
+  mtimeMs: number;
 }
 
 function stage(outDir: string, rel: string, text: string, fs: OutputFs, dirs: Set<string>): void {
@@ -354,6 +422,15 @@ function removeCreated(outDir: string, created: string | undefined, fs: OutputFs
 /** Output paths come from item ids: refuse anything that could land outside out/. */
 function assertInside(rel: string): void {
   if (!isInside(rel)) throw new Error(`refusing to write output path '${rel}': it is not a plain relative path inside the output directory`);
+}
+
+/** Whether anything (a file, a folder, a link, even a broken one) is at `path`; an unreadable place counts as taken. */
+function entryAt(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 function readOrNull(path: string): string | null {

@@ -5,6 +5,7 @@
  * ASCII text `TS:HASH`. Unlike the original's items, the timestamp is signed too, so no byte of a
  * module can change unnoticed, and a signature over a bare item hash can never be replayed onto a module.
  */
+import { createHash } from "node:crypto";
 import { signMessage, verifyMessage } from "./ed25519.js";
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
@@ -33,6 +34,18 @@ export function signedField(hash: string, key: SigningKey, timestamp: string): s
 export function signModule(text: string, key: SigningKey, timestamp: string): string {
   const body = text.replace(ANY_SIGNATURE_LINE, "");
   return `// ${signedField(sha256Hex(body), key, timestamp)}\n${body}`;
+}
+
+/**
+ * `signModule` for a file about to be written: the signature line and the body as UTF-8 bytes
+ * (written one after the other they are exactly `signModule`'s text), and the sha256 of the whole
+ * file. The body is encoded once and hashed twice (alone, then after the line), where the text
+ * form encodes it for each hash and again to write it.
+ */
+export function signModuleBytes(text: string, key: SigningKey, timestamp: string): { line: Buffer; body: Buffer; sha256: string } {
+  const body = Buffer.from(text.replace(ANY_SIGNATURE_LINE, ""), "utf8");
+  const line = Buffer.from(`// ${signedField(createHash("sha256").update(body).digest("hex"), key, timestamp)}\n`, "latin1");
+  return { line, body, sha256: createHash("sha256").update(line).update(body).digest("hex") };
 }
 
 /** Splits a module into its signature fields and the signed body, or null when line 1 is not a module signature. */

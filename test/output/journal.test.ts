@@ -75,4 +75,27 @@ describe("the output journal", () => {
     expect(snapshot(out)["directives/gone/b.js"]).toBeUndefined();
     expect(existsSync(join(out, "directives", "gone"))).toBe(false);
   });
+
+  test("new folders move into out/ whole, and a kill at any operation of that still recovers to all or nothing", () => {
+    const many = new Map([...v1, ...Array.from({ length: 40 }, (_, i): [string, string] => [`directives/many/m${i}.js`, `m${i}`])]);
+    const probe = join(mkdtempSync(join(tmpdir(), "rye-journal-")), "out");
+    const renames = faultyFs(Number.POSITIVE_INFINITY, "crash", ["rename"]);
+    writeOutput(probe, many, { fs: renames.fs });
+    // The journal's own rename, directives/ and knowledge/ whole, then index.js, the record and .gitattributes one by one.
+    expect(renames.count).toBe(6);
+    const after = snapshot(probe);
+    expect(after["directives/many/m39.js"]).toBe("m39");
+    const counting = faultyFs(Number.POSITIVE_INFINITY, "crash");
+    writeOutput(join(mkdtempSync(join(tmpdir(), "rye-journal-")), "out"), many, { fs: counting.fs });
+    for (let at = 1; at <= counting.count; at++) {
+      const out = join(mkdtempSync(join(tmpdir(), "rye-journal-")), "out");
+      expect(() => writeOutput(out, many, { fs: faultyFs(at, "crash").fs }), `kill at operation ${at}`).toThrow();
+      recoverOutput(out, realFs);
+      const now = existsSync(out) ? snapshot(out) : {};
+      // Nothing of the output, or all of it.
+      if (Object.keys(now).length > 0) expect(now, `kill at operation ${at} left a mix`).toEqual(after);
+      expect(writeOutput(out, many).removed).toBe(0);
+      expect(snapshot(out)).toEqual(after);
+    }
+  });
 });
