@@ -187,32 +187,34 @@ function requiredCount(a: DirectiveAnalysis): number {
 /**
  * The TypeScript type of an input of `type`: Python values as JS callers pass them (runtime/py-value.ts),
  * so an int beyond 2^53 (`bigint`), a whole float (`PyFloat`) or an ordered dict (`Map`) need no cast.
- * `runtime` is the specifier of runtime/directive.js from the file the type is written in.
+ * `runtime` is the specifier of runtime/directive.js from the file the type is written in; `short`:
+ * the registry's names for the longer unions (`IntInput`, `NumberInput`, `ObjectInput`, declared in
+ * runtime/directive.ts), which index.d.ts imports.
  */
-function inputType(type: string, runtime: string): string {
+function inputType(type: string, runtime: string, short = false): string {
   switch (type) {
     case "integer":
-      return "number | bigint";
+      return short ? "IntInput" : "number | bigint";
     case "number":
     case "float":
-      return `number | bigint | import(${lit(runtime)}).PyFloat`;
+      return short ? "NumberInput" : `number | bigint | import(${lit(runtime)}).PyFloat`;
     case "object":
     case "dict":
-      return "Record<string, unknown> | ReadonlyMap<string, unknown>";
+      return short ? "ObjectInput" : "Record<string, unknown> | ReadonlyMap<string, unknown>";
     default:
       return Object.hasOwn(TS_TYPES, type) ? TS_TYPES[type]! : "unknown";
   }
 }
 
 /** The members of the `Inputs` type, one per line with its doc comment, each line starting with `indent`. */
-function inputMembers(a: DirectiveAnalysis, indent: string, runtime: string): string[] {
+function inputMembers(a: DirectiveAnalysis, indent: string, runtime: string, short = false): string[] {
   const seen = new Set<string>();
   return a.inputs
     .filter((i) => !seen.has(i.name) && seen.add(i.name))
     .map((i) => {
       const optional = !i.required || i.default !== undefined;
       const note = sentences([i.description, i.default !== undefined ? `Default: ${defaultText(i.type, i.default)}` : undefined]);
-      return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${inputType(i.type, runtime)};`;
+      return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${inputType(i.type, runtime, short)};`;
     });
 }
 
@@ -259,35 +261,31 @@ function inputsInterface(a: DirectiveAnalysis, runtime: string): string {
 }
 
 /**
- * The registry members of this directive in `index.d.ts`: its description as a doc comment (what
- * completion of `directives["` shows), then `readonly "id": DirectiveModule<"id", { …inputs }>` (or
- * `OptionalInputsModule`), and, when it declares outputs, its member of `DirectiveOutputs`.
- * The two are joined by `REGISTRY_PARTS` (the item's outcome carries them as one string).
+ * This directive's member of `DirectiveTypes` in `index.d.ts`: its description as a doc comment
+ * (what completion of `directives["` shows), then `"id": [{ …inputs }, { …outputs }];`, each field
+ * with its doc. Unindented: the registry spells out every directive, and is read by editors.
  */
 function registryEntry(a: DirectiveAnalysis): string {
+  const fields = (members: string[]) => (members.length === 0 ? NO_FIELDS : `{\n${members.join("\n")}\n}`);
+  const description = a.data.description ? `/** ${doc(sentences([a.data.description]))} */\n` : "";
   // Written into out/index.d.ts, beside runtime/.
-  const inputs = a.inputs.length === 0 ? "Record<string, never>" : `{\n${inputMembers(a, "    ", "./runtime/directive.js").join("\n")}\n  }`;
-  const description = a.data.description ? `  /** ${doc(sentences([a.data.description]))} */\n` : "";
-  const outputs = outputMembers(a, "    ");
-  return `${description}  readonly ${lit(a.id)}: ${requiredCount(a) === 0 ? "OptionalInputsModule" : "DirectiveModule"}<${lit(a.id)}, ${inputs}>${outputs.length === 0 ? "" : `${REGISTRY_PARTS}  ${lit(a.id)}: {\n${outputs.join("\n")}\n  }`}`;
+  return `${description}${lit(a.id)}: [${fields(inputMembers(a, "", "./runtime/directive.js", true))}, ${fields(outputMembers(a, ""))}];`;
 }
 
-/** Separates a registry entry's `directives` member from its `DirectiveOutputs` member. */
-export const REGISTRY_PARTS = "\u0004";
+/** The registry's name for `Record<string, never>`: the inputs or outputs of a directive that declares none. */
+export const NO_FIELDS = "None";
 
 /**
  * The module's declarations: its types come from the registry (`index.d.ts`), which spells out every
  * directive's inputs and outputs with their docs once for both.
  */
 function declarations(a: DirectiveAnalysis, depth: number): string {
-  const id = lit(a.id);
-  const outputs = (a.data.outputs ?? []).length === 0 ? "Record<string, never>" : `DirectiveOutputs[${id}]`;
-  return `import type { DirectiveOutputs, directives, InputsOf } from ${lit(`${"../".repeat(depth)}index.js`)};
-type M = (typeof directives)[${id}];
-export type Inputs = InputsOf<M>;
-export type Outputs = ${outputs};
-export declare const id: M["id"], metadata: M["metadata"], render: M["render"], validate: M["validate"], renderThread: M["renderThread"], contextPlan: M["contextPlan"], calls: M["calls"];
-declare const m: M["default"];
+  return `import type { DirectiveTypes, ModuleOf } from ${lit(`${"../".repeat(depth)}index.js`)};
+type K = ${lit(a.id)};
+export type Inputs = DirectiveTypes[K][0];
+export type Outputs = DirectiveTypes[K][1];
+declare const m: ModuleOf<K>;
+export declare const { id, metadata, render, validate, renderThread, contextPlan, calls }: typeof m;
 export default m;
 `;
 }

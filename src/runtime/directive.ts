@@ -105,6 +105,13 @@ export interface OptionalInputsModule<Id extends string, I> extends OptionalInpu
   readonly default: OptionalInputsExports<Id, I>;
 }
 
+/** An `integer` input as callers pass it: a number, or a bigint beyond 2^53. */
+export type IntInput = number | bigint;
+/** A `number` or `float` input: a number, a bigint, or a `PyFloat` (a whole float that stays a float, `1.0`). */
+export type NumberInput = number | bigint | PyFloat;
+/** An `object` or `dict` input: a plain object, or a Map when the order of its keys matters. */
+export type ObjectInput = Record<string, unknown> | ReadonlyMap<string, unknown>;
+
 /** The inputs type of a directive module's type (`typeof directives["id"]`): what its `render` takes. */
 export type InputsOf<M> = M extends DirectiveExports<string, infer I> ? I : never;
 
