@@ -38,6 +38,7 @@ export function emitDirective(a: DirectiveAnalysis, version: string): EmittedMod
   };
 }
 
+/** The declared defaults, as the runtime derives them from the metadata (`defaultsOf` in runtime/define-directive.ts). */
 function defaultsOf(a: DirectiveAnalysis): Record<string, string> {
   // No prototype: input names such as `constructor` or `__proto__` must be plain keys here.
   const out: Record<string, string> = Object.create(null);
@@ -67,11 +68,9 @@ function actionsExpr(a: DirectiveAnalysis, plan: RenderPlan): string {
 }
 
 function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string {
-  const defaults = defaultsOf(a);
   const { body: _b, content: _c, raw: _r, ...meta } = a.data;
   const staticContent = a.content.segments !== null && a.content.segments.every((s) => s.type === "text");
   const parts = promptParts(a.data, staticContent);
-  const T = (annotation: string) => (ts ? annotation : "");
   // The item's text once: fields, prompt and metadata take their longer strings from it.
   const table = new TextTable(a.data.raw, !ts);
   const text = (s: string) => table.text(s);
@@ -81,7 +80,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   // The prompt's opening tag and return instruction are computed from the metadata when the module loads.
   table.known(parts.open, ts ? "PROMPT.open!" : "PROMPT.open");
   table.known(parts.returns, ts ? "PROMPT.returns!" : "PROMPT.returns");
-  const render = renderFunction(a, new RenderPlan(defaults, table), parts, ts);
+  const render = renderFunction(a, new RenderPlan(defaultsOf(a), table), parts, ts);
   const spec = value(planSpec(a), text);
   const calls = value(compactCalls(a.calls ?? []));
   const knowledge = knowledgeImports(a, runtime);
@@ -90,20 +89,42 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   if (table.usesSlices()) imported.push("slices");
   if (usesPyFloat(metadata + spec)) imported.push("PyFloat");
   const exportsType = `${requiredCount(a) === 0 ? "OptionalInputsExports" : "DirectiveExports"}<typeof id, Inputs>`;
-  const typeImports = ts ? `import type { ${exportsType.slice(0, exportsType.indexOf("<"))}, PromptParts, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";
+  const typeImports = ts ? `import type { RenderKit } from ${lit(runtime)};\nimport type { ${exportsType.slice(0, exportsType.indexOf("<"))}, Rendered, RenderOptions } from ${lit(runtime.replace("define-directive.js", "directive.js"))};\n\n${inputsInterface(a, runtime)}\n${outputsInterface(a)}\n` : "";
+  // What render() is made with besides the text: the usual ending, or the prompt parts and defaults it uses.
+  const joined = table.joined();
+  const uses = (name: string) => new RegExp(`\\b${name}\\b`).test(render.code + joined);
+  const kit = render.usual ? ["M", "", "", "R"] : ["M", uses("PROMPT") ? "PROMPT" : "", uses("DEFAULTS") ? "DEFAULTS" : ""];
+  while (kit.at(-1) === "") kit.pop();
+  const trailing = render.usual ? `, ${knowledge.list || "[]"}, ${render.usual}` : knowledge.list ? `, ${knowledge.list}` : "";
   return `import { ${imported.sort().join(", ")} } from ${lit(runtime)};
 ${knowledge.imports}${typeImports}${declared}export const id = ${lit(a.id)};
-const DEFAULTS${T(": Readonly<Record<string, string>>")} = ${value(defaults)};
-const [M, PROMPT] = defineDirective(id, ${metadata}, ${permissions}, render, DEFAULTS, ${spec}, ${calls}${knowledge.list})${T(` as [${exportsType}, PromptParts]`)};
+const [${kit.join(", ")}] = defineDirective(id, ${metadata}, ${permissions}, render, ${spec}, ${calls}${trailing})${T(ts, ` as [${exportsType}, ...RenderKit]`)};
 export const { metadata, validate, renderThread, contextPlan, calls } = M;
 export default M;
-${table.joined()}${render.code}`;
+${joined}${render.code}`;
 }
 
-/** The module's `render()`, and the runtime helpers it calls (the module imports those). */
-function renderFunction(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts, ts: boolean): { code: string; helpers: string[] } {
-  const T = (annotation: string) => (ts ? annotation : "");
+const T = (ts: boolean, annotation: string) => (ts ? annotation : "");
+
+/** The module's `render()`, the runtime helpers it calls (the module imports those), and the usual ending's fixed parts when it has one. */
+function renderFunction(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts, ts: boolean): { code: string; helpers: string[]; usual?: string } {
   const required = a.inputs.filter((i) => i.required && i.default === undefined).map((i) => i.name);
+  const optional = required.length === 0;
+  const head = `${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
+  const p = inputs as unknown as Readonly<Record<string, unknown>>;` : `p${optional ? " = {}" : ""}, options) {`}
+${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, ${value(required)});
+` : ""}`;
+  const helpers = new Set<string>();
+  if (required.length > 0) helpers.add("requireInputs");
+  const usual = (a.data.actions ?? []).length === 0 ? plan.usual(a.body, a.raw, a.content, parts) : undefined;
+  if (usual) {
+    const prelude = plan.values("  ");
+    for (const code of [prelude, usual.b]) for (const m of code.matchAll(RENDER_HELPERS)) helpers.add(m[1]!);
+    const code = `${head.replace(", options) {", ") {")}${ts ? "  void options;\n" : ""}${prelude}  return R(p, ${usual.b}, ${usual.values});
+}
+`;
+    return { code, helpers: [...helpers], usual: `[${usual.rawHead}, ${usual.rawTail}, ${usual.content}]` };
+  }
   const usesEnv = [a.body, a.content, a.raw].some((t) => t.segments === null);
   // With no variable of the env refs set (`noEnv`), env fields compile like the others.
   const field = (t: CompiledText, share?: string) => (t.segments !== null ? plan.field(t, share) : `noEnv ? (${plan.field(withoutEnv(t))}) : ${plan.field(t)}`);
@@ -114,18 +135,12 @@ function renderFunction(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptPar
   const prompt = usesEnv ? envPrompt(a, plan, parts) : plan.prompt(parts, a.body);
   const prelude = plan.prelude("  ", ts);
   // A name that only a string in the code holds costs an unused import, never a missing one.
-  const helpers = new Set<string>();
   for (const code of [body, content, raw, actions, prompt, prelude]) for (const m of code.matchAll(RENDER_HELPERS)) helpers.add(m[1]!);
-  if (required.length > 0) helpers.add("requireInputs");
   if (usesEnv) helpers.add("defaultEnv");
   const noActions = actions === "[]" && !ts;
-  const optional = required.length === 0;
-  const code = `${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
-  const p = inputs as unknown as Readonly<Record<string, unknown>>;` : `p${optional ? " = {}" : ""}, options) {`}
-${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, ${value(required)});
-` : ""}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : ts ? "  void options;\n" : ""}${usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : ""}${prelude}  const body = ${body};
+  const code = `${head}${usesEnv ? "  const env = options?.env ?? defaultEnv();\n" : ts ? "  void options;\n" : ""}${usesEnv ? `  const noEnv = ${noEnvCheck(a)};\n` : ""}${prelude}  const body = ${body};
 ${constant ? "" : `  const content = ${content};\n`}  const raw = ${raw};
-${noActions ? "" : `  const actions${T(": Record<string, unknown>[]")} = ${actions};\n`}  return { body, content${constant ? `: ${content}` : ""}, raw, actions${noActions ? ": []" : ""}, prompt: ${prompt} };
+${noActions ? "" : `  const actions${T(ts, ": Record<string, unknown>[]")} = ${actions};\n`}  return { body, content${constant ? `: ${content}` : ""}, raw, actions${noActions ? ": []" : ""}, prompt: ${prompt} };
 }
 `;
   return { code, helpers: [...helpers] };
@@ -149,7 +164,7 @@ function knowledgeImports(a: DirectiveAnalysis, runtime: string): { imports: str
       seen.set(b[0], name);
     } else seen.set(b[0], value([...b]));
   }
-  return { imports, list: seen.size === 0 ? "" : `, [${[...seen.values()].join(", ")}]` };
+  return { imports, list: seen.size === 0 ? "" : `[${[...seen.values()].join(", ")}]` };
 }
 
 /**
