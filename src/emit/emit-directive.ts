@@ -80,7 +80,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   // The prompt's opening tag and return instruction are computed from the metadata when the module loads.
   table.known(parts.open, ts ? "PROMPT.open!" : "PROMPT.open");
   table.known(parts.returns, ts ? "PROMPT.returns!" : "PROMPT.returns");
-  const render = renderFunction(a, new RenderPlan(defaultsOf(a), table), parts, ts);
+  const render = renderFunction(a, new RenderPlan(defaultsOf(a), table, new Set(requiredOf(a))), parts, ts);
   const spec = value(planSpec(a), text);
   const calls = value(compactCalls(a.calls ?? []));
   const knowledge = knowledgeImports(a, runtime);
@@ -93,7 +93,7 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   // What render() is made with besides the text: the usual ending, or the prompt parts and defaults it uses.
   const joined = table.joined();
   const uses = (name: string) => new RegExp(`\\b${name}\\b`).test(render.code + joined);
-  const kit = render.usual ? ["M", "", "", "R"] : ["M", uses("PROMPT") ? "PROMPT" : "", uses("DEFAULTS") ? "DEFAULTS" : ""];
+  const kit = ["M", render.usual ? "R" : "", requiredOf(a).length > 0 ? "N" : "", uses("PROMPT") ? "PROMPT" : "", uses("DEFAULTS") ? "DEFAULTS" : ""];
   while (kit.at(-1) === "") kit.pop();
   const trailing = render.usual ? `, ${knowledge.list || "[]"}, ${render.usual}` : knowledge.list ? `, ${knowledge.list}` : "";
   return `import { ${imported.sort().join(", ")} } from ${lit(runtime)};
@@ -108,14 +108,12 @@ const T = (ts: boolean, annotation: string) => (ts ? annotation : "");
 
 /** The module's `render()`, the runtime helpers it calls (the module imports those), and the usual ending's fixed parts when it has one. */
 function renderFunction(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts, ts: boolean): { code: string; helpers: string[]; usual?: string } {
-  const required = a.inputs.filter((i) => i.required && i.default === undefined).map((i) => i.name);
+  const required = requiredOf(a);
   const optional = required.length === 0;
   const head = `${ts ? "/** Renders the directive for `inputs` exactly as the original runtime would. */\n" : ""}export function render(${ts ? `inputs: Inputs${optional ? " = {} as Inputs" : ""}, options?: RenderOptions): Rendered {
   const p = inputs as unknown as Readonly<Record<string, unknown>>;` : `p${optional ? " = {}" : ""}, options) {`}
-${required.length > 0 ? `  if (${required.map((n) => missing(n)).join(" || ")}) requireInputs(id, p, ${value(required)});
-` : ""}`;
+${required.length > 0 ? "  N(p);\n" : ""}`;
   const helpers = new Set<string>();
-  if (required.length > 0) helpers.add("requireInputs");
   const usual = (a.data.actions ?? []).length === 0 ? plan.usual(a.body, a.raw, a.content, parts) : undefined;
   if (usual) {
     const prelude = plan.values("  ");
@@ -167,14 +165,6 @@ function knowledgeImports(a: DirectiveAnalysis, runtime: string): { imports: str
   return { imports, list: seen.size === 0 ? "" : `[${[...seen.values()].join(", ")}]` };
 }
 
-/**
- * `own(p, name) === undefined` written out: \`Object.hasOwn\` called in place is lowered by V8 to
- * its builtin, where a call through the shared helper costs as much as the rest of a small render.
- */
-function missing(name: string): string {
-  return `!Object.hasOwn(p, ${lit(name)}) || ${access("p", name)} === undefined`;
-}
-
 /** True at run time when no env variable that a field's `{env:…}` refs read is set (as the env pass tests it). */
 function noEnvCheck(a: DirectiveAnalysis): string {
   const names = envNames([a.body, a.content, a.raw].filter((t) => t.segments === null).map((t) => t.text).join("\n"));
@@ -195,8 +185,13 @@ function envPrompt(a: DirectiveAnalysis, plan: RenderPlan, parts: PromptParts): 
   return `noEnv ? (${plan.prompt(freeParts, body)}) : ${general}`;
 }
 
+/** The inputs render() refuses to go without: required, with no default (the runtime's `requiredOf`). */
+function requiredOf(a: DirectiveAnalysis): string[] {
+  return a.inputs.filter((i) => i.required && i.default === undefined).map((i) => i.name);
+}
+
 function requiredCount(a: DirectiveAnalysis): number {
-  return a.inputs.filter((i) => i.required && i.default === undefined).length;
+  return requiredOf(a).length;
 }
 
 /**

@@ -42,9 +42,14 @@ export class RenderPlan {
   private readonly early = new Set<number>();
 
   /** `table` holds the module's text: every static piece is taken from it, so a text shared by fields is stored once. */
+  /**
+   * `required`: the inputs render() refuses to go without (required, no default). Their values are
+   * always present where they are read, so a fallback for them is never used and not written.
+   */
   constructor(
     private readonly defaults: Readonly<Record<string, string>>,
     private readonly table: TextTable,
+    private readonly required: ReadonlySet<string> = new Set(),
   ) {}
 
   /** `const v0 = …;` lines and the `plain` flag: true when no value the second pass scans holds a `$`. */
@@ -83,13 +88,15 @@ export class RenderPlan {
   private slotOnce(s: Extract<TemplateNode, { type: "input_ref" }>): number {
     const fallback = Object.hasOwn(this.defaults, s.name)
       ? this.defaults[s.name]!
-      : s.modifier === null
+      : this.required.has(s.name)
+        ? ""
+        : s.modifier === null
         ? s.raw
         : s.modifier === "?"
           ? ""
           : s.modifier.slice(1);
     const value = OBJECT_MEMBERS.has(s.name) ? `own(p, ${lit(s.name)})` : access("p", s.name);
-    const code = `str(${value}, ${lit(fallback)})`;
+    const code = fallback === "" ? `str(${value})` : `str(${value}, ${lit(fallback)})`;
     let i = this.index.get(code);
     if (i === undefined) {
       i = this.values_.length;

@@ -3,7 +3,7 @@
 // compact data, so a module does not repeat that code, and states each fact once (a hook's id and
 // items serve both the exported context plan and the thread; knowledge placed in a thread is
 // imported from its own module rather than copied).
-import { buildPrompt, dollarPass, validateDirective, type DirectiveCall, type DirectiveContextPlan, type DirectiveExports, type DirectiveMetadata, type PromptParts, type Rendered, type RenderOptions } from "./directive.js";
+import { buildPrompt, dollarPass, requireInputs, validateDirective, type DirectiveCall, type DirectiveContextPlan, type DirectiveExports, type DirectiveMetadata, type PromptParts, type Rendered, type RenderOptions } from "./directive.js";
 import { promptParts } from "./prompt-parts.js";
 import { buildThread, threadContext, type CompiledHook, type KnowledgeBlock, type ThreadOptions, type ThreadPlan } from "./thread.js";
 import type { DeclaredInput } from "./validate.js";
@@ -106,8 +106,11 @@ function plainValues(values: readonly string[]): boolean {
   return true;
 }
 
-/** What `render()` needs besides its text: the prompt parts, the declared defaults, and `Finish` when the module asked for it. */
-export type RenderKit = [prompt: PromptParts, defaults: Readonly<Record<string, string>>, finish: Finish];
+/** Throws, as the original refuses to render, when an input that is required and has no default is missing. */
+export type Need = (p: Readonly<Record<string, unknown>>) => void;
+
+/** What `render()` needs besides its text: `Finish` when the module asked for it, `Need`, the prompt parts and the declared defaults. */
+export type RenderKit = [finish: Finish, need: Need, prompt: PromptParts, defaults: Readonly<Record<string, string>>];
 
 /**
  * The exports of a compiled directive module other than its `render()` (which stays its own code),
@@ -165,7 +168,19 @@ export function defineDirective<Id extends string, I>(
     return buildThread(thread, rendered.prompt, ctx);
   };
   const parts = promptParts(metadata, permissionsBlock);
-  return [{ id, metadata, render, validate, renderThread, contextPlan, calls }, parts, defaults, usual ? finisher(parts, defaults, usual) : unusual];
+  const finish = usual ? finisher(parts, defaults, usual) : unusual;
+  return [{ id, metadata, render, validate, renderThread, contextPlan, calls }, finish, needOf(id, metadata.inputs ?? []), parts, defaults];
+}
+
+/** `Need` for the inputs that are required and have no default, in their declared order. */
+function needOf(id: string, inputs: readonly DeclaredInput[]): Need {
+  const required = inputs.filter((i) => i.required && i.default === undefined).map((i) => i.name);
+  return (p) => {
+    for (let i = 0; i < required.length; i++) {
+      const name = required[i]!;
+      if (!Object.hasOwn(p, name) || p[name] === undefined) requireInputs(id, p, required);
+    }
+  };
 }
 
 /** The defaults `render()` fills absent inputs with: the first declared default of each name. */

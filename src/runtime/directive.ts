@@ -129,7 +129,7 @@ export interface PromptParts {
 }
 
 /** How an input reference renders: Python `str()` of a present value, else the compiled fallback. */
-export function str(value: unknown, fallback: string): string {
+export function str(value: unknown, fallback = ""): string {
   return value === undefined ? fallback : typeof value === "string" ? value : pyStr(value);
 }
 
