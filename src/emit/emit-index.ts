@@ -27,7 +27,12 @@ ${sorted.map((id, i) => `  ${lit(id)}: d${i},`).join("\n")}
 /** The id of any compiled directive. */
 export type DirectiveId = keyof typeof directives;
 `;
-  const js = code.replace(" as const;", ";").replace(/\n\/\*\* The id of any compiled directive\. \*\/\nexport type DirectiveId = keyof typeof directives;\n/, "\n");
+  // Each module exports its own id: the registry keys them by it rather than spell every id again.
+  const js = `${imports}
+
+/** Every compiled directive by item id: \`directives["rye/core/create_directive"].render({ … })\`. */
+export const directives = Object.fromEntries([${sorted.map((_, i) => `d${i}`).join(",")}].map((m) => [m.id, m]));
+`;
   // Each directive's types are spelled out here rather than imported from its module: a consumer of
   // the registry then loads one declaration file, not one per directive (and a module's declarations
   // take their types from here). An id without an entry, from a caller that kept no entries, is typed
