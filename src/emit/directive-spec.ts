@@ -2,7 +2,7 @@
 // written that way only when the expansion gives back exactly the value (keys in the same order),
 // and as it is otherwise.
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
-import { CAPABILITY_PREFIX, DEFAULT_HOOKS, METADATA_KEYS, USUAL_CALL, type PlanSpec } from "../runtime/define-directive.js";
+import { CAPABILITY_PREFIX, DEFAULT_HOOKS, METADATA_KEYS, USUAL_CALL, USUAL_TYPE, type PlanSpec } from "../runtime/define-directive.js";
 import type { DirectiveCall } from "../runtime/directive.js";
 
 const sameKeys = (o: object, keys: readonly string[]) => {
@@ -46,13 +46,13 @@ function byPosition(m: Record<string, unknown>): unknown[] | null {
   return values;
 }
 
-/** `[name, type, required, description, default]`, trailing absent ones left off; null when the field has another shape. */
+/** `[name, type, required, description, default]`, trailing absent ones left off, the type too when it is `string`; null when the field has another shape. */
 function row(f: Record<string, unknown>, input: boolean): unknown[] | null {
   if (!f || typeof f !== "object" || typeof f.name !== "string" || typeof f.type !== "string" || typeof f.required !== "boolean") return null;
   const keys = ["name", "type", "required", ...(input && "default" in f ? ["default"] : []), ...("description" in f ? ["description"] : [])];
   if (!sameKeys(f, keys)) return null;
   if (("default" in f && typeof f.default !== "string") || ("description" in f && typeof f.description !== "string")) return null;
-  const r: unknown[] = [f.name, f.type, f.required ? 1 : 0];
+  const r: unknown[] = f.type === USUAL_TYPE ? [f.name, f.required ? 1 : 0] : [f.name, f.type, f.required ? 1 : 0];
   if (f.description !== undefined || f.default !== undefined) r.push(f.description);
   if (f.default !== undefined) r.push(f.default);
   return r;

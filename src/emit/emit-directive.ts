@@ -95,11 +95,13 @@ function moduleCode(a: DirectiveAnalysis, runtime: string, ts: boolean): string 
   const uses = (name: string) => new RegExp(`\\b${name}\\b`).test(render.code + joined);
   const kit = ["M", render.usual ? "R" : "", requiredOf(a).length > 0 ? "N" : "", uses("PROMPT") ? "PROMPT" : "", uses("DEFAULTS") ? "DEFAULTS" : ""];
   while (kit.at(-1) === "") kit.pop();
-  const trailing = render.usual ? `, ${knowledge.list || "[]"}, ${render.usual}` : knowledge.list ? `, ${knowledge.list}` : "";
+  // The arguments after render(), trailing ones that have their default left off.
+  const args = [render.usual ?? "null", spec, calls, knowledge.list];
+  while (args.length > 0 && ["null", "{}", "[]", ""].includes(args.at(-1)!)) args.pop();
   return `import { ${imported.sort().join(", ")} } from ${lit(runtime)};
 ${knowledge.imports}${typeImports}${declared}export const id = ${lit(a.id)};
-const [${kit.join(", ")}] = defineDirective(id, ${metadata}, ${permissions}, render, ${spec}, ${calls}${trailing})${T(ts, ` as [${exportsType}, ...RenderKit]`)};
-export const { metadata, validate, renderThread, contextPlan, calls } = M;
+const [${kit.join(", ")}] = defineDirective(id, ${metadata}, ${permissions}, render${args.map((x) => `, ${x}`).join("")})${T(ts, ` as [${exportsType}, ...RenderKit]`)};
+export const {metadata,validate,renderThread,contextPlan,calls} = M;
 export default M;
 ${joined}${render.code}`;
 }
@@ -121,7 +123,7 @@ ${required.length > 0 ? "  N(p);\n" : ""}`;
     const code = `${head.replace(", options) {", ") {")}${ts ? "  void options;\n" : ""}${prelude}  return R(p, ${usual.b}, ${usual.values});
 }
 `;
-    return { code, helpers: [...helpers], usual: `[${usual.rawHead}, ${usual.rawTail}, ${usual.content}]` };
+    return { code, helpers: [...helpers], usual: `[${usual.rawHead},${usual.rawTail},${usual.content}]` };
   }
   const usesEnv = [a.body, a.content, a.raw].some((t) => t.segments === null);
   // With no variable of the env refs set (`noEnv`), env fields compile like the others.

@@ -4,8 +4,12 @@
 // (a slice, or a few pieces joined), so a render concatenates the same pieces it did before.
 import { lit, template } from "./escape.js";
 
-/** Shorter texts are written in place: a slice would cost about as many bytes as it saves. */
-const MIN_SHARED = 24;
+/**
+ * Shorter texts are written in place: a slice costs its name where it is declared and where it is
+ * used (`T12`, 3-4 bytes each) and its bounds (`1bt,6t,`, 6-8 bytes), about what a literal of this
+ * length costs (a smaller threshold gained nothing on the generated 1k).
+ */
+const MIN_SHARED = 12;
 
 export class TextTable {
   private readonly names = new Map<string, string>();

@@ -44,8 +44,11 @@ export type CallSpec = DirectiveCall | readonly [string, string, string, Record<
 /** The primary and space of a call written as a three-value row. */
 export const USUAL_CALL = ["execute", "project"] as const;
 
-/** `[name, type, required (1/0), description, default]`; null or a shorter row: the key is absent. */
-export type FieldSpec = readonly [string, string, 0 | 1, (string | null)?, string?];
+/** `[name, type, required (1/0), description, default]`, or without the type when it is `USUAL_TYPE`; null or a shorter row: the key is absent. */
+export type FieldSpec = readonly [string, string, 0 | 1, (string | null)?, string?] | readonly [string, 0 | 1, (string | null)?, string?];
+
+/** The type of a field whose row leaves it out (`[name, required, …]`). */
+export const USUAL_TYPE = "string";
 
 /**
  * The metadata keys a module may write by position (`[name, version, , description, …]`, a hole
@@ -82,7 +85,8 @@ function byPosition(values: readonly unknown[]): Record<string, unknown> {
 }
 
 /** An `<input>` (name, type, required, default, description) or `<output>` (no default) in the parser's key order. */
-function field(r: FieldSpec, input: boolean): DeclaredInput {
+function field(spec: FieldSpec, input: boolean): DeclaredInput {
+  const r = (typeof spec[1] === "number" ? [spec[0], USUAL_TYPE, ...spec.slice(1)] : spec) as readonly [string, string, 0 | 1, (string | null)?, string?];
   const out: DeclaredInput = { name: r[0], type: r[1], required: r[2] === 1 };
   if (input && r[4] != null) out.default = r[4];
   if (r[3] != null) out.description = r[3];
@@ -116,17 +120,18 @@ export type RenderKit = [finish: Finish, need: Need, prompt: PromptParts, defaul
  * The exports of a compiled directive module other than its `render()` (which stays its own code),
  * and what `render()` is made with: `meta` is the metadata as `metadataOf` reads it, `permissions`
  * the content's permissions block as `promptParts` takes it, `usual` (raw text before and after the
- * body, content) the fixed parts of a usual render (see `Finish`).
+ * body, content) the fixed parts of a usual render (see `Finish`). A module leaves off the trailing
+ * arguments that have their default.
  */
 export function defineDirective<Id extends string, I>(
   id: Id,
   meta: Record<string, unknown> | readonly unknown[],
   permissionsBlock: string | null | undefined,
   render: Render<I>,
-  spec: PlanSpec,
-  callSpecs: readonly CallSpec[],
+  usual: readonly [rawHead: string, rawTail: string, content: string] | null = null,
+  spec: PlanSpec = {},
+  callSpecs: readonly CallSpec[] = [],
   knowledge: readonly KnowledgeSource[] = [],
-  usual?: readonly [rawHead: string, rawTail: string, content: string],
 ): [DirectiveExports<Id, I>, ...RenderKit] {
   const metadata = metadataOf(meta);
   const defaults = defaultsOf(metadata.inputs ?? []);

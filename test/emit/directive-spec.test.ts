@@ -48,7 +48,7 @@ describe("compact metadata", () => {
       permissions: [{ tag: "cap", content: "rye.execute.tool.*" }, { tag: "cap", content: "rye.search.knowledge.*" }],
       inputs: [{ name: "a", type: "string", required: false, default: "x" }, { name: "b", type: "integer", required: true, description: "B" }],
     };
-    expect(value(compactMetadata(m))).toBe('[,,,,,,,,"execute.tool.* search.knowledge.*",,,[["a","string",0,null,"x"],["b","integer",1,"B"]]]');
+    expect(value(compactMetadata(m))).toBe('[,,,,,,,,"execute.tool.* search.knowledge.*",,,[["a",0,null,"x"],["b","integer",1,"B"]]]');
     expect(exactly(metadataOf(evaluate(value(compactMetadata(m))) as unknown[]))).toBe(exactly(m));
   });
 
@@ -80,7 +80,7 @@ describe("compact calls", () => {
     expect(compact[1]).toEqual(["search", "directive", "a/b", { x: 1 }, "project"]);
     expect(compact[2]).toEqual(["execute", "directive", "a/b", { x: 1 }, "user"]);
     expect(compact.slice(3)).toEqual(calls.slice(3));
-    const [exports] = defineDirective("t/x", {}, null, () => ({ body: "", content: "", raw: "", actions: [], prompt: "" }), {}, evaluate(value(compact)) as DirectiveCall[]);
+    const [exports] = defineDirective("t/x", {}, null, () => ({ body: "", content: "", raw: "", actions: [], prompt: "" }), null, {}, evaluate(value(compact)) as DirectiveCall[]);
     expect(exactly(exports.calls)).toBe(exactly(calls));
   });
 });
