@@ -188,16 +188,19 @@ const PERMISSIONS_BLOCK = /(<permissions>[\s\S]*?<\/permissions>)/;
 
 /**
  * The pieces of a compiled module's text that its constants are: `bounds` holds the start and end
- * of each in turn, or, as a string, the start and length of each in base 36 (`"1bt,6t,…"`). A
- * module stores its item's text once and cuts the rest from it when it loads.
+ * of each in turn, or, as a string, two numbers in base 36 for each (`"1bt,6t,…"`): where it starts
+ * counted from where the one before it ended (negative when it starts before that), and its length.
+ * A module stores its item's text once and cuts the rest from it when it loads.
  */
 export function slices(text: string, bounds: readonly number[] | string): string[] {
   const out: string[] = [];
   if (typeof bounds === "string") {
     const n = bounds.split(",");
+    let end = 0;
     for (let i = 0; i + 1 < n.length; i += 2) {
-      const start = parseInt(n[i]!, 36);
-      out.push(text.slice(start, start + parseInt(n[i + 1]!, 36)));
+      const start = end + parseInt(n[i]!, 36);
+      end = start + parseInt(n[i + 1]!, 36);
+      out.push(text.slice(start, end));
     }
     return out;
   }
