@@ -128,7 +128,7 @@ ${required.length > 0 ? "  N(p);\n" : ""}`;
   if (usual) {
     const prelude = plan.values("  ");
     for (const code of [prelude, usual.b]) for (const m of code.matchAll(RENDER_HELPERS)) helpers.add(m[1]!);
-    const code = `${head.replace(", options) {", ") {")}${ts ? "  void options;\n" : ""}${prelude}  return R(p, ${usual.b}, ${usual.values});
+    const code = `${head.replace(", options) {", ") {")}${ts ? "  void options;\n" : ""}${prelude}  return R(p,${usual.b},${usual.values});
 }
 `;
     return { code, helpers: [...helpers], usual: `[${usual.rawHead},${usual.rawTail},${usual.content}]` };

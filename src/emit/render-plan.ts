@@ -96,7 +96,7 @@ export class RenderPlan {
           ? ""
           : s.modifier.slice(1);
     const value = OBJECT_MEMBERS.has(s.name) ? `own(p, ${lit(s.name)})` : access("p", s.name);
-    const code = fallback === "" ? `str(${value})` : `str(${value}, ${lit(fallback)})`;
+    const code = fallback === "" ? `str(${value})` : `str(${value},${lit(fallback)})`;
     let i = this.index.get(code);
     if (i === undefined) {
       i = this.values_.length;
@@ -233,7 +233,7 @@ export class RenderPlan {
     const early = [...this.early].sort((x, y) => x - y).map((i) => `v${i}`);
     // Passed as arguments, one each: a few dozen at most (a longer list keeps the general code).
     if (early.length > 64) return undefined;
-    return { b: this.concat(sp), values: early.join(", "), rawHead: this.table.join([around[0]]), rawTail: this.table.join([around[1]]), content: this.table.join([cs.statics[0]!]) };
+    return { b: this.concat(sp), values: early.join(","), rawHead: this.table.join([around[0]]), rawTail: this.table.join([around[1]]), content: this.table.join([cs.statics[0]!]) };
   }
 
   /** True when the second pass can change `sp` (`ex` expanded) only if an inserted value holds a `$`. */
@@ -241,9 +241,9 @@ export class RenderPlan {
     return ex.slots.length === sp.slots.length && RenderPlan.safe(ex);
   }
 
-  /** `const v0 = …, v1 = …;`: each inserted value converted once, for a usual render (no `plain` flag, no shared field). */
+  /** `const v0=…,v1=…;`: each inserted value converted once, for a usual render (no `plain` flag, no shared field). */
   values(indent: string): string {
-    return this.values_.length === 0 ? "" : `${indent}const ${this.values_.map((v, i) => `v${i} = ${v}`).join(", ")};\n`;
+    return this.values_.length === 0 ? "" : `${indent}const ${this.values_.map((v, i) => `v${i}=${v}`).join(",")};\n`;
   }
 
   /** What `render` calls the rendered content: `content`, or the expression itself when it is a constant. */
