@@ -2,7 +2,7 @@
 // written that way only when the expansion gives back exactly the value (keys in the same order),
 // and as it is otherwise.
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
-import { DEFAULT_HOOKS, type PlanSpec } from "../runtime/define-directive.js";
+import { CAPABILITY_PREFIX, DEFAULT_HOOKS, METADATA_KEYS, USUAL_CALL, USUAL_TYPE, type PlanSpec } from "../runtime/define-directive.js";
 import type { DirectiveCall } from "../runtime/directive.js";
 
 const sameKeys = (o: object, keys: readonly string[]) => {
@@ -10,12 +10,18 @@ const sameKeys = (o: object, keys: readonly string[]) => {
   return own.length === keys.length && own.every((k, i) => k === keys[i]);
 };
 
-/** The metadata with `permissions`, `inputs` and `outputs` as `metadataOf` reads them, where they fit. */
-export function compactMetadata(meta: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The metadata with `permissions`, `inputs` and `outputs` as `metadataOf` reads them, where they fit,
+ * and by position (`METADATA_KEYS`) when its keys come in that order.
+ */
+export function compactMetadata(meta: Record<string, unknown>): Record<string, unknown> | unknown[] {
   const out: Record<string, unknown> = { ...meta };
   const perms = meta.permissions;
   if (Array.isArray(perms) && perms.length > 0 && perms.every((p) => p && sameKeys(p, ["tag", "content"]) && p.tag === "cap" && typeof p.content === "string")) {
-    out.permissions = perms.map((p: { content: string }) => p.content);
+    const contents = perms.map((p: { content: string }) => p.content);
+    // One string when every capability splits back exactly: `rye.` first, no space, none empty after it.
+    const joinable = contents.every((c) => c.length > CAPABILITY_PREFIX.length && c.startsWith(CAPABILITY_PREFIX) && !c.includes(" "));
+    out.permissions = joinable ? contents.map((c) => c.slice(CAPABILITY_PREFIX.length)).join(" ") : contents;
   }
   for (const key of ["inputs", "outputs"] as const) {
     const list = meta[key];
@@ -23,16 +29,30 @@ export function compactMetadata(meta: Record<string, unknown>): Record<string, u
     const rows = list.map((f: Record<string, unknown>) => row(f, key === "inputs"));
     if (rows.every((r) => r !== null)) out[key] = rows;
   }
-  return out;
+  return byPosition(out) ?? out;
 }
 
-/** `[name, type, required, description, default]`, trailing absent ones left off; null when the field has another shape. */
+/** The values of `m` by position in `METADATA_KEYS` (holes where a key is absent), or null when its keys are not in that order. */
+function byPosition(m: Record<string, unknown>): unknown[] | null {
+  const values: unknown[] = [];
+  let at = 0;
+  for (const k of Object.keys(m)) {
+    const i = METADATA_KEYS.indexOf(k as (typeof METADATA_KEYS)[number], at);
+    // A hole reads back as an absent key: a value of `undefined` could not be told from one.
+    if (i === -1 || m[k] === undefined) return null;
+    values[i] = m[k];
+    at = i + 1;
+  }
+  return values;
+}
+
+/** `[name, type, required, description, default]`, trailing absent ones left off, the type too when it is `string`; null when the field has another shape. */
 function row(f: Record<string, unknown>, input: boolean): unknown[] | null {
   if (!f || typeof f !== "object" || typeof f.name !== "string" || typeof f.type !== "string" || typeof f.required !== "boolean") return null;
   const keys = ["name", "type", "required", ...(input && "default" in f ? ["default"] : []), ...("description" in f ? ["description"] : [])];
   if (!sameKeys(f, keys)) return null;
   if (("default" in f && typeof f.default !== "string") || ("description" in f && typeof f.description !== "string")) return null;
-  const r: unknown[] = [f.name, f.type, f.required ? 1 : 0];
+  const r: unknown[] = f.type === USUAL_TYPE ? [f.name, f.required ? 1 : 0] : [f.name, f.type, f.required ? 1 : 0];
   if (f.description !== undefined || f.default !== undefined) r.push(f.description);
   if (f.default !== undefined) r.push(f.default);
   return r;
@@ -57,13 +77,18 @@ export function planSpec(a: DirectiveAnalysis): PlanSpec {
   return spec;
 }
 
-/** Each call as `[primary, item_type, item_id, parameters, space]` when its target is the item it names. */
+/**
+ * Each call as `[primary, item_type, item_id, parameters, space]` when its target is the item it
+ * names, and without its primary and space when they are the usual ones (`USUAL_CALL`).
+ */
 export function compactCalls(calls: readonly DirectiveCall[]): unknown[] {
   return calls.map((c) =>
     sameKeys(c, ["primary", "item_type", "item_id", "parameters", "target"]) &&
     c.target && sameKeys(c.target, ["kind", "id", "space"]) &&
     typeof c.item_type === "string" && typeof c.item_id === "string" && c.target.kind === c.item_type && c.target.id === c.item_id
-      ? [c.primary, c.item_type, c.item_id, c.parameters, c.target.space]
+      ? c.primary === USUAL_CALL[0] && c.target.space === USUAL_CALL[1]
+        ? [c.item_type, c.item_id, c.parameters]
+        : [c.primary, c.item_type, c.item_id, c.parameters, c.target.space]
       : c,
   );
 }

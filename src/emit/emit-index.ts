@@ -1,4 +1,4 @@
-import { REGISTRY_PARTS } from "./emit-directive.js";
+import { NO_FIELDS } from "./emit-directive.js";
 import { comment, lit, specifier } from "./escape.js";
 
 interface Registry {
@@ -27,33 +27,40 @@ ${sorted.map((id, i) => `  ${lit(id)}: d${i},`).join("\n")}
 /** The id of any compiled directive. */
 export type DirectiveId = keyof typeof directives;
 `;
-  const js = code.replace(" as const;", ";").replace(/\n\/\*\* The id of any compiled directive\. \*\/\nexport type DirectiveId = keyof typeof directives;\n/, "\n");
-  // Each directive's type is spelled out here rather than imported from its module: a consumer of
+  // Each module exports its own id: the registry keys them by it rather than spell every id again.
+  const js = `${imports}
+
+/** Every compiled directive by item id: \`directives["rye/core/create_directive"].render({ … })\`. */
+export const directives = Object.fromEntries([${sorted.map((_, i) => `d${i}`).join(",")}].map((m) => [m.id, m]));
+`;
+  // Each directive's types are spelled out here rather than imported from its module: a consumer of
   // the registry then loads one declaration file, not one per directive (and a module's declarations
   // take their types from here). An id without an entry, from a caller that kept no entries, is typed
-  // by its module's exports with inputs it cannot check.
-  const entry = (id: string) => entries.get(id) ?? `  readonly ${lit(id)}: DirectiveModule<${lit(id)}, Record<string, unknown>>`;
-  const members: string[] = [];
-  const outputs: string[] = [];
-  for (const id of sorted) {
-    const [member, output] = entry(id).split(REGISTRY_PARTS);
-    members.push(`${member};`);
-    if (output !== undefined) outputs.push(`${output};`);
-  }
-  const dts = `import type { DirectiveModule, OptionalInputsModule } from "./runtime/directive.js";
+  // with inputs and outputs it cannot check.
+  const entry = (id: string) => entries.get(id) ?? `${lit(id)}: [Record<string, unknown>, Record<string, unknown>];`;
+  // The modules' types are one mapped type over `DirectiveTypes`: each id is written once, and an
+  // editor shows the doc of its `DirectiveTypes` member for `directives["id"]` too.
+  const dts = `import type { DirectiveModule, IntInput, NumberInput, ObjectInput, OptionalInputsModule } from "./runtime/directive.js";
 export type { InputsOf } from "./runtime/directive.js";
+type ${NO_FIELDS} = Record<string, never>;
+
+/** Each compiled directive's inputs and what it returns through \`directive_return\` (\`[inputs, outputs]\`), by item id. */
+export interface DirectiveTypes {
+${sorted.map(entry).join("\n")}${sorted.length > 0 ? "\n" : ""}}
 
 /** Every compiled directive by item id. */
 export declare const directives: {
-${members.join("\n")}
+  readonly [K in keyof DirectiveTypes]: {} extends DirectiveTypes[K][0] ? OptionalInputsModule<K, DirectiveTypes[K][0]> : DirectiveModule<K, DirectiveTypes[K][0]>;
 };
 
 /** The id of any compiled directive. */
 export type DirectiveId = keyof typeof directives;
 
-/** What each directive that declares outputs returns through \`directive_return\`, by item id. */
-export interface DirectiveOutputs {
-${outputs.join("\n")}${outputs.length > 0 ? "\n" : ""}}
+/** What a module of \`directives\` exports (and its default export holds), by item id. */
+export type ModuleOf<K extends DirectiveId> = (typeof directives)[K]["default"];
+
+/** What each directive returns through \`directive_return\`, by item id (\`${NO_FIELDS}\` when it declares no outputs). */
+export type DirectiveOutputs = { [K in keyof DirectiveTypes]: DirectiveTypes[K][1] };
 `;
   return { js: header(version) + js, ts: header(version) + code, dts: header(version) + dts };
 }

@@ -156,7 +156,7 @@ function numberLiteral(x: number): string {
 /**
  * A Python value (runtime/py-value.ts) as a compact JS expression: a float stays a float
  * (`new PyFloat(1)`: the module must import PyFloat, see `usesPyFloat`), an int beyond 2^53 keeps
- * its digits (`12345678901234567890n`), a Map keeps its order; one line, no spaces, bare keys where
+ * its digits (`12345678901234567890n`), a Map keeps its order, an array's hole stays one; one line, no spaces, bare keys where
  * a key is a plain identifier (`{name:"x","a b":1}`), `__proto__` a computed key. `text` writes each
  * string value (a literal, or an emitted module's shared constant).
  * @example value({ spend: new PyFloat(1), "a-b": [1n] }) === '{spend:new PyFloat(1),"a-b":[1n]}'
@@ -170,8 +170,9 @@ export function value(v: unknown, text: (s: string) => string = lit): string {
   let out: string;
   if (Array.isArray(v)) {
     out = "[";
-    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + value(v[i] === undefined ? null : v[i], text);
-    return `${out}]`;
+    // A hole stays a hole (`[1,,3]`): positional data reads it as an absent value.
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + (i in v ? value(v[i] === undefined ? null : v[i], text) : "");
+    return `${out}${v.length > 0 && !(v.length - 1 in v) ? "," : ""}]`;
   }
   if (v instanceof Map) return `new Map([${[...v].map(([k, x]) => `[${value(k, text)},${value(x, text)}]`).join(",")}])`;
   out = "{";

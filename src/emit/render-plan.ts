@@ -36,27 +36,33 @@ const DOLLAR_OPENING = "${inputs.";
  * string once per call (`v0`, `v1`, …).
  */
 export class RenderPlan {
-  private readonly values: string[] = [];
+  private readonly values_: string[] = [];
   private readonly index = new Map<string, number>();
   /** Values inserted by the `{input:}` pass, which the second pass then scans (the others it inserts itself). */
   private readonly early = new Set<number>();
 
   /** `table` holds the module's text: every static piece is taken from it, so a text shared by fields is stored once. */
+  /**
+   * `required`: the inputs render() refuses to go without (required, no default). Their values are
+   * always present where they are read, so a fallback for them is never used and not written.
+   */
   constructor(
     private readonly defaults: Readonly<Record<string, string>>,
     private readonly table: TextTable,
+    private readonly required: ReadonlySet<string> = new Set(),
   ) {}
 
   /** `const v0 = …;` lines and the `plain` flag: true when no value the second pass scans holds a `$`. */
   prelude(indent: string, explain = true): string {
     const shared = this.shared ? `${indent}const ${this.shared.name} = ${this.shared.code};\n` : "";
-    if (this.values.length === 0) return shared;
+    if (this.values_.length === 0) return shared;
     let decl = `${indent}const `;
-    for (let i = 0; i < this.values.length; i++) decl += `${i ? ", " : ""}v${i} = ${this.values[i]}`;
+    for (let i = 0; i < this.values_.length; i++) decl += `${i ? ", " : ""}v${i} = ${this.values_[i]}`;
     decl += ";\n";
     const early = [...this.early].sort((a, b) => a - b);
     if (early.length === 0) return `${decl}${indent}const plain = true;\n${shared}`;
-    // Like concat(): a long || chain would be parsed recursively by V8.
+    // Like concat(): a long || chain would be parsed recursively by V8. (Joined first, the values
+    // would be copied: a test of each is faster.)
     const check = early.length <= 64 ? early.map((i) => `v${i}.includes("$")`).join(" || ") : `[${early.map((i) => `v${i}`).join(", ")}].some((v) => v.includes("$"))`;
     const why = explain ? `${indent}// A "$" from a value could form \`\${inputs.x}\`: then the original's second pass runs, exactly.\n` : "";
     return `${decl}${why}${indent}const plain = !(${check});\n${shared}`;
@@ -82,17 +88,19 @@ export class RenderPlan {
   private slotOnce(s: Extract<TemplateNode, { type: "input_ref" }>): number {
     const fallback = Object.hasOwn(this.defaults, s.name)
       ? this.defaults[s.name]!
-      : s.modifier === null
+      : this.required.has(s.name)
+        ? ""
+        : s.modifier === null
         ? s.raw
         : s.modifier === "?"
           ? ""
           : s.modifier.slice(1);
     const value = OBJECT_MEMBERS.has(s.name) ? `own(p, ${lit(s.name)})` : access("p", s.name);
-    const code = `str(${value}, ${lit(fallback)})`;
+    const code = fallback === "" ? `str(${value})` : `str(${value},${lit(fallback)})`;
     let i = this.index.get(code);
     if (i === undefined) {
-      i = this.values.length;
-      this.values.push(code);
+      i = this.values_.length;
+      this.values_.push(code);
       this.index.set(code, i);
     }
     return i;
@@ -177,13 +185,7 @@ export class RenderPlan {
   /** When `sp` is the shared field's pieces with text before and after: that text. */
   private around(sp: Split): [string, string] | undefined {
     const shared = this.shared?.sp;
-    if (!shared || sp === shared || sp.slots.length !== shared.slots.length) return undefined;
-    const n = sp.slots.length;
-    for (let i = 0; i < n; i++) if (sp.slots[i] !== shared.slots[i] || sp.late[i] !== shared.late[i]) return undefined;
-    for (let i = 1; i < n; i++) if (sp.statics[i] !== shared.statics[i]) return undefined;
-    const [head, tail, sHead, sTail] = [sp.statics[0]!, sp.statics[n]!, shared.statics[0]!, shared.statics[n]!];
-    if (!head.endsWith(sHead) || !tail.startsWith(sTail)) return undefined;
-    return [head.slice(0, head.length - sHead.length), tail.slice(sTail.length)];
+    return shared && sp !== shared ? enclosing(sp, shared) : undefined;
   }
 
   /**
@@ -207,6 +209,41 @@ export class RenderPlan {
       checks.push(`!(${v}.startsWith(${lit(rest)}) || ${lit(rest)}.startsWith(${v}))`);
     }
     return checks.join(" && ");
+  }
+
+  /**
+   * The pieces of a usual render (runtime/define-directive.ts, `Finish`), or undefined when this
+   * one is not: `b` the body's concatenation, `values` the inserted values as arguments (what the
+   * `$` check reads), the raw text's fixed head and tail around the body, and the fixed content. Usual:
+   * no env refs and no actions (the caller checks those), a body with values whose shortcut needs
+   * only the `$` check, a raw text that is the body with fixed text around it, a content without
+   * values, and a body whose ends the prompt's strip would leave as they are.
+   */
+  usual(body: CompiledText, raw: CompiledText, content: CompiledText, parts: PromptParts): { b: string; values: string; rawHead: string; rawTail: string; content: string } | undefined {
+    if (parts.permissions === undefined || body.segments === null || raw.segments === null || content.segments === null) return undefined;
+    const sp = this.split(body);
+    if (sp.slots.length === 0 || !RenderPlan.plainOnly(sp, this.expand(sp))) return undefined;
+    const [first, last] = [sp.statics[0]!, sp.statics.at(-1)!];
+    if (!first || !last || lstrip(first) !== first || rstrip(last) !== last) return undefined;
+    const rs = this.split(raw);
+    const around = enclosing(rs, sp);
+    if (!around || !RenderPlan.plainOnly(rs, this.expand(rs))) return undefined;
+    const cs = this.split(content);
+    if (cs.slots.length > 0 || this.expand(cs).slots.length > 0) return undefined;
+    const early = [...this.early].sort((x, y) => x - y).map((i) => `v${i}`);
+    // Passed as arguments, one each: a few dozen at most (a longer list keeps the general code).
+    if (early.length > 64) return undefined;
+    return { b: this.concat(sp), values: early.join(","), rawHead: this.table.join([around[0]]), rawTail: this.table.join([around[1]]), content: this.table.join([cs.statics[0]!]) };
+  }
+
+  /** True when the second pass can change `sp` (`ex` expanded) only if an inserted value holds a `$`. */
+  private static plainOnly(sp: Split, ex: Split): boolean {
+    return ex.slots.length === sp.slots.length && RenderPlan.safe(ex);
+  }
+
+  /** `const v0=…,v1=…;`: each inserted value converted once, for a usual render (no `plain` flag, no shared field). */
+  values(indent: string): string {
+    return this.values_.length === 0 ? "" : `${indent}const ${this.values_.map((v, i) => `v${i}=${v}`).join(",")};\n`;
   }
 
   /** What `render` calls the rendered content: `content`, or the expression itself when it is a constant. */
@@ -288,4 +325,15 @@ function rstrip(s: string): string {
   let end = s.length;
   while (end > 0 && isPyWhitespace(s.charCodeAt(end - 1))) end--;
   return s.slice(0, end);
+}
+
+/** When `sp` is `inner`'s pieces (same values, same text between them) with text before and after: that text. */
+function enclosing(sp: Split, inner: Split): [string, string] | undefined {
+  if (sp.slots.length !== inner.slots.length) return undefined;
+  const n = sp.slots.length;
+  for (let i = 0; i < n; i++) if (sp.slots[i] !== inner.slots[i] || sp.late[i] !== inner.late[i]) return undefined;
+  for (let i = 1; i < n; i++) if (sp.statics[i] !== inner.statics[i]) return undefined;
+  const [head, tail, sHead, sTail] = [sp.statics[0]!, sp.statics[n]!, inner.statics[0]!, inner.statics[n]!];
+  if (!head.endsWith(sHead) || !tail.startsWith(sTail)) return undefined;
+  return [head.slice(0, head.length - sHead.length), tail.slice(sTail.length)];
 }

@@ -4,8 +4,12 @@
 // (a slice, or a few pieces joined), so a render concatenates the same pieces it did before.
 import { lit, template } from "./escape.js";
 
-/** Shorter texts are written in place: a slice would cost about as many bytes as it saves. */
-const MIN_SHARED = 24;
+/**
+ * Shorter texts are written in place: a slice costs its name where it is declared and where it is
+ * used (`T12`, 3-4 bytes each) and its bounds (`1bt,6t,`, 6-8 bytes), about what a literal of this
+ * length costs (a smaller threshold gained nothing on the generated 1k).
+ */
+const MIN_SHARED = 12;
 
 export class TextTable {
   private readonly names = new Map<string, string>();
@@ -87,10 +91,17 @@ export class TextTable {
   /** The module's text and its slices: what metadata and the other constants are made of. */
   declarations(): string {
     const source = this.sourceUsed ? `const ${SOURCE} = ${template(this.source)};\n` : "";
-    // Start and length of each slice in base 36: the module's longest list of numbers, written short.
-    const bounds = this.cuts.map((c) => `${c[1].toString(36)},${(c[2] - c[1]).toString(36)}`).join(",");
-    const cuts = this.cuts.length === 0 ? "" : `const [${this.cuts.map((c) => c[0]).join(",")}] = slices(${SOURCE}, "${bounds}");\n`;
-    return source + cuts + this.decls.join("");
+    // The module's longest list of numbers, written short: in the order of the text, each start
+    // counted from the end before it (mostly a value's width away) and each length, in base 36.
+    const cuts = [...this.cuts].sort((a, b) => a[1] - b[1] || a[2] - b[2]);
+    let end = 0;
+    const bounds = cuts.map(([, start, stop]) => {
+      const gap = (start - end).toString(36);
+      end = stop;
+      return `${gap},${(stop - start).toString(36)}`;
+    });
+    const names = cuts.length === 0 ? "" : `const [${cuts.map((c) => c[0]).join(",")}] = slices(${SOURCE}, "${bounds.join(",")}");\n`;
+    return source + names + this.decls.join("");
   }
 
   /** The constants `join` made, which may use the computed ones: declared after those. */

@@ -32,18 +32,47 @@ export function isInside(rel: string): boolean {
   return parts[0] !== WORK_DIR && parts.every((p) => p !== "" && p !== "." && p !== "..");
 }
 
-/** The record's text for a set of output paths (itself included): sorted, so it is byte-identical for the same output. */
+const GENERATOR = "rye build";
+const NOTE = "files this build wrote, by folder; a later build replaces or deletes only these";
+
+/**
+ * The record's text for a set of output paths (itself included): sorted, so it is byte-identical
+ * for the same output. Each folder's file names are listed once on a line of their own under
+ * `folders` ("" is out/ itself): a 10k build's record stays a fraction of the size of a list of
+ * whole paths.
+ */
 export function formatRecord(paths: Iterable<string>): string {
   const files = [...new Set([...paths, RECORD, GITATTRIBUTES])].sort();
-  return `${JSON.stringify({ generator: "rye build", note: "files this build wrote; a later build replaces or deletes only these", files }, null, 1)}\n`;
+  const folders = new Map<string, string[]>();
+  for (const f of files) {
+    const cut = f.lastIndexOf("/");
+    const folder = cut === -1 ? "" : f.slice(0, cut);
+    let names = folders.get(folder);
+    if (!names) folders.set(folder, (names = []));
+    names.push(f.slice(cut + 1));
+  }
+  const lines = [...folders].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([folder, names]) => `${JSON.stringify(folder)}:${JSON.stringify(names)}`);
+  return `{"generator":${JSON.stringify(GENERATOR)},"note":${JSON.stringify(NOTE)},"folders":{\n${lines.join(",\n")}\n}}\n`;
 }
 
-/** The paths a record lists, or null when the text is not a record. Paths that could leave out/ are dropped. */
+/**
+ * The paths a record lists, or null when the text is not a record. Reads both forms: `folders`
+ * (folder → names) and the whole paths of `files` that earlier versions wrote. Paths that could
+ * leave out/ are dropped.
+ */
 export function parseRecord(text: string): Set<string> | null {
   try {
-    const data = JSON.parse(text) as { generator?: unknown; files?: unknown };
-    if (data.generator !== "rye build" || !Array.isArray(data.files)) return null;
-    return new Set(data.files.filter((f): f is string => typeof f === "string" && isInside(f)));
+    const data = JSON.parse(text) as { generator?: unknown; files?: unknown; folders?: unknown };
+    if (data.generator !== GENERATOR) return null;
+    const paths: unknown[] = [];
+    if (Array.isArray(data.files)) paths.push(...data.files);
+    else if (data.folders && typeof data.folders === "object" && !Array.isArray(data.folders)) {
+      for (const [folder, names] of Object.entries(data.folders)) {
+        if (!Array.isArray(names)) return null;
+        for (const name of names) if (typeof name === "string") paths.push(folder === "" ? name : `${folder}/${name}`);
+      }
+    } else return null;
+    return new Set(paths.filter((f): f is string => typeof f === "string" && isInside(f)));
   } catch {
     return null;
   }

@@ -105,6 +105,13 @@ export interface OptionalInputsModule<Id extends string, I> extends OptionalInpu
   readonly default: OptionalInputsExports<Id, I>;
 }
 
+/** An `integer` input as callers pass it: a number, or a bigint beyond 2^53. */
+export type IntInput = number | bigint;
+/** A `number` or `float` input: a number, a bigint, or a `PyFloat` (a whole float that stays a float, `1.0`). */
+export type NumberInput = number | bigint | PyFloat;
+/** An `object` or `dict` input: a plain object, or a Map when the order of its keys matters. */
+export type ObjectInput = Record<string, unknown> | ReadonlyMap<string, unknown>;
+
 /** The inputs type of a directive module's type (`typeof directives["id"]`): what its `render` takes. */
 export type InputsOf<M> = M extends DirectiveExports<string, infer I> ? I : never;
 
@@ -122,7 +129,7 @@ export interface PromptParts {
 }
 
 /** How an input reference renders: Python `str()` of a present value, else the compiled fallback. */
-export function str(value: unknown, fallback: string): string {
+export function str(value: unknown, fallback = ""): string {
   return value === undefined ? fallback : typeof value === "string" ? value : pyStr(value);
 }
 
@@ -181,16 +188,19 @@ const PERMISSIONS_BLOCK = /(<permissions>[\s\S]*?<\/permissions>)/;
 
 /**
  * The pieces of a compiled module's text that its constants are: `bounds` holds the start and end
- * of each in turn, or, as a string, the start and length of each in base 36 (`"1bt,6t,…"`). A
- * module stores its item's text once and cuts the rest from it when it loads.
+ * of each in turn, or, as a string, two numbers in base 36 for each (`"1bt,6t,…"`): where it starts
+ * counted from where the one before it ended (negative when it starts before that), and its length.
+ * A module stores its item's text once and cuts the rest from it when it loads.
  */
 export function slices(text: string, bounds: readonly number[] | string): string[] {
   const out: string[] = [];
   if (typeof bounds === "string") {
     const n = bounds.split(",");
+    let end = 0;
     for (let i = 0; i + 1 < n.length; i += 2) {
-      const start = parseInt(n[i]!, 36);
-      out.push(text.slice(start, start + parseInt(n[i + 1]!, 36)));
+      const start = end + parseInt(n[i]!, 36);
+      end = start + parseInt(n[i + 1]!, 36);
+      out.push(text.slice(start, end));
     }
     return out;
   }

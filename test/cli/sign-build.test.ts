@@ -152,7 +152,7 @@ test("the manifest lists every signed file of the build; rye verify checks them 
 
   // Declarations and TypeScript sources are vouched for too: a one-byte edit fails both the file and the manifest.
   const dts = join(out, "directives", "examples", "greet.d.ts");
-  writeFileSync(dts, readFileSync(dts, "utf8").replace("render:", "render :"));
+  writeFileSync(dts, readFileSync(dts, "utf8").replace("render,", "render ,"));
   const edited = await rye(dir, env, "verify", "out", "--verbose");
   expect(edited.code).toBe(1);
   expect(edited.out).toMatch(/^modified +module +out\/directives\/examples\/greet\.d\.ts  sha256 differs/m);

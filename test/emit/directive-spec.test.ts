@@ -22,10 +22,12 @@ const metadata = fc.record(
   {
     name: text,
     description: text,
-    permissions: fc.array(fc.oneof(fc.record({ tag: fc.constant("cap"), content: text }), fc.record({ tag: text, content: text })), { maxLength: 3 }),
+    permissions: fc.array(fc.oneof(fc.record({ tag: fc.constant("cap"), content: fc.oneof(text, text.map((t) => `rye.${t}`)) }), fc.record({ tag: text, content: text })), { maxLength: 3 }),
     inputs: fc.array(fc.oneof(field(true), fc.record({ type: text, name: text, required: fc.boolean() })), { maxLength: 4 }),
     outputs: fc.array(field(false), { maxLength: 3 }),
     templates: fc.constant({}),
+    // A key outside METADATA_KEYS: the metadata stays an object.
+    acknowledged_risks: fc.constant([]),
   },
   { requiredKeys: ["templates"] },
 );
@@ -41,12 +43,22 @@ describe("compact metadata", () => {
     );
   });
 
-  test("inputs become rows, a missing description a null, a capability list plain strings", () => {
+  test("inputs become rows, a missing description a null, capabilities one string without their rye., keys by position", () => {
     const m = {
-      permissions: [{ tag: "cap", content: "rye.execute.tool.*" }],
+      permissions: [{ tag: "cap", content: "rye.execute.tool.*" }, { tag: "cap", content: "rye.search.knowledge.*" }],
       inputs: [{ name: "a", type: "string", required: false, default: "x" }, { name: "b", type: "integer", required: true, description: "B" }],
     };
-    expect(value(compactMetadata(m))).toBe('{permissions:["rye.execute.tool.*"],inputs:[["a","string",0,null,"x"],["b","integer",1,"B"]]}');
+    expect(value(compactMetadata(m))).toBe('[,,,,,,,,"execute.tool.* search.knowledge.*",,,[["a",0,null,"x"],["b","integer",1,"B"]]]');
+    expect(exactly(metadataOf(evaluate(value(compactMetadata(m))) as unknown[]))).toBe(exactly(m));
+  });
+
+  test("capabilities that would not split back stay a list, and keys out of order an object", () => {
+    const perms = (...contents: string[]) => ({ permissions: contents.map((content) => ({ tag: "cap", content })) });
+    expect(value(compactMetadata(perms("rye.a", "b.c")))).toBe('[,,,,,,,,["rye.a","b.c"]]');
+    expect(value(compactMetadata(perms("rye.a b")))).toBe('[,,,,,,,,["rye.a b"]]');
+    expect(value(compactMetadata(perms("rye.")))).toBe('[,,,,,,,,["rye."]]');
+    expect(value(compactMetadata({ version: "1", name: "n" }))).toBe('{version:"1",name:"n"}');
+    expect(value(compactMetadata({ name: "n", preamble: "p" }))).toBe('["n",,,,,,,,,,,,,,"p"]');
   });
 });
 
@@ -54,11 +66,21 @@ describe("compact calls", () => {
   const call = (c: Partial<DirectiveCall>): DirectiveCall => ({ primary: "execute", item_type: "directive", item_id: "a/b", parameters: { x: 1 }, target: { kind: "directive", id: "a/b", space: "project" }, ...c });
 
   test("a call whose target is the item it names is a row; any other keeps its object", () => {
-    const calls = [call({}), call({ target: null }), call({ target: { kind: "tool", id: "a/b", space: "user" } }), call({ item_id: null, target: null })];
+    const calls = [
+      call({}),
+      call({ primary: "search", target: { kind: "directive", id: "a/b", space: "project" } }),
+      call({ target: { kind: "directive", id: "a/b", space: "user" } }),
+      call({ target: null }),
+      call({ target: { kind: "tool", id: "a/b", space: "user" } }),
+      call({ item_id: null, target: null }),
+    ];
     const compact = compactCalls(calls);
-    expect(compact[0]).toEqual(["execute", "directive", "a/b", { x: 1 }, "project"]);
-    expect(compact.slice(1)).toEqual(calls.slice(1));
-    const [exports] = defineDirective("t/x", {}, null, () => ({ body: "", content: "", raw: "", actions: [], prompt: "" }), {}, {}, evaluate(value(compact)) as DirectiveCall[]);
+    // The usual primary and space are left out.
+    expect(compact[0]).toEqual(["directive", "a/b", { x: 1 }]);
+    expect(compact[1]).toEqual(["search", "directive", "a/b", { x: 1 }, "project"]);
+    expect(compact[2]).toEqual(["execute", "directive", "a/b", { x: 1 }, "user"]);
+    expect(compact.slice(3)).toEqual(calls.slice(3));
+    const [exports] = defineDirective("t/x", {}, null, () => ({ body: "", content: "", raw: "", actions: [], prompt: "" }), null, {}, evaluate(value(compact)) as DirectiveCall[]);
     expect(exactly(exports.calls)).toBe(exactly(calls));
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { acquireLock, LockTimeoutError } from "../../src/output/lock.js";
 import { pendingJournal, recoverOutput, writeOutput } from "../../src/output/write-output.js";
 import { realFs } from "../../src/output/output-fs.js";
+import { parseRecord } from "../../src/output/output-record.js";
 
 // Real processes: `node bin/rye.js build` on a project of a few hundred directives, killed with
 // SIGKILL at random moments. Whenever it dies, out/ must be the previous complete output or the
@@ -183,7 +184,7 @@ describe("writeOutput", () => {
     expect(writeOutput(out, files({ "index.js": "3", "directives/b.js": "b" }))).toEqual({ written: 1, removed: 0 });
     expect(writeOutput(out, files({ "index.js": "3", "directives/a.js": "a2" }))).toEqual({ written: 2, removed: 1 });
     expect(built(out)).toEqual({ "index.js": "3", "directives/a.js": "a2", "bundle.mjs": "bundle" });
-    expect(JSON.parse(readFileSync(join(out, "rye-files.json"), "utf8")).files).toEqual([".gitattributes", "directives/a.js", "index.js", "rye-files.json"]);
+    expect([...parseRecord(readFileSync(join(out, "rye-files.json"), "utf8"))!]).toEqual([".gitattributes", "index.js", "rye-files.json", "directives/a.js"]);
   });
 
   test("takes over an older rye's plain out/ by its headers, but never deletes or replaces files no build wrote", () => {

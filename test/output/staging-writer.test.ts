@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { parseRecord } from "../../src/output/output-record.js";
 import { OutputTransaction, StagingWriter, writeOutput } from "../../src/output/write-output.js";
 import { snapshot } from "./snapshot.js";
 
@@ -21,7 +22,7 @@ describe("files staged by another thread", () => {
     tx.adopt("directives/a.js");
     expect(tx.commit()).toEqual({ written: 3, removed: 0 }); // with the record and .gitattributes
     expect(readFileSync(join(out, "directives/a.js"), "utf8")).toBe("a");
-    expect(JSON.parse(readFileSync(join(out, "rye-files.json"), "utf8")).files).toContain("directives/a.js");
+    expect(parseRecord(readFileSync(join(out, "rye-files.json"), "utf8"))).toContain("directives/a.js");
   });
 
   test("a transaction that aborts discards them, and out/ stays as it was", () => {
