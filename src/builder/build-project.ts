@@ -86,6 +86,8 @@ export interface ProjectBuildResult {
   produced?: ReadonlySet<string>;
   /** Threads the items were compiled on (1 unless enough items were left to compile: see --jobs). */
   threads?: number;
+  /** The source at a path (a warm rebuild keeps them by path; see build-report.ts). */
+  sourceAt?: (path: string) => SourceFile | undefined;
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
@@ -387,10 +389,11 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   state.shared = result.carried?.shared;
   const rebuilt = records.size;
   const reused = state.groups.order.length - rebuilt;
+  const sourceAt = (p: string) => state.sourceAt(p);
   const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
   if (diagnostics.some(isError)) {
     tx.abort();
-    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: 1 };
+    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: 1, sourceAt };
   }
   // The committed records are replaced in place (a write failure from here on drops the memo's cache).
   const replaced = new Map<string, ItemRecord | undefined>();
@@ -419,5 +422,5 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   (memo.deps ??= new DependencyIndex()).commitEdits(sources, now, replaced);
   state.committed(now, records.keys(), result.compiled);
   if (!unchanged) memo.save = () => saveCache(c.path, next);
-  return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: committed.written, removed: committed.removed, produced: tx.produced, threads: 1 };
+  return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: committed.written, removed: committed.removed, produced: tx.produced, threads: 1, sourceAt };
 }

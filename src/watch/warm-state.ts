@@ -45,6 +45,7 @@ export class WarmState {
   private readonly signatures = new Map<string, Diagnostic[]>();
   private readonly position = new Map<string, number>();
   private readonly noted = new Set<string>();
+  private readonly byPath = new Map<string, SourceFile>();
 
   constructor(start: WarmStart) {
     this.sources = start.sources;
@@ -59,6 +60,7 @@ export class WarmState {
     this.directives = start.directives;
     for (const d of start.signatures) this.signed(d.loc?.source ?? "").push(d);
     this.groups.order.forEach((s, i) => this.position.set(itemKey(s.kind, s.id), i));
+    for (const s of start.sources) this.byPath.set(s.path, s);
     for (const key in start.cache.items) this.note(key);
   }
 
@@ -104,6 +106,11 @@ export class WarmState {
     return [...at].sort((a, b) => a - b).map((i) => this.groups.order[i]!);
   }
 
+  /** The source at `path` among the sources last advanced to. */
+  sourceAt(path: string): SourceFile | undefined {
+    return this.byPath.get(path);
+  }
+
   wasCompiled(src: SourceFile): boolean {
     return this.cache.items[itemKey(src.kind, src.id)]?.compiled === true;
   }
@@ -138,6 +145,7 @@ export class WarmState {
     const i = this.position.get(key);
     if (i !== undefined && this.groups.order[i] === a) this.groups.order[i] = b;
     this.stamps.edit(a, b);
+    if (this.byPath.get(a.path) === a) this.byPath.set(a.path, b);
     if (a.kind === "tool") this.tools = this.shared = undefined;
     if ((b.space ?? "project") === "project") {
       this.signatures.delete(a.path);
