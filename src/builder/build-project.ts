@@ -155,8 +155,7 @@ function planWarm(opts: ProjectBuildOptions, sources: SourceFile[]): WarmPlan | 
     return null;
   }
   const edits = memo.cache === state.cache ? memo.deps?.edits(sources, state.cache) : null;
-  // Past about half the items, visiting every item is no dearer.
-  return edits && edits.affected.size <= sources.length / 2 ? { state, edits } : null;
+  return edits ? { state, edits } : null;
 }
 
 /** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
