@@ -126,7 +126,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   const groups = scope ? scope.groups : groupSources(sources);
   const { byId } = groups;
   const diagnostics: Diagnostic[] = [...groups.duplicates];
-  const visiting = scope ? new Set(scope.visit) : null;
+  /** With a scope: whether each visited directive compiled now. */
   const visited = new Map<SourceFile, boolean>();
 
   const parsedKnowledge = new Map<SourceFile, ReturnType<typeof parseKnowledge>>();
@@ -189,7 +189,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   };
 
   const projectKnowledge: KnowledgeItem[] = [];
-  for (const [id, srcs] of visiting ? scope!.visit.filter((s) => s.kind === "knowledge").map((s) => [s.id, byId.knowledge.get(s.id)!] as const) : byId.knowledge) {
+  for (const [id, srcs] of scope ? scope.visit.filter((s) => s.kind === "knowledge").map((s) => [s.id, byId.knowledge.get(s.id)!] as const) : byId.knowledge) {
     const src = srcs[0]!;
     if (spaceOf(src) !== "project") continue;
     const reused = hooks.reuse?.(src);
@@ -215,7 +215,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   // Every directive's parse diagnostics precede all analysis diagnostics; directives are parsed only
   // when analysed (or looked up), so parse diagnostics are placed here once all are known.
   const projectDirectives: SourceFile[] = [];
-  if (visiting) projectDirectives.push(...scope!.visit.filter((s) => s.kind === "directive"));
+  if (scope) projectDirectives.push(...scope.visit.filter((s) => s.kind === "directive"));
   else {
     for (const [, srcs] of byId.directive) {
       const src = srcs[0]!;
@@ -254,7 +254,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     // Asked item by item, just before the item is compiled: a parallel build claims its share as it goes.
     const reused = hooks.reuse?.(src);
     const id = src.id;
-    visited.set(src, reused ? reused.compiled : false);
+    if (scope) visited.set(src, reused ? reused.compiled : false);
     if (reused) {
       allParseDiagnostics.push(...reused.parseDiagnostics);
       diagnostics.push(...reused.diagnostics);
@@ -318,7 +318,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     analysis.permissions = permissions;
     analysis.calls = calls.calls;
     outcome.compiled = true;
-    visited.set(src, true);
+    if (scope) visited.set(src, true);
     compiled.push(id);
     if (hooks.onDirective) hooks.onDirective(src, outcome, analysis);
     else analyses.push(analysis);
