@@ -188,7 +188,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const path = cacheFile(opts.project);
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
   const trusted = memo?.cache === cache;
-  if (read.warm && trusted && read.warm.state.cache === cache) return buildWarm(tx, opts, io, read, { key, timestamp, global, cache, path });
+  if (read.warm && trusted && tx.knowsOutput && read.warm.state.cache === cache) return buildWarm(tx, opts, io, read, { key, timestamp, global, cache, path });
   const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
   const out = new OutputUpdate(tx, trusted);
   // --watch: items nothing they read has changed since the last build are carried over unchecked.

@@ -174,12 +174,17 @@ export class OutputTransaction implements OutputSink {
     }
   }
 
+  /** `owned` is what this process's last commit left (see `TransactionOptions.known`), so `carryKnown` may be used. */
+  get knowsOutput(): boolean {
+    return this.record === "known";
+  }
+
   /**
    * A rebuild of a long-lived process that knows what changed: every file the last commit produced
    * stays produced without being named again, except the ones `drop` names.
    */
   carryKnown(): void {
-    if (this.record !== "known") throw new Error("only a transaction over a known output carries it over");
+    if (!this.knowsOutput) throw new Error("only a transaction over a known output carries it over");
     this.dropped = new Set();
   }
 
