@@ -20,6 +20,28 @@ export interface KnowledgeItem {
   data: KnowledgeData;
 }
 
+/** Sources by kind and id, each id's files in probing order; and what the ids' files report on their own. */
+export interface SourceGroups {
+  byId: Record<ItemKind, Map<string, SourceFile[]>>;
+  /** decisions.md #18: a second file of one id, kind and space. */
+  duplicates: Diagnostic[];
+  /** The project items in the order they are compiled: knowledge, then directives. */
+  order: SourceFile[];
+}
+
+/**
+ * A warm rebuild (--watch): the grouping of the last full pass, patched for the files that changed,
+ * and the only project items to visit (in build order). Every other item is left as it was: its
+ * diagnostics are none, and whether it compiled is `wasCompiled`.
+ */
+export interface CompileScope {
+  groups: SourceGroups;
+  visit: readonly SourceFile[];
+  /** The last build's compiled ids, kept as they are when no visited item changed its answer. */
+  compiled: string[];
+  wasCompiled(src: SourceFile): boolean;
+}
+
 export interface CompiledDirectives {
   /** The analyses of the directives compiled by this call (none when `onDirective` receives them instead). */
   analyses: DirectiveAnalysis[];
@@ -28,6 +50,8 @@ export interface CompiledDirectives {
   diagnostics: Diagnostic[];
   /** Every project directive id that compiled without errors, reused ones included, in build order. */
   compiled: string[];
+  /** How the sources were grouped (a warm rebuild patches this instead of grouping anew). */
+  groups: SourceGroups;
 }
 
 /** What one project item contributed to a build: its diagnostics and whether it produced output. */
@@ -68,19 +92,18 @@ function groupById(sources: readonly SourceFile[]): { ordered: SourceFile[]; byI
 
 /** The project items `compileDirectives` compiles (or asks `reuse` about), in the order it does: knowledge, then directives. */
 export function projectItemOrder(sources: readonly SourceFile[]): SourceFile[] {
-  const { byId } = groupById(sources);
+  return itemOrder(groupById(sources).byId);
+}
+
+function itemOrder(byId: SourceGroups["byId"]): SourceFile[] {
   return [...byId.knowledge.values(), ...byId.directive.values()].map((srcs) => srcs[0]!).filter((s) => spaceOf(s) === "project");
 }
 
-/**
- * Compiles the project's directives and knowledge; other spaces only resolve parents and context.
- * Items are parsed when first needed, so reused items and unreferenced items of other spaces cost nothing;
- * for each id the first file (project → user → system) that parses wins, as if all were parsed in order.
- */
-export function compileDirectives(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, hooks: CompileHooks = {}): CompiledDirectives {
-  const diagnostics: Diagnostic[] = [];
+/** Groups the sources by kind and id and reports duplicate ids. */
+export function groupSources(sources: readonly SourceFile[]): SourceGroups {
   const { ordered, byId } = groupById(sources);
   // decisions.md #18: one id per kind and space; the first file in probing order wins, the others are errors.
+  const duplicates: Diagnostic[] = [];
   const firstById = new Map<string, SourceFile>();
   for (const src of ordered) {
     const key = `${src.kind}\u0000${spaceOf(src)}\u0000${src.id}`;
@@ -88,9 +111,23 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     if (!first) firstById.set(key, src);
     else if (spaceOf(src) === "project") {
       const at = { offset: 0, line: 1, column: 1 };
-      diagnostics.push(d.duplicateItemId({ source: src.path, start: at, end: at }, src.id, src.kind, first.path));
+      duplicates.push(d.duplicateItemId({ source: src.path, start: at, end: at }, src.id, src.kind, first.path));
     }
   }
+  return { byId, duplicates, order: itemOrder(byId) };
+}
+
+/**
+ * Compiles the project's directives and knowledge; other spaces only resolve parents and context.
+ * Items are parsed when first needed, so reused items and unreferenced items of other spaces cost nothing;
+ * for each id the first file (project → user → system) that parses wins, as if all were parsed in order.
+ */
+export function compileDirectives(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, hooks: CompileHooks = {}, scope?: CompileScope): CompiledDirectives {
+  const groups = scope ? scope.groups : groupSources(sources);
+  const { byId } = groups;
+  const diagnostics: Diagnostic[] = [...groups.duplicates];
+  /** With a scope: whether each visited directive compiled now. */
+  const visited = new Map<SourceFile, boolean>();
 
   const parsedKnowledge = new Map<SourceFile, ReturnType<typeof parseKnowledge>>();
   const parseK = (src: SourceFile) => {
@@ -152,7 +189,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   };
 
   const projectKnowledge: KnowledgeItem[] = [];
-  for (const [id, srcs] of byId.knowledge) {
+  for (const [id, srcs] of scope ? scope.visit.filter((s) => s.kind === "knowledge").map((s) => [s.id, byId.knowledge.get(s.id)!] as const) : byId.knowledge) {
     const src = srcs[0]!;
     if (spaceOf(src) !== "project") continue;
     const reused = hooks.reuse?.(src);
@@ -178,9 +215,12 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   // Every directive's parse diagnostics precede all analysis diagnostics; directives are parsed only
   // when analysed (or looked up), so parse diagnostics are placed here once all are known.
   const projectDirectives: SourceFile[] = [];
-  for (const [, srcs] of byId.directive) {
-    const src = srcs[0]!;
-    if (spaceOf(src) === "project") projectDirectives.push(src);
+  if (scope) projectDirectives.push(...scope.visit.filter((s) => s.kind === "directive"));
+  else {
+    for (const [, srcs] of byId.directive) {
+      const src = srcs[0]!;
+      if (spaceOf(src) === "project") projectDirectives.push(src);
+    }
   }
   const parseDiagnosticsAt = diagnostics.length;
   const allParseDiagnostics: Diagnostic[] = [];
@@ -204,7 +244,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     return toolSchemas.get(x);
   };
   // Seed 004's default hook needs one knowledge item; without it every thread silently loses its instruction.
-  if (configHooks === DEFAULT_CONTEXT_HOOKS && projectDirectives.length > 0) {
+  if (configHooks === DEFAULT_CONTEXT_HOOKS && (scope ? groups.order.some((s) => s.kind === "directive") : projectDirectives.length > 0)) {
     for (const id of new Set(DEFAULT_CONTEXT_HOOKS.flatMap((h) => h.actions.map((a) => a.item_id ?? "")))) {
       if (!byId.knowledge.has(id)) diagnostics.push(d.missingInstructionKnowledge(id));
       else if (!findKnowledge(id)) diagnostics.push(...ownDiagnostics("knowledge", id));
@@ -214,6 +254,7 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     // Asked item by item, just before the item is compiled: a parallel build claims its share as it goes.
     const reused = hooks.reuse?.(src);
     const id = src.id;
+    if (scope) visited.set(src, reused ? reused.compiled : false);
     if (reused) {
       allParseDiagnostics.push(...reused.parseDiagnostics);
       diagnostics.push(...reused.diagnostics);
@@ -277,12 +318,22 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     analysis.permissions = permissions;
     analysis.calls = calls.calls;
     outcome.compiled = true;
+    if (scope) visited.set(src, true);
     compiled.push(id);
     if (hooks.onDirective) hooks.onDirective(src, outcome, analysis);
     else analyses.push(analysis);
   }
   diagnostics.splice(parseDiagnosticsAt, 0, ...allParseDiagnostics);
-  return { analyses, knowledge: projectKnowledge, diagnostics: d.suggestIds(diagnostics, (kind) => byId[kind].keys()), compiled };
+  const all = scope ? compiledInScope(scope, visited) : compiled;
+  return { analyses, knowledge: projectKnowledge, diagnostics: d.suggestIds(diagnostics, (kind) => byId[kind].keys()), compiled: all, groups };
+}
+
+/** Every compiled directive id in build order, when only `visited` items were compiled now. */
+function compiledInScope(scope: CompileScope, visited: Map<SourceFile, boolean>): string[] {
+  let moved = false;
+  for (const [src, now] of visited) if (now !== scope.wasCompiled(src)) moved = true;
+  if (!moved) return scope.compiled;
+  return scope.groups.order.filter((s) => s.kind === "directive" && (visited.get(s) ?? scope.wasCompiled(s))).map((s) => s.id);
 }
 
 function block(id: string, knowledge: (id: string) => KnowledgeItem | null): KnowledgeBlock | null {

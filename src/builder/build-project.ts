@@ -9,7 +9,7 @@ import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { signModule } from "../sign/sign-module.js";
-import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord } from "../cache/build-cache.js";
+import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord, type ItemRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { OutputTransaction, outputFailure, type KnownOutput } from "../output/write-output.js";
 import { quietIo, type Io } from "../host.js";
@@ -19,8 +19,10 @@ import { readSpaces, type Spaces } from "../project/read-spaces.js";
 import { runtimeFiles } from "../output/runtime-files.js";
 import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
-import { DependencyIndex } from "../watch/dependency-index.js";
-import { signingKey, timestampFor } from "./signing.js";
+import { DependencyIndex, type SourceEdits } from "../watch/dependency-index.js";
+import { WarmState } from "../watch/warm-state.js";
+import { build } from "../compile/build.js";
+import { SourceStamps, signingKey, timestampFor } from "./signing.js";
 import { writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
@@ -61,6 +63,8 @@ export interface BuildMemo {
   shared?: { global: string; files: Map<string, SignedText> };
   /** Who looked up whom in the last build, so a rebuild checks only what a change can affect. */
   deps?: DependencyIndex;
+  /** The sources grouped, and what the last committed build carried, so an edit's rebuild visits only what it affects. */
+  warm?: WarmState;
   /** Writes the cache file; a long-lived process calls it when idle and before exiting, not after every rebuild. */
   save?: () => void;
 }
@@ -82,6 +86,8 @@ export interface ProjectBuildResult {
   produced?: ReadonlySet<string>;
   /** Threads the items were compiled on (1 unless enough items were left to compile: see --jobs). */
   threads?: number;
+  /** The source at a path (a warm rebuild keeps them by path; see build-report.ts). */
+  sourceAt?: (path: string) => SourceFile | undefined;
 }
 
 /** Builds a project into its out/ directory using and updating `<project>/.rye-cache/build.json`. */
@@ -98,8 +104,9 @@ export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): Pro
 
 function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
   const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces);
-  const directives = sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;
-  const signatures = checkSourceSignatures(sources, opts.sourceTrust ?? null);
+  const warm = planWarm(opts, sources);
+  const directives = warm ? warm.state.directives : sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;
+  const signatures = warm ? warm.state.signatureList() : checkSourceSignatures(sources, opts.sourceTrust ?? null);
   // Output signed with this machine's key must never vouch for sources that failed verification.
   if (opts.sourceTrust && signatures.some((d) => d.severity === "error")) {
     return { sources, diagnostics: sortDiagnostics([...readProblems, ...signatures]), compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0, refused: true };
@@ -112,11 +119,11 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResul
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   }
   try {
-    return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures });
+    return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures, warm });
   } catch (e) {
     // Only writing throws here (a full disk, a permission): out/ stays as it was, or a journal the
-    // next build completes; either way the next build of this process reads out/ afresh.
-    if (opts.memo) opts.memo.output = undefined;
+    // next build completes; either way the next build of this process reads out/ and the cache afresh.
+    if (opts.memo) opts.memo.output = opts.memo.cache = opts.memo.warm = undefined;
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   } finally {
     tx.abort();
@@ -129,6 +136,26 @@ interface ReadResult {
   hookConfig: SpacesRead["hookConfig"];
   directives: number;
   signatures: Diagnostic[];
+  warm: WarmPlan | null;
+}
+
+/** A warm rebuild's start: the kept state moved to the sources just read, and what changed since the last commit. */
+interface WarmPlan {
+  state: WarmState;
+  edits: SourceEdits;
+}
+
+/** The warm plan of a --watch rebuild after edits to existing files; null when a full build is needed. */
+function planWarm(opts: ProjectBuildOptions, sources: SourceFile[]): WarmPlan | null {
+  const memo = opts.memo;
+  const state = memo?.warm;
+  if (!memo || !state || opts.sourceTrust) return null;
+  if (!state.advance(sources)) {
+    memo.warm = undefined;
+    return null;
+  }
+  const edits = memo.cache === state.cache ? memo.deps?.edits(sources, state.cache) : null;
+  return edits ? { state, edits } : null;
 }
 
 /** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
@@ -146,9 +173,9 @@ function modulePath(s: SourceFile): string {
 function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
   const { sources, readProblems, hookConfig, directives, signatures } = read;
   const memo = opts.memo;
-  const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
   const key = opts.allowUnsigned ? null : signingKey(io);
-  const timestamp = timestampFor(sources, io);
+  const stamps = read.warm ? read.warm.state.stamps : memo ? new SourceStamps(sources) : null;
+  const timestamp = stamps ? stamps.timestamp(io) : timestampFor(sources, io);
   const global = globalKey({
     compiler: memo ? (memo.compiler ??= compilerFingerprint()) : compilerFingerprint(),
     version: VERSION,
@@ -161,6 +188,8 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const path = cacheFile(opts.project);
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
   const trusted = memo?.cache === cache;
+  if (read.warm && trusted && tx.knowsOutput && read.warm.state.cache === cache) return buildWarm(tx, opts, io, read, { key, timestamp, global, cache, path });
+  const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
   const out = new OutputUpdate(tx, trusted);
   // --watch: items nothing they read has changed since the last build are carried over unchecked.
   const carried = memo && trusted ? (memo.deps ??= new DependencyIndex()).unchangedSince(sources, cache) : null;
@@ -240,18 +269,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     tx.abort();
     return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: result.threads };
   }
-  // Whole-build files: cheap, so regenerated every time and written only when they changed.
-  const shared = new Map([...result.files, ...runtimeFiles()]);
-  const signedShared = memo?.shared?.global === global ? memo.shared.files : new Map<string, SignedText>();
-  const signedNow = new Map<string, SignedText>();
-  for (const [rel, text] of shared) {
-    // The registries of 10k items are megabytes: unchanged ones are neither signed nor hashed again.
-    let s = signedShared.get(rel);
-    if (s?.[0] !== text) s = [text, ...signedWithHash(sign(rel, text))];
-    signedNow.set(rel, s);
-    next.shared.push(out.put(rel, s[1], sharedBefore.get(rel), s[2]));
-  }
-  if (memo) memo.shared = { global, files: signedNow };
+  next.shared.push(...writeShared(out, result.files, { memo, global, sign, before: sharedBefore }));
   if (key) {
     const itemOf = (k: string, path: string) => {
       const src = fps.projectSource(k);
@@ -272,6 +290,10 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     memo.cache = unchanged ? cache : next;
     (memo.deps ??= new DependencyIndex()).commit(sources, cache, memo.cache);
     if (!unchanged) memo.save = () => saveCache(path, next);
+    memo.warm =
+      !opts.sourceTrust && result.carried && stamps
+        ? new WarmState({ sources, cache: memo.cache, compile: result.carried, compiled: result.compiled, fingerprints: fps.byId, stamps, signatures, directives })
+        : undefined;
   } else if (!unchanged) saveCache(path, next);
   return {
     sources,
@@ -285,4 +307,119 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     produced: tx.produced,
     threads: result.threads,
   };
+}
+
+/**
+ * Writes the whole-build files (the compiler's and the runtime) through `out`; returns their records.
+ * Cheap, so regenerated every build and written only when they changed.
+ */
+function writeShared(out: OutputUpdate, files: Map<string, string>, c: { memo?: BuildMemo; global: string; sign: (rel: string, text: string) => string; before: Map<string, FileRecord> }): FileRecord[] {
+  const shared = new Map([...files, ...runtimeFiles()]);
+  const signedShared = c.memo?.shared?.global === c.global ? c.memo.shared.files : new Map<string, SignedText>();
+  const signedNow = new Map<string, SignedText>();
+  const records: FileRecord[] = [];
+  for (const [rel, text] of shared) {
+    // The registries of 10k items are megabytes: unchanged ones are neither signed nor hashed again.
+    let s = signedShared.get(rel);
+    if (s?.[0] !== text) s = [text, ...signedWithHash(c.sign(rel, text))];
+    signedNow.set(rel, s);
+    records.push(out.put(rel, s[1], c.before.get(rel), s[2]));
+  }
+  if (c.memo) c.memo.shared = { global: c.global, files: signedNow };
+  return records;
+}
+
+interface WarmContext {
+  key: ReturnType<typeof signingKey> | null;
+  timestamp: string;
+  global: string;
+  cache: CacheData;
+  path: string;
+}
+
+/**
+ * A --watch rebuild after edits to existing files: only the items the edits affect are compiled,
+ * the items with diagnostics are answered from the cache, and every other item is neither visited
+ * nor listed: its record stays in the cache, its files stay produced (OutputTransaction.carryKnown),
+ * its manifest shard stays as signed. The result is what a full build of the same sources makes.
+ */
+function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult, c: WarmContext): ProjectBuildResult {
+  const { sources, readProblems, hookConfig, directives, signatures } = read;
+  const { state, edits } = read.warm!;
+  const memo = opts.memo!;
+  const { key, timestamp, global, cache } = c;
+  tx.carryKnown();
+  const out = new OutputUpdate(tx, true);
+  const fps = new Fingerprints(sources, (memo.hashes ??= new Map()), (memo.fingerprints ??= new Map()), state.fingerprints);
+  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  const isError = (x: Diagnostic) => x.severity === "error";
+  let failed = readProblems.some(isError) || signatures.some(isError);
+  const records = new Map<string, ItemRecord>();
+  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const visit = state.visit(edits.affected);
+  const result = build(sources, VERSION, {
+    hookConfig,
+    emitTs: opts.emitTs,
+    warm: { groups: state.groups, visit, compiled: state.compiled, wasCompiled: (s) => state.wasCompiled(s), entries: state.entries, tools: state.tools, shared: state.shared },
+    items: {
+      failed: () => failed,
+      reuse: (src) => {
+        const k = itemKey(src.kind, src.id);
+        return edits.affected.has(k) ? undefined : cache.items[k];
+      },
+      onLookup(from, kind, id) {
+        let seen = lookups.get(from);
+        if (!seen) lookups.set(from, (seen = new Map()));
+        seen.set(itemKey(kind, id), [kind, id]);
+      },
+      onItem(src, outcome, files) {
+        if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
+        const k = itemKey(src.kind, src.id);
+        const before = cache.items[k]?.files ?? [];
+        const made = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
+        for (const f of before) if (!made.some((r) => r[0] === f[0])) tx.drop(f[0]);
+        const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+        lookups.delete(src);
+        records.set(k, { ...outcome, self: fps.of(src.kind, src.id), deps, files: made });
+      },
+    },
+  });
+  state.tools = result.carried?.tools;
+  state.shared = result.carried?.shared;
+  const rebuilt = records.size;
+  const reused = state.groups.order.length - rebuilt;
+  const sourceAt = (p: string) => state.sourceAt(p);
+  const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
+  if (diagnostics.some(isError)) {
+    tx.abort();
+    return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: 1, sourceAt };
+  }
+  // The committed records are replaced in place (a write failure from here on drops the memo's cache).
+  const replaced = new Map<string, ItemRecord | undefined>();
+  for (const [k, rec] of records) {
+    replaced.set(k, cache.items[k]);
+    cache.items[k] = rec;
+  }
+  const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
+  const next: CacheData = { format: cache.format, global, items: cache.items, shared: writeShared(out, result.files, { memo, global, sign, before: sharedBefore }) };
+  if (key) {
+    const itemOf = (k: string, path: string) => {
+      const src = fps.projectSource(k);
+      return src && path === modulePath(src) ? { itemId: src.id, sourceSha256: fps.hashOf(src) } : undefined;
+    };
+    const input = { items: next.items, changed: replaced, shared: next.shared, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
+    next.shared.push(...writeManifest(out, input, memo));
+  }
+  // Whole-build files of the last build this one no longer makes (a tool's module, an emptied folder's shard).
+  const sharedNow = new Set(next.shared.map((f) => f[0]));
+  for (const f of cache.shared) if (!sharedNow.has(f[0])) tx.drop(f[0]);
+  const committed = tx.commit();
+  memo.output = tx.known;
+  const unchanged = rebuilt === 0 && next.shared.length === cache.shared.length && next.shared.every((f, i) => f === cache.shared[i]);
+  const now = unchanged ? cache : next;
+  memo.cache = now;
+  (memo.deps ??= new DependencyIndex()).commitEdits(sources, now, replaced);
+  state.committed(now, records.keys(), result.compiled);
+  if (!unchanged) memo.save = () => saveCache(c.path, next);
+  return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: committed.written, removed: committed.removed, produced: tx.produced, threads: 1, sourceAt };
 }

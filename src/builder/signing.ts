@@ -32,6 +32,37 @@ export function timestampFor(sources: readonly SourceFile[], io: Io): string {
   return buildTimestamp(timestampFromEnv(io.env), sources.map((s) => sourceTimestamp(s.text)));
 }
 
+/**
+ * The build timestamp of a long-lived process (--watch), kept across rebuilds: each source's own
+ * signature timestamp is counted, so an edit updates the latest without reading every source again.
+ */
+export class SourceStamps {
+  private readonly counts = new Map<string, number>();
+
+  constructor(sources: readonly SourceFile[]) {
+    for (const s of sources) this.count(s, 1);
+  }
+
+  /** `before` was replaced by `after`. */
+  edit(before: SourceFile, after: SourceFile): void {
+    this.count(before, -1);
+    this.count(after, 1);
+  }
+
+  /** What `timestampFor` says of the sources counted. */
+  timestamp(io: Io): string {
+    return buildTimestamp(timestampFromEnv(io.env), [...this.counts.keys()]);
+  }
+
+  private count(s: SourceFile, by: 1 | -1): void {
+    const stamp = sourceTimestamp(s.text);
+    if (stamp === null) return;
+    const n = (this.counts.get(stamp) ?? 0) + by;
+    if (n > 0) this.counts.set(stamp, n);
+    else this.counts.delete(stamp);
+  }
+}
+
 /** Signs a build's output with this machine's key and adds the signed manifest. */
 export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io, key?: SigningKey): Map<string, string> {
   const bySource = new Map<string, OutputSource>();

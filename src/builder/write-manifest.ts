@@ -1,7 +1,8 @@
 // The manifest of an incremental build: one shard per output folder plus the signed root (see
 // src/sign/sign-manifest.ts). A long-lived process (--watch) keeps each shard's text with the file
 // records it was made from; a rebuild re-serialises only the shards whose records changed, and
-// re-signs the root only when a shard's or a top-level file's hash did.
+// re-signs the root only when a shard's or a top-level file's hash did. It also keeps the items'
+// records grouped by folder, so a warm rebuild that names the items it changed regroups only those.
 import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
 import type { OutputUpdate } from "../cache/build-cache-write.js";
 import { sha256Hex } from "../sign/hash-region.js";
@@ -22,6 +23,8 @@ export interface ManifestMemo {
   global: string;
   shards: Map<string, ShardMemo>;
   root: { key: string; text: string };
+  /** The items' file records by folder, as [record, item key, item record] triples ("" for top-level files). */
+  items: Map<string, unknown[]>;
 }
 
 export interface ManifestInput {
@@ -36,6 +39,11 @@ export interface ManifestInput {
   key: SigningKey;
   /** What the last build recorded at an output path, so unchanged files are neither written nor read. */
   before: (rel: string) => FileRecord | undefined;
+  /**
+   * A warm rebuild: the only items whose records changed since the manifest in the memo (`kind:id` →
+   * the record before, if any; `items` holds the new one). The others are not looked at.
+   */
+  changed?: ReadonlyMap<string, ItemRecord | undefined>;
 }
 
 // Records of unchanged files are the same objects build after build: their folder is looked up once.
@@ -50,35 +58,36 @@ const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x
 
 /** Writes the shards and root through `out`; returns their records. `memo.manifest` is read and updated when given. */
 export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { manifest?: ManifestMemo }): FileRecord[] {
+  const prev = memo?.manifest?.global === input.global ? memo.manifest : undefined;
+  const items = prev && input.changed ? regroupItems(prev.items, input.changed, input.items) : groupItems(input.items);
   const rootFiles: Record<string, string> = {};
-  const groups = new Map<string, unknown[]>();
-  const add = (rec: FileRecord, key?: string, item?: unknown) => {
-    const folder = folderOf(rec);
-    if (folder === null) return;
-    if (folder === "") rootFiles[rec[0]] = rec[1];
-    else {
-      let refs = groups.get(folder);
-      if (!refs) groups.set(folder, (refs = []));
-      refs.push(rec, key, item);
-    }
-  };
-  for (const key in input.items) {
-    const item = input.items[key]!;
-    for (const rec of item.files) add(rec, key, item);
-  }
+  for (let i = 0, top = items.get("") ?? []; i < top.length; i += 3) rootFiles[(top[i] as FileRecord)[0]] = (top[i] as FileRecord)[1];
   // Tools are compiled every build, so their modules are whole-build files; a tool's source hash marks its change.
+  const shared = new Map<string, unknown[]>();
   for (const rec of input.shared) {
+    const folder = folderOf(rec);
+    if (folder === null) continue;
+    if (folder === "") {
+      rootFiles[rec[0]] = rec[1];
+      continue;
+    }
     const tool = /^tools\/(.+)\.js$/.exec(rec[0]);
     const key = tool ? `tool:${tool[1]}` : undefined;
-    add(rec, key, key && input.itemOf(key, rec[0])?.sourceSha256);
+    let refs = shared.get(folder);
+    if (!refs) shared.set(folder, (refs = []));
+    refs.push(rec, key, key && input.itemOf(key, rec[0])?.sourceSha256);
   }
-  const prev = memo?.manifest?.global === input.global ? memo.manifest : undefined;
+  const folders = [...new Set([...items.keys(), ...shared.keys()])].filter((f) => f !== "").sort((a, b) => (a < b ? -1 : 1));
   const shards = new Map<string, ShardMemo>();
   const written: FileRecord[] = [];
   const hashes: Record<string, string> = {};
-  for (const [folder, refs] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  for (const folder of folders) {
+    const own = items.get(folder);
+    const more = shared.get(folder);
+    const refs = own && more ? [...own, ...more] : (own ?? more)!;
     const kept = prev?.shards.get(folder);
-    const shard = kept && same(kept.refs, refs) ? kept : makeShard(folder, refs, input.itemOf);
+    // A folder no changed item touched holds the very array its shard was made from.
+    const shard = kept && (kept.refs === refs || same(kept.refs, refs)) ? kept : makeShard(folder, refs, input.itemOf);
     shards.set(folder, shard);
     hashes[folder] = shard.sha256;
     const rel = shardPath(folder);
@@ -87,8 +96,48 @@ export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { 
   const key = JSON.stringify([rootFiles, hashes, input.version, input.timestamp]);
   const text = prev?.root.key === key ? prev.root.text : signManifest({ format: MANIFEST_FORMAT, version: input.version, generated_at: input.timestamp, files: rootFiles, shards: hashes }, input.key, input.timestamp);
   written.push(out.put(MANIFEST, text, input.before(MANIFEST)));
-  if (memo) memo.manifest = { global: input.global, shards, root: { key, text } };
+  if (memo) memo.manifest = { global: input.global, shards, root: { key, text }, items };
   return written;
+}
+
+/** Every item's signed files by folder. */
+function groupItems(records: Record<string, ItemRecord>): Map<string, unknown[]> {
+  const groups = new Map<string, unknown[]>();
+  for (const key in records) {
+    const item = records[key]!;
+    for (const rec of item.files) {
+      const folder = folderOf(rec);
+      if (folder === null) continue;
+      let refs = groups.get(folder);
+      if (!refs) groups.set(folder, (refs = []));
+      refs.push(rec, key, item);
+    }
+  }
+  return groups;
+}
+
+/** `groupItems` of the records now, from the grouping before and the items that changed: only their folders are made anew. */
+function regroupItems(before: Map<string, unknown[]>, changed: ReadonlyMap<string, ItemRecord | undefined>, records: Record<string, ItemRecord>): Map<string, unknown[]> {
+  const dirty = new Set<string>();
+  for (const [key, was] of changed) {
+    for (const rec of [...(was?.files ?? []), ...(records[key]?.files ?? [])]) {
+      const folder = folderOf(rec);
+      if (folder !== null) dirty.add(folder);
+    }
+  }
+  const groups = new Map(before);
+  for (const folder of dirty) {
+    const refs: unknown[] = [];
+    const old = before.get(folder) ?? [];
+    for (let i = 0; i < old.length; i += 3) if (!changed.has(old[i + 1] as string)) refs.push(old[i], old[i + 1], old[i + 2]);
+    for (const key of changed.keys()) {
+      const item = records[key];
+      for (const rec of item?.files ?? []) if (folderOf(rec) === folder) refs.push(rec, key, item);
+    }
+    if (refs.length > 0) groups.set(folder, refs);
+    else groups.delete(folder);
+  }
+  return groups;
 }
 
 function makeShard(folder: string, refs: unknown[], itemOf: ManifestInput["itemOf"]): ShardMemo {

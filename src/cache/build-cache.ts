@@ -83,7 +83,8 @@ export function sha256(text: string): string {
  * its text changes it. Source hashes are computed once per build and shared with the manifest.
  */
 export class Fingerprints {
-  private readonly byId = new Map<string, SourceFile[]>();
+  /** `kind:id` → the item's files in the order of the sources (a warm rebuild passes this grouping, patched, to the next build). */
+  readonly byId: Map<string, SourceFile[]>;
   private readonly memo = new Map<string, string>();
   readonly textHash = new Map<SourceFile, string>();
 
@@ -95,7 +96,10 @@ export class Fingerprints {
     sources: readonly SourceFile[],
     private readonly known?: Map<string, [string, string]>,
     private readonly earlier?: Map<string, [SourceFile[], string]>,
+    grouped?: Map<string, SourceFile[]>,
   ) {
+    this.byId = grouped ?? new Map();
+    if (grouped) return;
     for (const s of sources) {
       const key = itemKey(s.kind, s.id);
       const list = this.byId.get(key);

@@ -1,7 +1,7 @@
 // The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
 // the build engine (src/builder/) reads the project and writes the output folder.
-import { compileDirectives, type ItemOutcome } from "../compile-directives.js";
-import { compileTools } from "../compile-tools.js";
+import { compileDirectives, type CompileScope, type ItemOutcome, type SourceGroups } from "../compile-directives.js";
+import { compileTools, type CompiledTool } from "../compile-tools.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { emit, emitShared, moduleFiles } from "../emit/index.js";
 import { emitDirective } from "../emit/emit-directive.js";
@@ -20,7 +20,24 @@ export interface BuildOptions {
   items?: BuildItemHooks;
   /** Also emit each module's TypeScript source under `ts/` (`rye build --emit-ts`). */
   emitTs?: boolean;
+  /** A warm rebuild (with `items`): see `WarmCompile`. */
+  warm?: WarmCompile;
 }
+
+/**
+ * What a warm rebuild (--watch) carries over from the last build instead of recomputing it: the
+ * items to visit and the grouping (see `CompileScope`), each directive's registry type by id
+ * (updated here for the items visited), and the tools when none changed.
+ */
+export interface WarmCompile extends CompileScope {
+  entries: Map<string, string>;
+  tools?: ToolsResult;
+  /** The whole-build files of the last build and what they were made from: kept when none of it moved. */
+  shared?: SharedFiles;
+}
+
+type ToolsResult = { tools: CompiledTool[]; diagnostics: Diagnostic[] };
+type SharedFiles = { compiled: string[]; tools: ToolsResult; files: ReadonlyMap<string, string> };
 
 /** See `BuildOptions.items`. */
 export interface BuildItemHooks {
@@ -42,6 +59,8 @@ export interface BuildResult {
   compiled: string[];
   /** Tool ids compiled without errors (modules under `tools/`). */
   tools?: string[];
+  /** With `items`: what a later warm rebuild carries over (see `WarmCompile`). */
+  carried?: { groups: SourceGroups; entries: Map<string, string>; tools: ToolsResult; shared: SharedFiles };
 }
 
 /** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
@@ -50,16 +69,21 @@ export function build(sources: readonly SourceFile[], version: string, options: 
   const ts = options.emitTs === true;
   if (items) {
     // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
-    const entries = new Map<string, string>();
+    const warm = options.warm;
+    const entries = warm ? warm.entries : new Map<string, string>();
+    let moved = false;
+    const entry = (id: string, registry: string) => {
+      if (entries.get(id) !== registry) (moved = true), entries.set(id, registry);
+    };
     const reuse = items.reuse;
     // Tools first: a build that already has an error writes nothing, so its items are checked, not emitted.
-    const tools = compileTools(sources);
+    const tools = warm?.tools ?? compileTools(sources);
     const toolsFailed = tools.diagnostics.some((x) => x.severity === "error");
     const emitting = () => !toolsFailed && items.failed?.() !== true;
-    const { diagnostics, compiled } = compileDirectives(sources, options.hookConfig ?? null, {
+    const { diagnostics, compiled, groups } = compileDirectives(sources, options.hookConfig ?? null, {
       reuse: reuse && ((src) => {
         const outcome = reuse(src) as (ItemOutcome & { registry?: unknown }) | undefined;
-        if (src.kind === "directive" && typeof outcome?.registry === "string") entries.set(src.id, outcome.registry);
+        if (src.kind === "directive" && typeof outcome?.registry === "string") entry(src.id, outcome.registry);
         return outcome;
       }),
       onLookup: items.onLookup,
@@ -67,16 +91,19 @@ export function build(sources: readonly SourceFile[], version: string, options: 
       onDirective: (src, outcome, a) => {
         if (!a || !emitting()) return items.onItem(src, outcome, null);
         const m = emitDirective(a, version);
-        entries.set(a.id, m.registry);
+        entry(a.id, m.registry);
         const carried: ItemOutcome & { registry: string } = { ...outcome, registry: m.registry };
         items.onItem(src, carried, moduleFiles(m, ts));
       },
-    });
+    }, warm);
     if (items.wholeBuild === false) return { files: new Map(), diagnostics, compiled, tools: tools.tools.map((t) => t.id) };
     // Tools are few and cheap: compiled every build, written only when their text changes.
-    const files = emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts });
-    for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version), ts)) files.set(path, text);
-    return { files, diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled, tools: tools.tools.map((t) => t.id) };
+    const last = warm?.shared;
+    const kept = last && !moved && last.compiled === compiled && last.tools === tools;
+    const files = kept ? new Map(last.files) : emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts });
+    if (!kept) for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version), ts)) files.set(path, text);
+    const shared = kept ? last : { compiled, tools, files: new Map(files) };
+    return { files, diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled, tools: tools.tools.map((t) => t.id), carried: { groups, entries, tools, shared } };
   }
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
   const tools = compileTools(sources);

@@ -81,6 +81,8 @@ export class OutputTransaction implements OutputSink {
   private readonly stagingDirs = new Set<string>();
   private committed = false;
   private done = false;
+  /** Set by `carryKnown`: the files of the last commit this build no longer produces. */
+  private dropped: Set<string> | null = null;
   /** Every file out/ holds as build output after `commit`. */
   produced: ReadonlySet<string> = new Set();
 
@@ -172,13 +174,38 @@ export class OutputTransaction implements OutputSink {
     }
   }
 
+  /** `owned` is what this process's last commit left (see `TransactionOptions.known`), so `carryKnown` may be used. */
+  get knowsOutput(): boolean {
+    return this.record === "known";
+  }
+
+  /**
+   * A rebuild of a long-lived process that knows what changed: every file the last commit produced
+   * stays produced without being named again, except the ones `drop` names.
+   */
+  carryKnown(): void {
+    if (!this.knowsOutput) throw new Error("only a transaction over a known output carries it over");
+    this.dropped = new Set();
+  }
+
+  /** After `carryKnown`: `rel` is no longer produced (deleted by `commit` unless written or kept again). */
+  drop(rel: string): void {
+    this.dropped!.add(rel);
+  }
+
   /** Makes the staged files the output, and deletes recorded files this build did not produce. */
   commit(): WriteResult {
     if (this.done) throw new Error("output transaction already finished");
-    this.writeHousekeeping();
-    const removed = [...this.owned].filter((rel) => !this.seen.has(rel) && !isNotBuildOutput(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })?.isFile());
+    let removed: string[];
+    if (this.dropped) {
+      removed = [...this.dropped].filter((rel) => this.owned.has(rel) && !this.seen.has(rel) && !isNotBuildOutput(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })?.isFile());
+      this.produced = this.carriedHousekeeping(removed);
+    } else {
+      this.writeHousekeeping();
+      removed = [...this.owned].filter((rel) => !this.seen.has(rel) && !isNotBuildOutput(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })?.isFile());
+      this.produced = this.seen;
+    }
     const result = { written: this.staged.size, removed: removed.length };
-    this.produced = this.seen;
     if (result.written === 0 && result.removed === 0) {
       this.finish();
       return result;
@@ -255,6 +282,23 @@ export class OutputTransaction implements OutputSink {
       }
     }
     return [...folders];
+  }
+
+  /** `writeHousekeeping` after `carryKnown`: the record is rewritten only when files came or went. Returns what out/ holds after the commit. */
+  private carriedHousekeeping(removed: string[]): ReadonlySet<string> {
+    const added = [...this.seen].filter((rel) => !this.owned.has(rel));
+    if (added.length === 0 && removed.length === 0) {
+      if (readOrNull(this.livePath(GITATTRIBUTES)) !== gitattributes) this.write(GITATTRIBUTES, gitattributes);
+      return this.owned;
+    }
+    const produced = new Set(this.owned);
+    for (const rel of removed) produced.delete(rel);
+    for (const rel of added) produced.add(rel);
+    produced.add(RECORD).add(GITATTRIBUTES);
+    for (const [rel, text] of housekeepingFiles(produced)) {
+      if (!(this.owned.has(rel) && readOrNull(this.livePath(rel)) === text)) this.write(rel, text);
+    }
+    return produced;
   }
 
   /** Creates the folders staged files go to and checks the ones files leave, before the commit point. */

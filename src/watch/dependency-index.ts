@@ -7,6 +7,15 @@ import type { CacheData, ItemRecord } from "../cache/build-cache.js";
 import { itemKey } from "../cache/build-cache.js";
 import type { SourceFile } from "../compile/source.js";
 
+/** What changed between the last committed build and now (see `DependencyIndex.edits`). */
+export interface SourceEdits {
+  files: [before: SourceFile, after: SourceFile][];
+  /** `kind:id` of the items whose files changed. */
+  changed: Set<string>;
+  /** Those and every item whose analysis looked one of them up. */
+  affected: Set<string>;
+}
+
 export class DependencyIndex {
   /** `kind:id` of an item → `kind:id` of the items whose analysis looked it up. */
   private readonly dependents = new Map<string, Set<string>>();
@@ -24,6 +33,39 @@ export class DependencyIndex {
     const affected = new Set(changed);
     for (const key of changed) for (const d of this.dependents.get(key) ?? []) affected.add(d);
     return (key) => !affected.has(key);
+  }
+
+  /**
+   * For a warm rebuild: the files that changed since the last committed build, when every one of
+   * them is a new text of the same file (no file added, removed or moved), with the items they
+   * belong to and every item that looked one of those up. Null when any file came or went.
+   */
+  edits(sources: readonly SourceFile[], cache: CacheData): SourceEdits | null {
+    const last = this.last;
+    if (last?.cache !== cache || last.sources.length !== sources.length) return null;
+    const files: [before: SourceFile, after: SourceFile][] = [];
+    const changed = new Set<string>();
+    for (let i = 0; i < sources.length; i++) {
+      const a = last.sources[i]!;
+      const b = sources[i]!;
+      if (a === b) continue;
+      if (a.path !== b.path || a.kind !== b.kind || a.id !== b.id || a.ext !== b.ext || a.space !== b.space) return null;
+      files.push([a, b]);
+      changed.add(itemKey(a.kind, a.id));
+    }
+    const affected = new Set(changed);
+    for (const key of changed) for (const d of this.dependents.get(key) ?? []) affected.add(d);
+    return { files, changed, affected };
+  }
+
+  /** Records a committed warm rebuild: the records of `items` were replaced (`before` → the record in `next`). */
+  commitEdits(sources: readonly SourceFile[], next: CacheData, items: ReadonlyMap<string, ItemRecord | undefined>): void {
+    for (const [key, before] of items) {
+      if (before) this.link(key, before, -1);
+      const now = next.items[key];
+      if (now) this.link(key, now, 1);
+    }
+    this.last = { sources, cache: next };
   }
 
   /** Records a committed build: `next` replaced `cache`, built from `sources`. */

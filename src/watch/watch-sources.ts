@@ -76,10 +76,11 @@ export class WatchedSources {
   }
 
   private reread(): SpacesRead {
-    this.byPath = null;
     this.full = false;
     this.changed.clear();
     this.last = readSpaces(this.spaces);
+    // Made now, while a full read is slow anyway, rather than by the first rebuild after an edit.
+    this.byPath = new Map(this.last.sources.map((s, i) => [s.path, i]));
     return this.last;
   }
 

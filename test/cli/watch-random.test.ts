@@ -25,16 +25,21 @@ function random(seed: number) {
   return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)]! };
 }
 
-/** A directive; `broken` uses an undeclared input (RYE2001); `extendsId` and `calls` make dependents. */
-function directive(name: string, o: { broken?: boolean; extendsId?: string; calls?: string; note?: string } = {}) {
+/**
+ * A directive; `broken` uses an undeclared input (RYE2001); `extendsId`, `calls`, `context` (the
+ * knowledge k/rules) and `tool` (a call to t/echo, checked against its schema) make dependents.
+ */
+function directive(name: string, o: { broken?: boolean; extendsId?: string; calls?: string; note?: string; context?: boolean; tool?: boolean } = {}) {
   const call = o.calls ? `\n  \`rye_execute(item_type="directive", item_id="${o.calls}", parameters={"topic": "x"})\`` : "";
+  const tool = o.tool ? '\n  `rye_execute(item_type="tool", item_id="t/echo", parameters={"value": "x"})`' : "";
+  const context = o.context ? "    <context>\n      <system>k/rules</system>\n    </context>\n" : "";
   return `# ${name}
 
 \`\`\`xml
 <directive name="${name}" version="1.0.0"${o.extendsId ? ` extends="${o.extendsId}"` : ""}>
   <metadata>
     <description>${name}: ${o.note ?? "first version"}.</description>
-  </metadata>
+${context}  </metadata>
   <inputs>
     <input name="topic" type="string" required="true">Topic</input>
   </inputs>
@@ -42,13 +47,19 @@ function directive(name: string, o: { broken?: boolean; extendsId?: string; call
 \`\`\`
 
 <process>
-  Write about {input:topic}.${o.broken ? " Mind {input:missing}." : ""}${call}
+  Write about {input:topic}.${o.broken ? " Mind {input:missing}." : ""}${call}${tool}
 </process>
 `;
 }
 
+/** The tool directives may call; `param` is the one parameter its schema declares. */
+const echoTool = (param: string) =>
+  `__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "rye/core/primitives/subprocess"\nCONFIG_SCHEMA = {"type": "object", "properties": {"${param}": {"type": "string"}}}\n`;
+
 const START: Record<string, string> = {
   ".ai/knowledge/k/rules.md": "```yaml\nname: rules\ntitle: rules\n```\n\nBe brief.\n",
+  ".ai/tools/rye/core/primitives/subprocess.yaml": 'version: "1.0.0"\ntool_type: primitive\nexecutor_id: null\n',
+  ".ai/tools/t/echo.py": echoTool("value"),
   ".ai/directives/a/base.md": directive("base"),
   ".ai/directives/a/child.md": directive("child", { extendsId: "a/base" }),
   ".ai/directives/b/caller.md": directive("caller", { calls: "a/child" }),
@@ -91,10 +102,27 @@ function step(ai: string, rng: Rng, i: number): string {
   const ids = files.map((f) => f.slice(0, -3));
   const nameOf = (f: string) => f.slice(f.lastIndexOf("/") + 1, -3);
   const textFor = (f: string, broken: boolean) =>
-    directive(nameOf(f), { broken, note: `version ${i}`, extendsId: rng.next() < 0.3 ? rng.pick([...ids, "a/base", "gone/base"]) : undefined, calls: rng.next() < 0.3 ? rng.pick([...ids, "a/child"]) : undefined });
+    directive(nameOf(f), {
+      broken,
+      note: `version ${i}`,
+      extendsId: rng.next() < 0.3 ? rng.pick([...ids, "a/base", "gone/base"]) : undefined,
+      calls: rng.next() < 0.3 ? rng.pick([...ids, "a/child"]) : undefined,
+      context: rng.next() < 0.3,
+      tool: rng.next() < 0.2,
+    });
   const isBroken = (f: string) => readFileSync(join(dir, f), "utf8").includes("{input:missing}");
-  const kind = files.length < 3 ? "create" : rng.pick(["edit", "save-by-rename", "create", "delete", "rename-folder", "break", "fix", "burst"] as const);
+  const kind = files.length < 3 ? "create" : rng.pick(["edit", "save-by-rename", "create", "delete", "rename-folder", "break", "fix", "burst", "edit-knowledge", "edit-tool"] as const);
   switch (kind) {
+    case "edit-knowledge":
+      // The knowledge directives take as context: every such directive embeds its new text.
+      writeFileSync(join(ai, "knowledge", "k", "rules.md"), `\`\`\`yaml\nname: rules\ntitle: rules\n\`\`\`\n\nBe brief, version ${i}.\n`);
+      return "edit-knowledge k/rules";
+    case "edit-tool": {
+      // The tool's declared parameter: its callers' `value` is then declared or not (RYE6007).
+      const param = rng.pick(["value", "text"]);
+      writeFileSync(join(ai, "tools", "t", "echo.py"), echoTool(param));
+      return `edit-tool t/echo (declares ${param})`;
+    }
     case "edit":
     case "save-by-rename": {
       const f = rng.pick(files);
@@ -156,7 +184,7 @@ test(`--watch reports what a one-shot build reports after each of ${STEPS} seede
     await w.stop();
   }
   // The run did what it claims to cover.
-  for (const kind of ["edit", "save-by-rename", "create", "delete", "rename-folder ", "break", "fix", "burst", "by rename", "in place"]) {
+  for (const kind of ["edit", "save-by-rename", "create", "delete", "rename-folder ", "break", "fix", "burst", "by rename", "in place", "edit-knowledge", "edit-tool"]) {
     expect(history.join("\n"), kind).toContain(kind);
   }
 }, 120_000);

@@ -19,6 +19,8 @@ export interface BuildOutcome {
   refused?: boolean;
   /** Threads the build compiled on (more than one: workers were used). */
   threads?: number;
+  /** The source at a path, when the build keeps them by path: the report then looks up only the cited ones. */
+  sourceAt?: (path: string) => SourceFile | undefined;
 }
 
 export interface ReportOptions {
@@ -66,7 +68,8 @@ export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): numb
   const stamp = o.watching ? `${clock(now)} ` : "";
   // Only the files diagnostics point into are needed for code frames.
   const cited = new Set(diagnostics.map((d) => d.loc?.source));
-  const sourcesByPath = new Map(sources.filter((s) => cited.has(s.path)).map((s) => [s.path, s.text.includes("\r") ? s.text.replace(/\r\n?/g, "\n") : s.text]));
+  const citedSources = built.sourceAt ? [...cited].flatMap((p) => (p === undefined ? [] : (built.sourceAt!(p) ?? []))) : sources.filter((s) => cited.has(s.path));
+  const sourcesByPath = new Map(citedSources.map((s) => [s.path, s.text.includes("\r") ? s.text.replace(/\r\n?/g, "\n") : s.text]));
   const color = useColor(io);
   // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
   const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
