@@ -1,6 +1,8 @@
 import type { Io } from "./io.js";
 import { VERSION } from "../version.js";
 
+export { tuneForLongRun } from "./v8-budget.js";
+
 const HELP = `rye ${VERSION}: a compiler for Rye directives
 
 Usage:

@@ -6,6 +6,7 @@ import { formatDiagnostic } from "../../diagnostics/format.js";
 import { parseCommandArgs } from "../args.js";
 import type { Io } from "../io.js";
 import { useColor } from "../io.js";
+import { tuneForLongRun } from "../v8-budget.js";
 import { spacesFrom, type Spaces } from "../../project/read-spaces.js";
 import type { ProjectBuildOptions } from "../../builder/build-project.js";
 import type { OutputDrift } from "../../output/check-output.js";
@@ -74,7 +75,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   const spaces = spacesFrom(project, { "user-space": settings.userSpace, system: settings.systems }, io.cwd, io.env);
   const allowUnsigned = settings.allowUnsigned;
   if (allowUnsigned) io.stderr.write((await import("../../builder/signing.js")).UNSIGNED_WARNING);
-  if (values.check) return checkOnly(spaces, outDir, allowUnsigned, values["emit-ts"], io);
+  if (values.check) {
+    tuneForLongRun();
+    return checkOnly(spaces, outDir, allowUnsigned, values["emit-ts"], io);
+  }
   const json = Boolean(values.json);
   const verbose = settings.verbose;
   if (!values.watch && !settings.verifySources) {
@@ -83,6 +87,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const hit = upToDate({ project, outDir, spaces, allowUnsigned, env: io.env }, true);
     if (hit) return reportBuild({ ...hit, written: 0 }, { project, outDir, json, watching: false, verbose, ms: performance.now() - started }, io);
   }
+  tuneForLongRun();
   const { runOnce } = await import("./build-once.js");
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
   const sourceTrust = settings.verifySources ? (await import("../../builder/signing.js")).trustForSpaces(roots, io.env) : null;
