@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { readBlockYaml } from "../../src/parse/read-block-yaml.js";
 import { YAML_1_1 } from "../../src/parse/yaml-1-1-scalars.js";
 import { SHARED_DIR, sharedRows } from "../helpers/shared.js";
+import { editedText, filesUnder } from "../helpers/text-edits.js";
 
 // Knowledge metadata is read with the yaml package's YAML 1.1 schema; the quick reader must agree.
 const KNOWLEDGE = [
@@ -84,29 +85,15 @@ describe("readBlockYaml with the YAML 1.1 schema of knowledge metadata", () => {
 
   it("agrees with the yaml package on random edits (property)", () => {
     const tricky = [" ", "-", "- ", ":", ": ", "#", " #", "'", '"', "|", "[", "]", ",", "{", "}", "\n", "\n  ", "a", "1", ".5", "~", "<<", "yes", "0x", "_", "2026-02-18", "T10:00:00Z"];
-    const edit = fc.tuple(fc.nat(), fc.constantFrom(...tricky), fc.constantFrom("insert", "delete", "replace"));
     fc.assert(
-      fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
-        let text = KNOWLEDGE;
-        for (const [at, piece, how] of edits) {
-          const i = at % (text.length + 1);
-          text = how === "insert" ? text.slice(0, i) + piece + text.slice(i) : how === "delete" ? text.slice(0, i) + text.slice(i + piece.length) : text.slice(0, i) + piece + text.slice(i + piece.length);
-        }
-        return agrees(text);
-      }),
+      fc.property(editedText(KNOWLEDGE, tricky), agrees),
       { numRuns: 3000, seed: 23 },
     );
   });
 });
 
 describe("readBlockYaml on the corpus's knowledge metadata", () => {
-  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".md") ? [join(dir, e.name)] : []));
-  let fences: string[] = [];
-  try {
-    fences = files(join(SHARED_DIR, "corpus")).flatMap((p) => [...readFileSync(p, "utf8").matchAll(/^```yaml\n([\s\S]*?)^```/gm)].map((m) => m[1]!));
-  } catch {
-    fences = [];
-  }
+  const fences = filesUnder(join(SHARED_DIR, "corpus"), /\.md$/).flatMap((p) => [...readFileSync(p, "utf8").matchAll(/^```yaml\n([\s\S]*?)^```/gm)].map((m) => m[1]!));
   const rows = sharedRows("corpus knowledge YAML", fences.length ? [fences] : []);
   it.each(rows.map((r) => [r.length, r] as const))("agrees with the yaml package on all %i fences, and takes most of them", (_n, texts) => {
     let taken = 0;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { PY_YAML, readYamlFully, readYamlTool } from "../../src/tools/read-yaml-
 
 const readBlockYaml = (text: string) => readBlock(text, PY_YAML);
 import { SHARED_DIR, sharedRows } from "../helpers/shared.js";
+import { editedText, filesUnder } from "../helpers/text-edits.js";
 
 // Everything the quick reader handles, in the shape tool files take.
 const TOOL = [
@@ -143,30 +144,15 @@ describe("readBlockYaml", () => {
 
   it("agrees with the yaml package on random edits of tool files (property)", () => {
     const tricky = [" ", "  ", "-", "- ", ":", ": ", "#", " #", "'", '"', "|", "|-", ">", "[", "]", ",", "{", "}", "\n", "\n  ", "a", "1", "&", "*", "!", "\\", "~", "<<"];
-    const edit = fc.tuple(fc.nat(), fc.constantFrom(...tricky), fc.constantFrom("insert", "delete", "replace"));
     fc.assert(
-      fc.property(fc.array(edit, { minLength: 1, maxLength: 4 }), (edits) => {
-        let text = TOOL;
-        for (const [at, piece, how] of edits) {
-          const i = at % (text.length + 1);
-          text = how === "insert" ? text.slice(0, i) + piece + text.slice(i) : how === "delete" ? text.slice(0, i) + text.slice(i + piece.length) : text.slice(0, i) + piece + text.slice(i + piece.length);
-        }
-        return agrees(text);
-      }),
+      fc.property(editedText(TOOL, tricky), agrees),
       { numRuns: 3000, seed: 17 },
     );
   });
 });
 
 describe("readBlockYaml on the corpus", () => {
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.ya?ml$/.test(e.name) ? [join(dir, e.name)] : []));
-  let all: string[] = [];
-  try {
-    all = files(join(SHARED_DIR, "corpus"));
-  } catch {
-    all = [];
-  }
+  const all = filesUnder(join(SHARED_DIR, "corpus"), /\.ya?ml$/);
   const rows = sharedRows("corpus YAML files", all.length ? [all] : []);
   it.each(rows.map((r) => [r.length, r] as const))("agrees with the yaml package on all %i, and takes most of them", (_n, paths) => {
     let taken = 0;
