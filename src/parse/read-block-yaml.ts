@@ -43,7 +43,8 @@ export function readBlockYaml(source: string, scalars: YamlScalars, keyAt?: KeyA
   try {
     return new BlockReader(source, new Scalars(scalars), keyAt).document();
   } catch (e) {
-    if (e === GIVE_UP) return undefined;
+    // Nesting deep enough to overflow the stack: the yaml package reports it as a located error.
+    if (e === GIVE_UP || e instanceof RangeError) return undefined;
     throw e;
   }
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
+import { parseKnowledge } from "../../src/parse/parse-knowledge.js";
 import { readBlockYaml } from "../../src/parse/read-block-yaml.js";
 import { YAML_1_1 } from "../../src/parse/yaml-1-1-scalars.js";
 import { SHARED_DIR, sharedRows } from "../helpers/shared.js";
@@ -81,6 +82,13 @@ describe("readBlockYaml with the YAML 1.1 schema of knowledge metadata", () => {
     ["a merge key in a flow mapping", "a: {<<: {b: 1}}\n"],
   ])("declines %s, which the yaml package then reads", (_what, text) => {
     expect(readBlockYaml(text, YAML_1_1)).toBeUndefined();
+  });
+
+  it("leaves nesting too deep for the stack to the yaml package: a located RYE diagnostic, no crash", () => {
+    const text = `a: ${"[".repeat(20000)}${"]".repeat(20000)}\n`;
+    expect(readBlockYaml(text, YAML_1_1)).toBeUndefined();
+    const parsed = parseKnowledge(text, "deep.yaml", ".yaml");
+    expect(parsed.diagnostics.map((d) => d.message).join()).toMatch(/call stack/);
   });
 
   it("agrees with the yaml package on random edits (property)", () => {

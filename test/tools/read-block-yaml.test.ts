@@ -134,6 +134,17 @@ describe("readBlockYaml", () => {
     expect(agrees(text)).toBe(true);
   });
 
+  it.each([
+    ["flow", `a: ${"[".repeat(20000)}${"]".repeat(20000)}\n`],
+    ["block", `${Array.from({ length: 8000 }, (_, i) => `${" ".repeat(i)}k:`).join("\n")} 1\n`],
+  ])("leaves %s nesting too deep for the stack to the yaml package, which reports it where it is", (_kind, text) => {
+    expect(readBlockYaml(text)).toBeUndefined();
+    const read = readYamlTool(text);
+    expect(read.error?.message).toMatch(/call stack/);
+    expect(read.error?.span.start.line).toBeGreaterThanOrEqual(1);
+    expect(read.data).toEqual({});
+  });
+
   it("locates top-level keys itself, and deeper paths through the full reading", () => {
     const read = readYamlTool(TOOL);
     expect(read.spans.executor_id).toEqual(readYamlFully(TOOL).spans.executor_id);
