@@ -22,7 +22,7 @@ import type { SpacesRead } from "../watch/watch-sources.js";
 import { DependencyIndex, type SourceEdits } from "../watch/dependency-index.js";
 import { WarmState } from "../watch/warm-state.js";
 import { build } from "../compile/build.js";
-import { SourceStamps, signingKey, timestampFor } from "./signing.js";
+import { modulePath, SourceStamps, signingKey, timestampFor } from "./signing.js";
 import { writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
@@ -163,11 +163,6 @@ type SignedText = [text: string, signed: string, sha256: string];
 
 function signedWithHash(signed: string): [string, string] {
   return [signed, sha256(signed)];
-}
-
-/** Where a project item's `.js` module goes. */
-function modulePath(s: SourceFile): string {
-  return `${s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools"}/${s.id}.js`;
 }
 
 function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {

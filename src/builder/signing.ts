@@ -63,13 +63,17 @@ export class SourceStamps {
   }
 }
 
+/** Where a project item's `.js` module goes. */
+export function modulePath(s: SourceFile): string {
+  return `${s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools"}/${s.id}.js`;
+}
+
 /** Signs a build's output with this machine's key and adds the signed manifest. */
 export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io, key?: SigningKey): Map<string, string> {
   const bySource = new Map<string, OutputSource>();
   for (const s of sources) {
     if ((s.space ?? "project") !== "project") continue;
-    const dir = s.kind === "directive" ? "directives" : s.kind === "knowledge" ? "knowledge" : "tools";
-    bySource.set(`${dir}/${s.id}.js`, { itemId: s.id, text: s.text });
+    bySource.set(modulePath(s), { itemId: s.id, text: s.text });
   }
   return signOutput(files, key ?? signingKey(io), timestampFor(sources, io), bySource, VERSION);
 }
