@@ -3,12 +3,10 @@
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
 import { compileItems, defaultJobs } from "./compile-items.js";
-import { SIGNED } from "../sign/sign-manifest.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { signModule } from "../sign/sign-module.js";
 import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord, type ItemRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { OutputTransaction, outputFailure, type KnownOutput } from "../output/write-output.js";
@@ -23,6 +21,7 @@ import { DependencyIndex, type SourceEdits } from "../watch/dependency-index.js"
 import { WarmState } from "../watch/warm-state.js";
 import { build } from "../compile/build.js";
 import { modulePath, SourceStamps, signingKey, timestampFor } from "./signing.js";
+import { LookupLog, moduleSigner } from "./item-hooks.js";
 import { writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
@@ -158,6 +157,14 @@ function planWarm(opts: ProjectBuildOptions, sources: SourceFile[]): WarmPlan | 
   return edits ? { state, edits } : null;
 }
 
+/** The item a manifest entry names: the project item whose `.js` module is at `path`, with its source's sha256. */
+function manifestItemOf(fps: Fingerprints): (k: string, path: string) => { itemId: string; sourceSha256: string } | undefined {
+  return (k, path) => {
+    const src = fps.projectSource(k);
+    return src && path === modulePath(src) ? { itemId: src.id, sourceSha256: fps.hashOf(src) } : undefined;
+  };
+}
+
 /** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
 type SignedText = [text: string, signed: string, sha256: string];
 
@@ -191,8 +198,8 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
   const produced = new Set<string>();
-  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
-  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const sign = moduleSigner(key, timestamp);
+  const lookups = new LookupLog();
   const total = sources.filter((s) => (s.space ?? "project") === "project" && s.kind !== "tool").length;
   let rebuilt = 0;
   let reused = 0;
@@ -244,16 +251,11 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         progress();
         return rec;
       },
-      onLookup(from, kind, id) {
-        let seen = lookups.get(from);
-        if (!seen) lookups.set(from, (seen = new Map()));
-        seen.set(itemKey(kind, id), [kind, id]);
-      },
+      onLookup: (from, kind, id) => lookups.add(from, kind, id),
       onItem(src, outcome, files) {
         const before = parallel.before(src);
         const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
-        record(src, outcome, records, lookups.get(src)?.values() ?? []);
-        lookups.delete(src);
+        record(src, outcome, records, lookups.take(src));
       },
     },
   }, parallel);
@@ -266,10 +268,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   }
   next.shared.push(...writeShared(out, result.files, { memo, global, sign, before: sharedBefore }));
   if (key) {
-    const itemOf = (k: string, path: string) => {
-      const src = fps.projectSource(k);
-      return src && path === modulePath(src) ? { itemId: src.id, sourceSha256: fps.hashOf(src) } : undefined;
-    };
+    const itemOf = manifestItemOf(fps);
     const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }
@@ -346,11 +345,11 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   tx.carryKnown();
   const out = new OutputUpdate(tx, true);
   const fps = new Fingerprints(sources, (memo.hashes ??= new Map()), (memo.fingerprints ??= new Map()), state.fingerprints);
-  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  const sign = moduleSigner(key, timestamp);
   const isError = (x: Diagnostic) => x.severity === "error";
   let failed = readProblems.some(isError) || signatures.some(isError);
   const records = new Map<string, ItemRecord>();
-  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const lookups = new LookupLog();
   const visit = state.visit(edits.affected);
   const result = build(sources, VERSION, {
     hookConfig,
@@ -362,19 +361,14 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         const k = itemKey(src.kind, src.id);
         return edits.affected.has(k) ? undefined : cache.items[k];
       },
-      onLookup(from, kind, id) {
-        let seen = lookups.get(from);
-        if (!seen) lookups.set(from, (seen = new Map()));
-        seen.set(itemKey(kind, id), [kind, id]);
-      },
+      onLookup: (from, kind, id) => lookups.add(from, kind, id),
       onItem(src, outcome, files) {
         if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
         const k = itemKey(src.kind, src.id);
         const before = cache.items[k]?.files ?? [];
         const made = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
         for (const f of before) if (!made.some((r) => r[0] === f[0])) tx.drop(f[0]);
-        const deps = [...(lookups.get(src)?.values() ?? [])].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
-        lookups.delete(src);
+        const deps = lookups.take(src).map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
         records.set(k, { ...outcome, self: fps.of(src.kind, src.id), deps, files: made });
       },
     },
@@ -398,10 +392,7 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: cache.items, shared: writeShared(out, result.files, { memo, global, sign, before: sharedBefore }) };
   if (key) {
-    const itemOf = (k: string, path: string) => {
-      const src = fps.projectSource(k);
-      return src && path === modulePath(src) ? { itemId: src.id, sourceSha256: fps.hashOf(src) } : undefined;
-    };
+    const itemOf = manifestItemOf(fps);
     const input = { items: next.items, changed: replaced, shared: next.shared, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }

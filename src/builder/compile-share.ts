@@ -6,13 +6,14 @@ import { build } from "../compile/build.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { itemKey, type FileRecord } from "../cache/build-cache.js";
+import type { FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
 import { SIGNED } from "../sign/sign-manifest.js";
-import { signModule, signModuleBytes } from "../sign/sign-module.js";
+import { signModuleBytes } from "../sign/sign-module.js";
 import type { SigningKey } from "../sign/keys.js";
 import type { SharedSources } from "./shared-sources.js";
+import { LookupLog, moduleSigner } from "./item-hooks.js";
 
 
 /** Slots of the Int32Array the threads of one build share. */
@@ -70,7 +71,7 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
   const position = new Map<SourceFile, number>(task.items.map((i, at) => [sources[i]!, at]));
   const writer = new StagingWriter(task.outDir, task.owned);
   const out = new OutputUpdate(writer, task.trusted);
-  const sign = (rel: string, text: string) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  const sign = moduleSigner(key, timestamp);
   // A file out/ has never held (a first build): signed and written as bytes, stat taken from the open file.
   const put = (rel: string, text: string, before: FileRecord[]): FileRecord => {
     const prev = before.find((f) => f[0] === rel);
@@ -79,7 +80,7 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
     const st = writer.writeBytes(rel, [signed.line, signed.body]);
     return [rel, signed.sha256, st.size, st.mtimeMs];
   };
-  const lookups = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+  const lookups = new LookupLog();
   const isError = (x: Diagnostic) => x.severity === "error";
   let from = 0;
   let to = 0;
@@ -101,19 +102,14 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
         const at = position.get(src);
         return at !== undefined && mine(at) ? undefined : SKIPPED;
       },
-      onLookup(src, kind, id) {
-        let seen = lookups.get(src);
-        if (!seen) lookups.set(src, (seen = new Map()));
-        seen.set(itemKey(kind, id), [kind, id]);
-      },
+      onLookup: (src, kind, id) => lookups.add(src, kind, id),
       onItem(src, outcome, files) {
         if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) Atomics.store(shared, FAILED, 1);
         const at = position.get(src)!;
         const before = task.before[at]!;
         const records = files ? [...files].map(([rel, text]) => put(rel, text, before)) : [];
         const staged = records.filter((r) => writer.staged.has(r[0])).map((r) => r[0]);
-        onBuilt({ at, outcome, records, staged, lookups: [...(lookups.get(src)?.values() ?? [])] });
-        lookups.delete(src);
+        onBuilt({ at, outcome, records, staged, lookups: lookups.take(src) });
       },
     },
   });

@@ -1,0 +1,30 @@
+// Pieces every way of compiling items shares: one thread (build-project.ts), a warm --watch rebuild
+// (the same file) and each thread of a parallel build (compile-share.ts).
+import { itemKey } from "../cache/build-cache.js";
+import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { SigningKey } from "../sign/keys.js";
+import { SIGNED } from "../sign/sign-manifest.js";
+import { signModule } from "../sign/sign-module.js";
+
+/** Signs the kinds of file the manifest lists as signed; others (and every file of an unsigned build) pass as they are. */
+export function moduleSigner(key: SigningKey | null, timestamp: string): (rel: string, text: string) => string {
+  return (rel, text) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+}
+
+/** What each item looked up while it was compiled, each item once, until its outcome takes it. */
+export class LookupLog {
+  private readonly seen = new Map<SourceFile, Map<string, [ItemKind, string]>>();
+
+  add(from: SourceFile, kind: ItemKind, id: string): void {
+    let items = this.seen.get(from);
+    if (!items) this.seen.set(from, (items = new Map()));
+    items.set(itemKey(kind, id), [kind, id]);
+  }
+
+  /** What `src` looked up, forgotten here. */
+  take(src: SourceFile): [ItemKind, string][] {
+    const items = this.seen.get(src);
+    this.seen.delete(src);
+    return items ? [...items.values()] : [];
+  }
+}
