@@ -372,14 +372,8 @@ export class StagingWriter implements OutputSink {
    */
   writeBytes(rel: string, chunks: readonly Uint8Array[]): WrittenFile {
     assertWritable(rel);
-    const path = join(stagingDir(this.outDir), rel);
     try {
-      const dir = dirname(path);
-      if (!this.dirs.has(dir)) {
-        realFs.mkdir(dir);
-        this.dirs.add(dir);
-      }
-      const fd = openSync(path, "w");
+      const fd = openSync(stagedPath(this.outDir, rel, realFs, this.dirs), "w");
       try {
         writevAll(fd, chunks);
         const st = fstatSync(fd);
@@ -411,17 +405,22 @@ export interface WrittenFile {
 }
 
 function stage(outDir: string, rel: string, text: string, fs: OutputFs, dirs: Set<string>): void {
-  const path = join(stagingDir(outDir), rel);
-  const dir = dirname(path);
   try {
-    if (!dirs.has(dir)) {
-      fs.mkdir(dir);
-      dirs.add(dir);
-    }
-    fs.writeFile(path, text);
+    fs.writeFile(stagedPath(outDir, rel, fs, dirs), text);
   } catch (e) {
     throw writeFailure(e, join(outDir, rel), "writing");
   }
+}
+
+/** Where `rel` is staged, its folder created unless `dirs` says it was already. */
+function stagedPath(outDir: string, rel: string, fs: OutputFs, dirs: Set<string>): string {
+  const path = join(stagingDir(outDir), rel);
+  const dir = dirname(path);
+  if (!dirs.has(dir)) {
+    fs.mkdir(dir);
+    dirs.add(dir);
+  }
+  return path;
 }
 
 function assertWritable(rel: string): void {
