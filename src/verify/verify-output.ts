@@ -100,16 +100,8 @@ function mayBeListed(manifest: Manifest, rel: string): boolean {
 
 /** What the root or a good shard lists at `rel`: undefined when unlisted (or its shard failed). */
 function listedAt(shards: ShardReader, rel: string): ListedFile | undefined {
-  const at = rel.lastIndexOf("/");
-  if (at < 0) return Object.hasOwn(shards.manifest.files, rel) ? { sha256: shards.manifest.files[rel]!, itemId: null } : undefined;
-  const folder = rel.slice(0, at);
-  const name = rel.slice(at + 1);
-  const shard = shards.shard(folder);
-  if (shard === null || isProblem(shard) || !Object.hasOwn(shard.files, name)) return undefined;
-  // An item's files sit beside its module, except its TypeScript source under ts/.
-  if (folder === "ts" || folder.startsWith("ts/")) return { sha256: shard.files[name]!, itemId: shards.itemOf(rel) };
-  const m = moduleName(name);
-  return { sha256: shard.files[name]!, itemId: Object.hasOwn(shard.items, m) ? shard.items[m]![0] : null };
+  const listed = shards.file(rel);
+  return listed === undefined || isProblem(listed) ? undefined : listed;
 }
 
 /** Every file the root and the good shards list, by path. */
@@ -155,12 +147,6 @@ function checkFiles(shards: ShardReader, tree: ReturnType<typeof listTree>, { br
     }
   }
   return { checks, hashAt };
-}
-
-/** The module file name an item's file belongs to: `a.d.ts`, `a.ts`, `a.mjs` → `a.js`. */
-function moduleName(name: string): string {
-  for (const ext of [".d.ts", ".ts", ".mjs"]) if (name.endsWith(ext)) return `${name.slice(0, -ext.length)}.js`;
-  return name;
 }
 
 /** Checks the output folder `dir` (an `out` symlink is followed to the folder it names) against `trust`. */
