@@ -26,7 +26,12 @@ export function parseJsObjectLiteral(src: string, start: number): { value: Recor
   return { value, end: p.pos };
 }
 
+/** Deeper data is refused (tool metadata nests a handful of levels). */
+const MAX_NESTING = 200;
+
 class JsLiteralParser {
+  private depth = 0;
+
   constructor(
     private readonly src: string,
     public pos: number,
@@ -60,8 +65,13 @@ class JsLiteralParser {
 
   value(): unknown {
     const ch = this.peek();
-    if (ch === "{") return this.object();
-    if (ch === "[") return this.array();
+    if (ch === "{" || ch === "[") {
+      // A hostile file nested thousands deep would overflow the stack: refused, located, well before.
+      if (++this.depth > MAX_NESTING) this.fail(`nested more than ${MAX_NESTING} levels deep`);
+      const value = ch === "{" ? this.object() : this.array();
+      this.depth--;
+      return value;
+    }
     if (ch === '"' || ch === "'" || ch === "`") return this.string();
     const word = this.identifier();
     if (word !== undefined) {

@@ -47,8 +47,12 @@ function checkRepresentable(node: Node): Node {
   return node;
 }
 
+/** CPython's limit on open brackets (MAXLEVEL in its tokenizer). */
+const MAX_NESTING = 200;
+
 class LiteralParser {
   private i = 0;
+  private depth = 0;
   constructor(
     private readonly tokens: PyToken[],
     private readonly endOffset: number,
@@ -122,15 +126,23 @@ class LiteralParser {
       throw this.notLiteral(t, `name '${t.text}' is not a literal`);
     }
     if (t.text === "...") return { kind: "ellipsis", value: null, key: "ellipsis", start: t.start };
-    if (t.text === "(") {
-      if (this.isOp(")")) return (this.i++, tuple([], t.start));
-      const inner = this.exprList(")");
-      this.expectOp(")");
-      return inner;
+    if (t.text === "(" || t.text === "[" || t.text === "{") {
+      // CPython's tokenizer refuses more than 200 open brackets; this parser would overflow the stack long after.
+      if (++this.depth > MAX_NESTING) throw new LiteralProblem("too many nested parentheses", t.start);
+      const node = this.bracketed(t);
+      this.depth--;
+      return node;
     }
+    throw this.notLiteral(t);
+  }
+
+  private bracketed(t: PyToken): Node {
     if (t.text === "[") return { kind: "list", value: this.sequence("]").map((n) => checkRepresentable(n).value), start: t.start };
     if (t.text === "{") return this.braces(t.start);
-    throw this.notLiteral(t);
+    if (this.isOp(")")) return (this.i++, tuple([], t.start));
+    const inner = this.exprList(")");
+    this.expectOp(")");
+    return inner;
   }
 
   private strings(first: PyToken): Node {

@@ -101,6 +101,22 @@ export function normalizeToolMetadata(parsed: Record<string, unknown>): { metada
   return { metadata, from };
 }
 
+// Every later step (scope checks, plans, the emitted module) walks metadata recursively; a hostile
+// file nested thousands deep would overflow the stack there. Real tools nest a handful of levels.
+const MAX_DEPTH = 100;
+
+/** Whether `value` holds lists or mappings nested more than `max` deep (walked without recursion). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Reads a tool file of any extension into normalised metadata, routed as the original routes parsers. */
 export function readToolMetadata(text: string, ext: string): ToolMetadataResult {
   const parser = TOOL_PARSERS[ext];
@@ -133,6 +149,11 @@ export function readToolMetadata(text: string, ext: string): ToolMetadataResult 
       message: `No metadata parser for '${ext}' files: the original reads no metadata, so this file acts as a primitive`,
       span: { start, end: start },
     });
+  }
+  if (nestedDeeperThan(parsed, MAX_DEPTH)) {
+    const start = { offset: 0, line: 1, column: 1 };
+    problems.push({ severity: "error", message: `Metadata nested more than ${MAX_DEPTH} levels deep: rye reads no metadata from this file`, span: { start, end: start } });
+    parsed = {};
   }
   const { metadata, from } = normalizeToolMetadata(parsed);
   const fieldSpans: ToolMetadataResult["spans"] = {};

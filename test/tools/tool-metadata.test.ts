@@ -111,3 +111,34 @@ describe("readToolMetadata", () => {
     expect(r.problems[0]!.span?.start).toMatchObject({ line: 1, column: 1 });
   });
 });
+
+// A hostile tool file nested thousands deep once overflowed the stack in the scope checks, and the
+// build reported it as a failure to write its output. Such a file is now unreadable metadata.
+describe("readToolMetadata on deeply nested metadata", () => {
+  const deep = (open: string, close: string, n: number) => open.repeat(n) + close.repeat(n);
+  it("YAML: an error at the file, and no metadata", () => {
+    const read = readToolMetadata(`executor_id: rye/core/primitives/subprocess\nconfig:\n  args: [${deep("[", "]", 3000)}]\n`, ".yaml");
+    expect(read.metadata).toEqual({});
+    expect(read.problems).toEqual([expect.objectContaining({ severity: "error", message: expect.stringMatching(/nested more than 100 levels/) })]);
+  });
+
+  it("Python: the assignment is not a literal (CPython: too many nested parentheses), and is ignored", () => {
+    const read = readToolMetadata(`__executor_id__ = "rye/core/primitives/subprocess"\nCONFIG = {"args": [${deep("[", "]", 3000)}]}\n`, ".py");
+    expect(read.metadata.executor_id).toBe("rye/core/primitives/subprocess");
+    expect(read.metadata.config).toBeUndefined();
+    expect(read.problems.map((p) => p.message).join()).toMatch(/too many nested parentheses/);
+  });
+
+  it("JavaScript: the export is not a data literal, and is ignored", () => {
+    const read = readToolMetadata(`export const __executor_id__ = "rye/core/primitives/subprocess";\nexport const CONFIG = { args: [${deep("[", "]", 3000)}] };\n`, ".js");
+    expect(read.metadata.executor_id).toBe("rye/core/primitives/subprocess");
+    expect(read.metadata.config).toBeUndefined();
+    expect(read.problems.map((p) => p.message).join()).toMatch(/nested more than 200 levels deep/);
+  });
+
+  it("reads metadata nested a hundred levels", () => {
+    const read = readToolMetadata(`executor_id: x\nconfig:\n  args: ${deep("[", "]", 97)}\n`, ".yaml");
+    expect(read.problems).toEqual([]);
+    expect(read.metadata.executor_id).toBe("x");
+  });
+});
