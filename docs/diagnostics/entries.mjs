@@ -343,7 +343,7 @@ spaces.`,
   },
   RYE4004: {
     summary: "a tool's metadata cannot be read (Python syntax error, invalid YAML)",
-    explain: "rye reads a tool's metadata from its file (module-level literals in Python, keys in YAML). A file that does not parse has none.",
+    explain: "rye reads a tool's metadata from its file (module-level literals in Python, keys in YAML). A file that does not parse has none, and neither has one whose metadata nests more than 100 levels deep (real tools nest a handful).",
     example: { tools: "rye4004_invalid_runtime" },
     fix: [{ file: ".ai/tools/rt/py.yaml", from: "config: [unclosed", to: "config:\n  command: python3" }],
     fix_prose: "Fix the syntax.",
