@@ -1,9 +1,10 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import type { DirectiveData, DirectiveLocations } from "../parse/directive-data.js";
+import type { DeclaredInput, DirectiveData, DirectiveLocations } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
 import type { DirectiveContextPlan } from "../runtime/directive.js";
 import { hooksFromDirective, type HookDef } from "./hooks.js";
+import { standaloneCopy } from "./standalone-copy.js";
 
 /**
  * A directive found in some space, as another directive's analysis may read it (as its parent or
@@ -12,11 +13,14 @@ import { hooksFromDirective, type HookDef } from "./hooks.js";
 export interface DirectiveEntry {
   id: string;
   space: string;
-  data: Pick<DirectiveData, "extends" | "context" | "permissions" | "inputs">;
+  data: Pick<DirectiveData, "extends" | "context" | "permissions"> & { inputs?: CalleeInput[] };
   locs: Pick<DirectiveLocations, "root" | "extends" | "context">;
   /** Its files exist but none parses: it is found (its own diagnostics say why), with no data. */
   failed?: true;
 }
+
+/** What a call to a directive is checked against: each input's name, whether it is required, and whether it has a default. */
+export type CalleeInput = Pick<DeclaredInput, "name" | "required" | "default">;
 
 /** The directive being analysed, with its whole parse. */
 export interface LeafEntry extends DirectiveEntry {
@@ -24,16 +28,19 @@ export interface LeafEntry extends DirectiveEntry {
   data: DirectiveData;
 }
 
-/** What is kept of an analysed directive for the directives that look it up later. */
+/**
+ * What is kept of a directive for the directives that look it up later: copied, so that it does
+ * not keep the directive's parse or text alive (see standalone-copy.ts).
+ */
 export function lookupView(entry: DirectiveEntry): DirectiveEntry {
   const { extends: parent, context, permissions, inputs } = entry.data;
   const data: DirectiveEntry["data"] = {};
   if (parent !== undefined) data.extends = parent;
   if (context !== undefined) data.context = context;
   if (permissions !== undefined) data.permissions = permissions;
-  if (inputs !== undefined) data.inputs = inputs;
+  if (inputs !== undefined) data.inputs = inputs.map(({ name, required, default: value }) => (value === undefined ? { name, required } : { name, required, default: value }));
   const { root, extends: extendsLoc, context: contextLocs } = entry.locs;
-  const view: DirectiveEntry = { id: entry.id, space: entry.space, data, locs: { root, extends: extendsLoc, context: contextLocs } };
+  const view: DirectiveEntry = { id: entry.id, space: entry.space, data: standaloneCopy(data), locs: standaloneCopy({ root, extends: extendsLoc, context: contextLocs }) };
   if (entry.failed) view.failed = true;
   return view;
 }

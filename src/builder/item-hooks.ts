@@ -1,5 +1,6 @@
 // Pieces every way of compiling items shares: one thread (build-project.ts), a warm --watch rebuild
 // (the same file) and each thread of a parallel build (compile-share.ts).
+import { standaloneCopy } from "../analyze/standalone-copy.js";
 import { itemKey } from "../cache/build-cache.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { SigningKey } from "../sign/keys.js";
@@ -18,7 +19,9 @@ export class LookupLog {
   add(from: SourceFile, kind: ItemKind, id: string): void {
     let items = this.seen.get(from);
     if (!items) this.seen.set(from, (items = new Map()));
-    items.set(itemKey(kind, id), [kind, id]);
+    const key = itemKey(kind, id);
+    // Kept until the cache is saved: a copy, not a view into the text the id was read from.
+    if (!items.has(key)) items.set(key, [kind, standaloneCopy(id)]);
   }
 
   /** What `src` looked up, forgotten here. */

@@ -1,6 +1,7 @@
 import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
 import type { PromptParts } from "../runtime/directive.js";
 import { TS_TYPES } from "../analyze/analysis.js";
+import { standaloneCopy } from "../analyze/standalone-copy.js";
 import { access, comment, doc, json, key, lit, specifier, usesPyFloat, value } from "./escape.js";
 import { compactCalls, compactMetadata, planSpec } from "./directive-spec.js";
 import { promptParts } from "./prompt-parts.js";
@@ -288,8 +289,8 @@ function inputsInterface(a: DirectiveAnalysis, runtime: string): string {
 function registryEntry(a: DirectiveAnalysis): string {
   const fields = (members: string[]) => (members.length === 0 ? NO_FIELDS : `{\n${members.join("\n")}\n}`);
   const description = a.data.description ? `/** ${doc(sentences([a.data.description]))} */\n` : "";
-  // Written into out/index.d.ts, beside runtime/.
-  return `${description}${lit(a.id)}: [${fields(inputMembers(a, "", "./runtime/directive.js", true))}, ${fields(outputMembers(a, ""))}];`;
+  // Written into out/index.d.ts, beside runtime/. Kept until the build ends: a copy, not pieces of the item's text.
+  return standaloneCopy(`${description}${lit(a.id)}: [${fields(inputMembers(a, "", "./runtime/directive.js", true))}, ${fields(outputMembers(a, ""))}];`);
 }
 
 /** The registry's name for `Record<string, never>`: the inputs or outputs of a directive that declares none. */
