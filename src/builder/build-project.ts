@@ -223,6 +223,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     tx,
     trusted,
     before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
+    hashOf: (src: SourceFile) => fps.hashOf(src),
     built: record,
     progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
   };

@@ -14,7 +14,7 @@ export type WorkerMessage = { built: BuiltItem[] } | { done: true } | { error: S
 export interface SerializedError {
   message: string;
   stack?: string;
-  output?: { path: string; code: "RYE8005" | "RYE8006"; errno?: string; reason: string };
+  output?: { path: string; code: OutputError["code"]; errno?: string; reason: string };
 }
 
 const { port, shared } = workerData as { port: MessagePort; shared: SharedArrayBuffer };

@@ -13,6 +13,7 @@ import type { FileRecord } from "../cache/build-cache.js";
 import type { OutputTransaction } from "../output/write-output.js";
 import type { SigningKey } from "../sign/keys.js";
 import { compileInParallel } from "./worker-pool.js";
+import { fileReadFrom } from "../project/read-project.js";
 import type { ShareTask } from "./compile-share.js";
 
 /**
@@ -39,6 +40,8 @@ export interface ParallelItems {
   tx: OutputTransaction;
   /** The output records were made by this process (--watch). */
   trusted: boolean;
+  /** The sha256 of a source's text (as the build's fingerprints hash it: a text read again from its file is checked against it). */
+  hashOf(src: SourceFile): string;
   /** The records the last build made of an item's files. */
   before(src: SourceFile): FileRecord[];
   /** Called while the threads compile, with how many items they have compiled so far. */
@@ -80,7 +83,11 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     owned: parallel.tx.owned,
     trusted: parallel.trusted,
   };
-  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress);
+  const onDisk = (src: SourceFile) => {
+    const file = fileReadFrom(src);
+    return file === undefined ? undefined : { file, sha256: parallel.hashOf(src) };
+  };
+  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress, onDisk);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,

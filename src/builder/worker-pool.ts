@@ -6,7 +6,7 @@
 // out of memory, a module that does not load) is reported through it and fails the build.
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
-import { shareSources } from "./shared-sources.js";
+import { shareSources, type SourceOnDisk } from "./shared-sources.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
 
@@ -44,7 +44,7 @@ interface ExitReport {
  * built item, ordered by position. Throws when a worker fails or stops before it is done, after
  * stopping the others (what they staged is discarded with the transaction).
  */
-export function compileInParallel(task: ShareTask, workers: number, entry: URL, failed: boolean, onProgress?: (built: number) => void): BuiltItem[] {
+export function compileInParallel(task: ShareTask, workers: number, entry: URL, failed: boolean, onProgress?: (built: number) => void, onDisk?: SourceOnDisk): BuiltItem[] {
   const flags = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * 4));
   if (failed) Atomics.store(flags, FAILED, 1);
   const channels = Array.from({ length: workers }, () => new MessageChannel());
@@ -57,7 +57,7 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   });
   supervisor.unref();
   try {
-    const message = { ...task, sources: shareSources(task.sources) };
+    const message = { ...task, sources: shareSources(task.sources, onDisk) };
     for (const c of channels) c.port1.postMessage(message);
     const built: BuiltItem[] = [];
     const done = new Set<number>();

@@ -3,6 +3,7 @@
 // emitted nor signed nor written, and an item whose extends parent, context knowledge or called
 // directive changed is rebuilt. Lives in <project>/.rye-cache/build.json (gitignored, safe to delete).
 import { createHash } from "node:crypto";
+import { sha256Hex } from "../sign/hash-region.js";
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,7 +75,7 @@ export function saveCache(path: string, data: CacheData): void {
 export const itemKey = (kind: ItemKind, id: string) => `${kind}:${id}`;
 
 export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 /**

@@ -32,8 +32,8 @@ export class OutputError extends Error {
     message: string,
     /** The file or folder the failure is about. */
     readonly path: string,
-    /** RYE8005: the folder is refused; RYE8006: writing it failed (disk full, permission, I/O). */
-    readonly code: "RYE8005" | "RYE8006",
+    /** RYE8005: the folder is refused; RYE8006: writing it failed (disk full, permission, I/O); RYE8002: a source could not be read again as it was. */
+    readonly code: "RYE8002" | "RYE8005" | "RYE8006",
     readonly errno?: string,
     /** The message without the path, for a diagnostic located at `path`. */
     readonly reason = message,

@@ -44,11 +44,12 @@ export interface TransactionOptions {
   known?: KnownOutput;
 }
 
-/** The diagnostic for a failure to write out/: RYE8005 (refused) or RYE8006 (writing failed), located at the file or folder. */
+/** The diagnostic for a build that could not finish: RYE8005 (out/ refused), RYE8006 (writing failed) or RYE8002 (a source changed while read), located at the file or folder. */
 export function outputFailure(outDir: string, e: unknown): Diagnostic {
   if (e instanceof OutputError) {
     const at = { offset: 0, line: 1, column: 1 };
     const loc = { source: e.path, start: at, end: at };
+    if (e.code === "RYE8002") return d.unreadablePath(loc, e.reason);
     return e.code === "RYE8005" ? d.cannotWriteOutput(loc, e.reason) : d.outputWriteFailed(loc, e.reason);
   }
   if (e instanceof LockTimeoutError) return d.cannotWriteOutput({ source: outDir, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } }, e.message);

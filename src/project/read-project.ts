@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
@@ -53,7 +53,10 @@ export function readProject(
         continue;
       }
       const text = readText(file, path, maxBytes, diagnostics);
-      if (text !== null) sources.push({ kind, id, path, ext, text });
+      if (text === null) continue;
+      const src: SourceFile = { kind, id, path, ext, text };
+      sources.push(src);
+      readFrom.set(src, resolve(file));
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).
@@ -63,6 +66,17 @@ export function readProject(
 }
 
 const START = { offset: 0, line: 1, column: 1 };
+
+/** The file each source `readProject` returned was read from, as an absolute path. */
+const readFrom = new WeakMap<SourceFile, string>();
+
+/**
+ * The file `src` was read from, when `readProject` made it (its text is that file's content as it
+ * was then: a caller that reads the file again must check that it still is).
+ */
+export function fileReadFrom(src: SourceFile): string | undefined {
+  return readFrom.get(src);
+}
 
 /** Ids become output paths, cross-references and text in generated code: plain `/`-separated names only. */
 function usableId(id: string): boolean {

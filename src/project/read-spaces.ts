@@ -50,10 +50,11 @@ export function spacesInOrder(spaces: Spaces): [space: string, root: string][] {
 export function readSpaces(spaces: Spaces): { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null } {
   const options = { maxFileBytes: spaces.maxFileBytes };
   const project = readProject(spaces.project, undefined, options);
-  const sources: SourceFile[] = project.sources.map((s) => ({ ...s, space: "project" }));
+  // The objects readProject made, labelled in place: each stays the one it knows the file of (fileReadFrom).
+  const sources: SourceFile[] = project.sources.map((s) => Object.assign(s, { space: "project" }));
   const others = spacesInOrder(spaces).slice(1);
   for (const [space, root] of others) {
-    for (const s of readProject(root, undefined, options).sources) sources.push({ ...s, space, path: join(root, s.path) });
+    for (const s of readProject(root, undefined, options).sources) sources.push(Object.assign(s, { space, path: join(root, s.path) }));
   }
   let hookConfig: { path: string; text: string } | null = null;
   for (const root of [spaces.project, ...others.map(([, r]) => r)]) {

@@ -1,3 +1,4 @@
+import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import {
   formatFor,
@@ -31,8 +32,14 @@ export function pyStrip(text: string): string {
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of `text`. */
 export function sha256Hex(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
+  return oneShot ? oneShot("sha256", text, "hex") : createHash("sha256").update(text).digest("hex");
 }
+
+/**
+ * `crypto.hash` (Node 20.12 and later): no Hash object per call, which a build makes tens of
+ * thousands of (each one memory outside the heap until a collection).
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
 
 function directiveRegion(text: string): string {
   const start = /<directive[^>]*>/.exec(text);

@@ -44,7 +44,7 @@ export function signModule(text: string, key: SigningKey, timestamp: string): st
  */
 export function signModuleBytes(text: string, key: SigningKey, timestamp: string): { line: Buffer; body: Buffer; sha256: string } {
   const body = Buffer.from(text.replace(ANY_SIGNATURE_LINE, ""), "utf8");
-  const line = Buffer.from(`// ${signedField(createHash("sha256").update(body).digest("hex"), key, timestamp)}\n`, "latin1");
+  const line = Buffer.from(`// ${signedField(sha256Hex(body), key, timestamp)}\n`, "latin1");
   return { line, body, sha256: createHash("sha256").update(line).update(body).digest("hex") };
 }
 

@@ -1,9 +1,17 @@
-// A parallel build's sources travel to build workers as UTF-8 in one shared buffer (shared-sources.ts):
-// every field must come back as it was, texts that UTF-8 cannot carry stay strings, and the sending
-// thread's own objects read the same texts afterwards.
-import { describe, expect, test } from "vitest";
+// A parallel build's sources reach build workers (shared-sources.ts): a text read from a file is read
+// from it again and checked against the sha256 of what the build read first; other texts travel as
+// UTF-8 in one shared buffer. Every field must come back as it was, texts that UTF-8 cannot carry stay
+// strings, the sending thread's own objects read the same texts afterwards, and a file that changed
+// in between fails the build instead of being compiled.
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
 import { receiveSources, shareSources } from "../../src/builder/shared-sources.js";
 import type { SourceFile } from "../../src/compile/source.js";
+import { OutputError } from "../../src/output/output-fs.js";
+import { fileReadFrom, readProject } from "../../src/project/read-project.js";
 
 const sources = (): SourceFile[] => [
   { kind: "directive", id: "a/b", path: ".ai/directives/a/b.md", text: "plain ascii\n" },
@@ -37,5 +45,56 @@ describe("shared sources", () => {
     sent[0]!.text = "changed";
     expect(sent[0]!.text).toBe("changed");
     expect(Object.getOwnPropertyDescriptor(sent[0], "text")).toMatchObject({ value: "changed", writable: true });
+  });
+});
+
+describe("sources read from files", () => {
+  const root = mkdtempSync(join(tmpdir(), "rye-shared-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+  const project = (name: string, texts: Record<string, string>) => {
+    const dir = join(root, name);
+    mkdirSync(join(dir, ".ai", "directives"), { recursive: true });
+    for (const [file, text] of Object.entries(texts)) writeFileSync(join(dir, ".ai", "directives", file), text);
+    const read = readProject(dir).sources;
+    return { dir, read, shared: shareSources(read, (s) => ({ file: fileReadFrom(s)!, sha256: sha(s.text) })) };
+  };
+
+  test("are not copied into the buffer, and read back as they were on both sides", () => {
+    const texts = { "a.md": "\uFEFFwith a BOM\n", "b.md": "Grüße 😀\r\n" };
+    const { read, shared } = project("same", texts);
+    expect(shared.buffer.byteLength).toBe(0);
+    const received = receiveSources(structuredClone(shared));
+    expect(received.map((s) => s.text)).toEqual(Object.values(texts));
+    expect(read.map((s) => s.text)).toEqual(Object.values(texts));
+  });
+
+  test("fail with RYE8002 at the source when the file was edited, replaced or deleted since", () => {
+    const { dir, read, shared } = project("changed", { "a.md": "first\n", "b.md": "second\n", "c.md": "third\n", "d.md": "fourth\n", "e.md": "fifth, long\n" });
+    const received = receiveSources(structuredClone(shared));
+    const file = (name: string) => join(dir, ".ai", "directives", name);
+    writeFileSync(file("a.md"), "first, and more\n");
+    unlinkSync(file("b.md"));
+    writeFileSync(file("d.md"), "FOURTH\n");
+    writeFileSync(file("e.md"), "fifth\n");
+    for (const i of [0, 1, 3, 4]) for (const side of [read, received]) {
+      let thrown: unknown;
+      try {
+        void side[i]!.text;
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(OutputError);
+      expect(thrown).toMatchObject({ code: "RYE8002", path: side[i]!.path });
+      expect((thrown as Error).message).toContain("changed while the build was reading it");
+    }
+    expect(received[2]!.text).toBe("third\n");
+  });
+
+  test("only sources readProject made have a file to read again", () => {
+    const { read } = project("made", { "a.md": "x\n" });
+    expect(fileReadFrom(read[0]!)).toBe(join(root, "made", ".ai", "directives", "a.md"));
+    expect(fileReadFrom({ kind: "directive", id: "a", path: "a.md", text: "x\n" })).toBeUndefined();
   });
 });

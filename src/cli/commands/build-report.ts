@@ -69,7 +69,10 @@ export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): numb
   // Only the files diagnostics point into are needed for code frames.
   const cited = new Set(diagnostics.map((d) => d.loc?.source));
   const citedSources = built.sourceAt ? [...cited].flatMap((p) => (p === undefined ? [] : (built.sourceAt!(p) ?? []))) : sources.filter((s) => cited.has(s.path));
-  const sourcesByPath = new Map(citedSources.map((s) => [s.path, s.text.includes("\r") ? s.text.replace(/\r\n?/g, "\n") : s.text]));
+  const sourcesByPath = new Map(citedSources.flatMap((s) => {
+    const text = frameText(s);
+    return text === undefined ? [] : [[s.path, text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text] as const];
+  }));
   const color = useColor(io);
   // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
   const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
@@ -91,4 +94,13 @@ export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): numb
 
 function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
   return d.loc ? { ...d, loc: { ...d.loc, source: display(d.loc.source) } } : d;
+}
+
+/** A source's text for code frames; none (the diagnostic is printed without a frame) when a file read again no longer matches (shared-sources.ts). */
+function frameText(src: SourceFile): string | undefined {
+  try {
+    return src.text;
+  } catch {
+    return undefined;
+  }
 }
