@@ -5,7 +5,7 @@
 // a thread parses only its share and what that looks up). Other texts (given by a caller, or not
 // valid UTF-8 round trips) travel UTF-8 encoded in one SharedArrayBuffer, decoded when read.
 // Either way the decoded string is short-lived garbage instead of a copy kept to the end.
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, openSync, readSync } from "node:fs";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { OutputError } from "../output/output-fs.js";
 import { sha256Hex } from "../sign/hash-region.js";
@@ -109,7 +109,8 @@ export function readChecked(path: string, place: { file: string; sha256: string;
   let n = -1;
   let fd: number | undefined;
   try {
-    fd = openSync(place.file, "r");
+    // Without blocking: a FIFO put in the file's place fails the check instead of waiting for a writer.
+    fd = openSync(place.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     n = 0;
     for (let got = 1; got > 0 && n <= place.size; n += got) got = readSync(fd, scratch, n, place.size + 1 - n, null);
   } catch {

@@ -68,7 +68,7 @@ export const CODES = {
   RYE1006: ["error", "metadata XML nested deeper than the compiler's limit of 256 elements"],
   RYE1007: ["error", "an extends chain longer than the compiler's limit of 64 directives"],
   RYE8001: ["error", "a symlink that points outside the project, or that cannot be followed (dangling, a loop)"],
-  RYE8002: ["error", "a file or directory of the project that cannot be read (permissions, I/O error)"],
+  RYE8002: ["error", "a file or directory of the project that cannot be read (permissions, I/O error), or a source that changed while a parallel build read it"],
   RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters, line terminators, `%`, `?`, `#`)"],
   RYE8004: ["error", "a directory named like an item file (e.g. `greet.md/`)"],
   RYE8005: ["error", "the output directory is refused (the file system root, a folder holding the project, a file, a symlink, a folder holding files no build recorded as its own) or locked by a build that does not finish"],

@@ -3,6 +3,7 @@
 // UTF-8 in one shared buffer. Every field must come back as it was, texts that UTF-8 cannot carry stay
 // strings, the sending thread's own objects read the same texts afterwards, and a file that changed
 // in between fails the build instead of being compiled.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -90,6 +91,14 @@ describe("sources read from files", () => {
       expect((thrown as Error).message).toContain("changed while the build was reading it");
     }
     expect(received[2]!.text).toBe("third\n");
+  });
+
+  test.skipIf(process.platform === "win32")("fail, without waiting, when a FIFO took the file's place", () => {
+    const { dir, read } = project("fifo", { "a.md": "text\n" });
+    const file = join(dir, ".ai", "directives", "a.md");
+    unlinkSync(file);
+    execFileSync("mkfifo", [file]);
+    expect(() => read[0]!.text).toThrow(/changed while the build was reading it/);
   });
 
   test("only sources readProject made have a file to read again", () => {
