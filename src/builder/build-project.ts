@@ -69,6 +69,11 @@ export interface BuildMemo {
 }
 
 export interface ProjectBuildResult {
+  /**
+   * The sources built. After a build on several threads that read them itself (no `read`, no
+   * `memo`), each text is read again from its file when asked for, and throws (an OutputError,
+   * RYE8002) once that file has changed: keep the texts you need before editing files.
+   */
   sources: SourceFile[];
   diagnostics: Diagnostic[];
   compiled: string[];
@@ -224,6 +229,8 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     trusted,
     before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
     hashOf: (src: SourceFile) => fps.hashOf(src),
+    // Sources this build read itself and no later build of this process reuses.
+    reread: !opts.read && !memo,
     built: record,
     progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
   };

@@ -42,6 +42,12 @@ export interface ParallelItems {
   trusted: boolean;
   /** The sha256 of a source's text (as the build's fingerprints hash it: a text read again from its file is checked against it). */
   hashOf(src: SourceFile): string;
+  /**
+   * Threads read texts again from their files instead of sharing them all (shared-sources.ts): only
+   * when nothing reads these source objects once their files may have changed (not --watch, whose
+   * next build compares them).
+   */
+  reread: boolean;
   /** The records the last build made of an item's files. */
   before(src: SourceFile): FileRecord[];
   /** Called while the threads compile, with how many items they have compiled so far. */
@@ -87,7 +93,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     const file = fileReadFrom(src);
     return file === undefined ? undefined : { file, sha256: parallel.hashOf(src) };
   };
-  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress, onDisk);
+  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress, parallel.reread ? onDisk : undefined);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { outputTree } from "../helpers/output-bytes.js";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -131,6 +132,31 @@ describe("rye build --jobs", () => {
     expect(existsSync(join(dir, "out"))).toBe(false);
     // The same copy builds on one thread.
     expect(rye(dir, ["--jobs", "1"], join(copy, "bin", "rye.js")).code).toBe(0);
+  });
+
+  test("a process that builds again (--watch) after a file changed builds the new text", async () => {
+    // The first build of a watching process is shared among threads; its source objects are what the
+    // next build compares the files it rereads with, so they must keep the texts that were built.
+    const dist = (p: string) => import(join(ROOT, "dist", p));
+    const { runOnce } = await dist("cli/commands/build-once.js");
+    const { spacesFrom } = await dist("project/read-spaces.js");
+    const { WatchedSources } = await dist("watch/watch-sources.js");
+    const dir = project();
+    let stdout = "";
+    const sink = (keep: boolean) => Object.assign(new Writable({ write: (chunk, _enc, cb) => ((keep && (stdout += chunk)), cb()) }), { isTTY: false });
+    const env = { USER_SPACE: user, NO_COLOR: "1", PATH: process.env.PATH };
+    const io = { stdout: sink(true), stderr: sink(false), cwd: dir, env };
+    const spaces = spacesFrom(dir, {}, dir, env);
+    const watched = new WatchedSources(spaces);
+    const options = { project: dir, outDir: join(dir, "out"), spaces, memo: {}, jobs: 2, read: () => watched.read() };
+    expect(runOnce(options, io, false)).toBe(0);
+    expect(stdout).toContain(`Compiled ${DIRECTIVES} of ${DIRECTIVES} directives`);
+    const file = join(dir, ".ai", "directives", "bench", "g3", "task_301.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace("</directive>", "</directive>\n\nA line added after the first build.\n"));
+    watched.touch(file);
+    stdout = "";
+    expect(runOnce(options, io, false)).toBe(0);
+    expect(readFileSync(join(dir, "out", "directives", "bench", "g3", "task_301.js"), "utf8")).toContain("A line added after the first build.");
   });
 
   test("--jobs takes a whole number of threads", () => {
