@@ -167,11 +167,12 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     let e = directiveCache.get(id);
     if (e !== undefined && (!whole || !e || e.failed || "parsed" in e)) return e;
     e = parsedEntry(id);
-    if (whole) directiveCache.set(id, e);
-    else {
-      directiveCache.set(id, e && lookupView(e));
+    if (!whole) {
+      // The first lookup of an item gets what every later one does.
+      e = e && lookupView(e);
       for (const src of byId.directive.get(id) ?? []) parsedDirectives.delete(src);
     }
+    directiveCache.set(id, e);
     return e;
   };
   const parsedEntry = (id: string): LeafEntry | DirectiveEntry | null => {
