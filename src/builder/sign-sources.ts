@@ -3,7 +3,7 @@
 // complete copy with the same mode, so an interrupted run never leaves half a file.
 import { chmodSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { ITEM_DIRS, readProject } from "../project/read-project.js";
+import { ITEM_DIRS, decodeSource, readProject } from "../project/read-project.js";
 import { kindFromPath, isUnderAi } from "../sign/kind-from-path.js";
 import { signSource } from "../sign/sign-source.js";
 import { formatTimestamp, timestampFromEnv } from "../sign/sign-item.js";
@@ -92,13 +92,11 @@ export function signingTime(env: NodeJS.ProcessEnv): string {
   return timestampFromEnv(env) ?? formatTimestamp(new Date());
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /** Signs one file in place; an item that cannot be signed is reported and left as it was. */
 export function signFile(target: SignTarget, key: SigningKey, timestamp: string): SignResult {
   const { path, kind } = target;
   try {
-    const text = decoder.decode(readFileSync(path));
+    const text = decodeSource(readFileSync(path));
     const result = signSource(text, kind, basename(path), key, timestamp);
     if (result.status === "unchanged") return { path, kind, status: "unchanged" };
     replaceFile(path, result.text);

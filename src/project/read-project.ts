@@ -8,6 +8,11 @@ import type { ItemKind, SourceFile } from "../compile/source.js";
 // The BOM is kept, as Python's `read_text(encoding="utf-8")` keeps it (rye-reference.md §6).
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** A source file's bytes as its text, as every reader of sources decodes them: strict UTF-8 (throws on invalid bytes), a BOM kept. */
+export function decodeSource(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
   directive: { dir: "directives", exts: [".md"] },
@@ -116,7 +121,7 @@ function readText(file: string, path: string, maxBytes: number, diagnostics: Dia
   }
   let text: string;
   try {
-    text = decoder.decode(bytes);
+    text = decodeSource(bytes);
   } catch {
     diagnostics.push(d.unreadableFile(loc, "not valid UTF-8"));
     return null;

@@ -6,13 +6,11 @@ import { lstatSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
-import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
+import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS, decodeSource } from "../project/read-project.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
 
 export type SpacesRead = { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null };
 
-// As readProject decodes: a BOM is kept.
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const extRank = (x: SourceFile) => ITEM_DIRS[x.kind].exts.indexOf(x.ext ?? "");
 /** readProject's order: kind, then id, then extension probing order; other spaces after, as read. */
 const byKindIdExt = (a: SourceFile, b: SourceFile) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : extRank(a) - extRank(b));
@@ -56,7 +54,7 @@ export class WatchedSources {
       if (!st.isFile() || st.size > (this.spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)) return this.reread();
       let text: string;
       try {
-        text = decoder.decode(readFileSync(abs));
+        text = decodeSource(readFileSync(abs));
       } catch {
         return this.reread();
       }
