@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Position } from "../diagnostics/diagnostic.js";
 import type { TemplateNode } from "../parse/ast.js";
 import type { DeclaredInput, DirectiveData } from "../parse/directive-data.js";
 import type { ParsedDirective } from "../parse/parse-directive.js";
@@ -52,6 +52,15 @@ export interface DirectiveAnalysis {
   permissions?: NonNullable<DirectiveData["permissions"]>;
   /** The backtick calls of the body with their resolved targets. */
   calls?: CallPlan[];
+  /** Where the directive and each of its own `<input>`s and `<output>`s were written in its `.md` (aligned with `inputs` and `data.outputs`). */
+  declared?: DeclaredAt;
+}
+
+/** See `DirectiveAnalysis.declared`: the element, or the `name` attribute when there is one. */
+export interface DeclaredAt {
+  root: Position;
+  inputs: Position[];
+  outputs: Position[];
 }
 
 /** Inputs to analysis: a parsed directive and the item id it was found under. */

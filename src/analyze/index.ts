@@ -2,7 +2,8 @@ import { DiagnosticBag, type Diagnostic, type LineIndex } from "../diagnostics/d
 import { extensionPlaceholder } from "../diagnostics/codes.js";
 import type { Span, TemplateNode } from "../parse/ast.js";
 import { mayContain, scanPlaceholders } from "../parse/placeholders.js";
-import type { AnalyzeInput, CompiledText, DirectiveAnalysis } from "./analysis.js";
+import type { DirectiveLocations } from "../parse/directive-data.js";
+import type { AnalyzeInput, CompiledText, DeclaredAt, DirectiveAnalysis } from "./analysis.js";
 import type { CheckContext } from "./checks/context.js";
 import { reportForeignPlaceholders } from "./checks/report-foreign-placeholders.js";
 import { reportHookTemplates } from "./checks/report-hook-templates.js";
@@ -58,8 +59,14 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
     raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines, rawSegments),
     actions: compileActions(data.actions ?? [], parsed.source, parsed.lines),
     diagnostics: bag.items,
+    declared: declaredAt(parsed.locs),
   };
   return { analysis, diagnostics: bag.items };
+}
+
+/** Where the directive, its inputs and its outputs were written: what its declarations map to. */
+function declaredAt(locs: DirectiveLocations): DeclaredAt {
+  return { root: locs.root.start, inputs: locs.inputs.map((i) => (i.name ?? i.element).start), outputs: locs.outputs.map((o) => o.start) };
 }
 
 /** Splits a field into literal text and input refs, or marks it for the run-time interpreter. */

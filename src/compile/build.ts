@@ -4,7 +4,8 @@ import { compileDirectives, type CompileScope, type ItemOutcome, type SourceGrou
 import { compileTools, type CompiledTool } from "../compile-tools.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { emit, emitShared, moduleFiles } from "../emit/index.js";
-import { emitDirective } from "../emit/emit-directive.js";
+import { emitDirective, sameEntry, type RegistryEntry } from "../emit/emit-directive.js";
+import type { DeclarationMapOptions } from "../emit/declaration-map.js";
 import { emitKnowledge } from "../emit/emit-knowledge.js";
 import { emitTool } from "../emit/emit-tool.js";
 import type { ItemKind, SourceFile } from "./source.js";
@@ -20,6 +21,8 @@ export interface BuildOptions {
   items?: BuildItemHooks;
   /** Also emit each module's TypeScript source under `ts/` (`rye build --emit-ts`). */
   emitTs?: boolean;
+  /** Where the sources are from the output folder: `index.d.ts` then maps to each directive's `.md` (see `EmitOptions.declarationMap`). */
+  declarationMap?: DeclarationMapOptions;
   /** A warm rebuild (with `items`): see `WarmCompile`. */
   warm?: WarmCompile;
 }
@@ -30,7 +33,7 @@ export interface BuildOptions {
  * (updated here for the items visited), and the tools when none changed.
  */
 export interface WarmCompile extends CompileScope {
-  entries: Map<string, string>;
+  entries: Map<string, RegistryEntry>;
   tools?: ToolsResult;
   /** The whole-build files of the last build and what they were made from: kept when none of it moved. */
   shared?: SharedFiles;
@@ -60,7 +63,7 @@ export interface BuildResult {
   /** Tool ids compiled without errors (modules under `tools/`). */
   tools?: string[];
   /** With `items`: what a later warm rebuild carries over (see `WarmCompile`). */
-  carried?: { groups: SourceGroups; entries: Map<string, string>; tools: ToolsResult; shared: SharedFiles };
+  carried?: { groups: SourceGroups; entries: Map<string, RegistryEntry>; tools: ToolsResult; shared: SharedFiles };
 }
 
 /** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
@@ -70,10 +73,10 @@ export function build(sources: readonly SourceFile[], version: string, options: 
   if (items) {
     // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
     const warm = options.warm;
-    const entries = warm ? warm.entries : new Map<string, string>();
+    const entries = warm ? warm.entries : new Map<string, RegistryEntry>();
     let moved = false;
-    const entry = (id: string, registry: string) => {
-      if (entries.get(id) !== registry) (moved = true), entries.set(id, registry);
+    const entry = (id: string, registry: RegistryEntry) => {
+      if (!sameEntry(entries.get(id), registry)) (moved = true), entries.set(id, registry);
     };
     const reuse = items.reuse;
     // Tools first: a build that already has an error writes nothing, so its items are checked, not emitted.
@@ -83,7 +86,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
     const { diagnostics, compiled, groups } = compileDirectives(sources, options.hookConfig ?? null, {
       reuse: reuse && ((src) => {
         const outcome = reuse(src) as (ItemOutcome & { registry?: unknown }) | undefined;
-        if (src.kind === "directive" && typeof outcome?.registry === "string") entry(src.id, outcome.registry);
+        if (src.kind === "directive" && isRegistryEntry(outcome?.registry)) entry(src.id, outcome.registry);
         return outcome;
       }),
       onLookup: items.onLookup,
@@ -92,7 +95,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         if (!a || !emitting()) return items.onItem(src, outcome, null);
         const m = emitDirective(a, version);
         entry(a.id, m.registry);
-        const carried: ItemOutcome & { registry: string } = { ...outcome, registry: m.registry };
+        const carried: ItemOutcome & { registry: RegistryEntry } = { ...outcome, registry: m.registry };
         items.onItem(src, carried, moduleFiles(m, ts));
       },
     }, warm);
@@ -100,12 +103,18 @@ export function build(sources: readonly SourceFile[], version: string, options: 
     // Tools are few and cheap: compiled every build, written only when their text changes.
     const last = warm?.shared;
     const kept = last && !moved && last.compiled === compiled && last.tools === tools;
-    const files = kept ? new Map(last.files) : emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts });
+    const files = kept ? new Map(last.files) : emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts, declarationMap: options.declarationMap });
     if (!kept) for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version), ts)) files.set(path, text);
     const shared = kept ? last : { compiled, tools, files: new Map(files) };
     return { files, diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled, tools: tools.tools.map((t) => t.id), carried: { groups, entries, tools, shared } };
   }
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
   const tools = compileTools(sources);
-  return { files: emit(analyses, version, knowledge, tools.tools, { ts }), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
+  return { files: emit(analyses, version, knowledge, tools.tools, { ts, declarationMap: options.declarationMap }), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
+}
+
+/** A registry entry as a cached outcome carries it (read back from JSON: checked, not trusted). */
+function isRegistryEntry(v: unknown): v is RegistryEntry {
+  const e = v as RegistryEntry | null | undefined;
+  return typeof e === "object" && e !== null && typeof e.text === "string" && typeof e.source === "string" && typeof e.at === "string";
 }

@@ -1,4 +1,6 @@
 import type { CompiledText, DirectiveAnalysis } from "../analyze/analysis.js";
+import type { Position } from "../diagnostics/diagnostic.js";
+import type { DeclaredInput } from "../parse/directive-data.js";
 import type { PromptParts } from "../runtime/directive.js";
 import { TS_TYPES } from "../analyze/analysis.js";
 import { standaloneCopy } from "../analyze/standalone-copy.js";
@@ -20,7 +22,25 @@ export interface EmittedModule {
    * This directive's entry type in the registry's `index.d.ts` (its inputs spelled out), so a
    * consumer of the registry need not load every module's declarations.
    */
-  registry: string;
+  registry: RegistryEntry;
+}
+
+/** A directive's member of `DirectiveTypes` in `index.d.ts`, and where in its `.md` each line's declaration was written. */
+export interface RegistryEntry {
+  text: string;
+  /** The `.md` it was compiled from, relative to the project. */
+  source: string;
+  /**
+   * For each line of `text`, the 0-based `line:column` in `source` of what the line declares (the
+   * directive, an input, an output), or nothing (a doc comment, a bracket), joined by commas: one
+   * string, compared as cheaply as `text` when a rebuild decides whether the registry changed.
+   */
+  at: string;
+}
+
+/** True when two registry entries would write the same `index.d.ts` member and declaration map. */
+export function sameEntry(a: RegistryEntry | undefined, b: RegistryEntry | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.text === b.text && a.at === b.at && a.source === b.source);
 }
 
 /**
@@ -229,14 +249,17 @@ function inputType(type: string, runtime: string, short = false): string {
 
 /** The members of the `Inputs` type, one per line with its doc comment, each line starting with `indent`. */
 function inputMembers(a: DirectiveAnalysis, indent: string, runtime: string, short = false): string[] {
+  return uniqueInputs(a).map((i) => {
+    const optional = !i.required || i.default !== undefined;
+    const note = sentences([i.description, i.default !== undefined ? `Default: ${defaultText(i.type, i.default)}` : undefined]);
+    return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${inputType(i.type, runtime, short)};`;
+  });
+}
+
+/** The inputs a type declares: the first of each name. */
+function uniqueInputs(a: DirectiveAnalysis): DeclaredInput[] {
   const seen = new Set<string>();
-  return a.inputs
-    .filter((i) => !seen.has(i.name) && seen.add(i.name))
-    .map((i) => {
-      const optional = !i.required || i.default !== undefined;
-      const note = sentences([i.description, i.default !== undefined ? `Default: ${defaultText(i.type, i.default)}` : undefined]);
-      return `${note ? `${indent}/** ${doc(note)} */\n` : ""}${indent}${key(i.name)}${optional ? "?" : ""}: ${inputType(i.type, runtime, short)};`;
-    });
+  return a.inputs.filter((i) => !seen.has(i.name) && seen.add(i.name));
 }
 
 /** A declared type's TypeScript spelling (`unknown` for types the checker does not know). */
@@ -286,11 +309,29 @@ function inputsInterface(a: DirectiveAnalysis, runtime: string): string {
  * (what completion of `directives["` shows), then `"id": [{ …inputs }, { …outputs }];`, each field
  * with its doc. Unindented: the registry spells out every directive, and is read by editors.
  */
-function registryEntry(a: DirectiveAnalysis): string {
+function registryEntry(a: DirectiveAnalysis): RegistryEntry {
   const fields = (members: string[]) => (members.length === 0 ? NO_FIELDS : `{\n${members.join("\n")}\n}`);
   const description = a.data.description ? `/** ${doc(sentences([a.data.description]))} */\n` : "";
+  const inputs = inputMembers(a, "", "./runtime/directive.js", true);
+  const outputs = outputMembers(a, "");
   // Written into out/index.d.ts, beside runtime/. Kept until the build ends: a copy, not pieces of the item's text.
-  return standaloneCopy(`${description}${lit(a.id)}: [${fields(inputMembers(a, "", "./runtime/directive.js", true))}, ${fields(outputMembers(a, ""))}];`);
+  const text = `${description}${lit(a.id)}: [${fields(inputs)}, ${fields(outputs)}];`;
+  return standaloneCopy({ text, source: a.source, at: entryLines(a, description, inputs, outputs) });
+}
+
+/** `RegistryEntry.at` for an entry laid out as `registryEntry` writes it; all empty when the analysis says nowhere. */
+function entryLines(a: DirectiveAnalysis, description: string, inputs: string[], outputs: string[]): string {
+  const where = a.declared;
+  const at = (p: Position | undefined) => (p ? `${p.line - 1}:${p.column - 1}` : "");
+  const lines = (s: string) => s.split("\n").length;
+  // A member's doc comment takes the lines before its own; a list of members ends with a line
+  // that closes it (`}, {`, `}, None];` or `}];`).
+  const fields = (members: string[], declared: (Position | undefined)[]) =>
+    members.length === 0 ? [] : [...members.flatMap((m, i) => [...Array<string>(lines(m) - 1).fill(""), at(declared[i])]), ""];
+  const unique = uniqueInputs(a);
+  const inputAt = unique.map((i) => where?.inputs[a.inputs.indexOf(i)]);
+  const outputAt = (a.data.outputs ?? []).map((_, i) => where?.outputs[i]);
+  return [...Array<string>(lines(description) - 1).fill(""), at(where?.root), ...fields(inputs, inputAt), ...fields(outputs, outputAt)].join(",");
 }
 
 /** The registry's name for `Record<string, never>`: the inputs or outputs of a directive that declares none. */

@@ -1,8 +1,9 @@
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
 import type { KnowledgeItem } from "../compile-directives.js";
 import { emitKnowledge } from "./emit-knowledge.js";
-import { emitDirective } from "./emit-directive.js";
+import { emitDirective, sameEntry, type RegistryEntry } from "./emit-directive.js";
 import { emitIndex, emitToolsIndex } from "./emit-index.js";
+import type { DeclarationMapOptions } from "./declaration-map.js";
 import { emitTool } from "./emit-tool.js";
 import type { CompiledTool } from "../compile-tools.js";
 
@@ -29,34 +30,42 @@ export function moduleFiles(m: { path: string; js: string; ts: string; dts: stri
 export interface EmitOptions {
   /** Also the TypeScript source of every module, under `ts/`. */
   ts?: boolean;
+  /** Where the sources are from the output folder: `index.d.ts` then maps its registry to each directive's `.md` (see declaration-map.ts). */
+  declarationMap?: DeclarationMapOptions;
 }
 
 /** The files that depend on the whole build, not on one item: the two registries and out/package.json. */
-export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, string> = new Map(), options: EmitOptions = {}): Map<string, string> {
+export function emitShared(ids: readonly string[], version: string, toolIds: readonly string[] = [], entries: ReadonlyMap<string, RegistryEntry> = new Map(), options: EmitOptions = {}): Map<string, string> {
   // A watching process rebuilds these after every change; the registry of 10k ids is worth keeping.
-  // Compared entry by entry: an unchanged item's registry text is the very string of the last build.
-  const registry = ids.map((id) => entries.get(id) ?? "");
+  // Compared entry by entry: an unchanged item's registry entry is the very object of the last build.
+  const registry = ids.map((id) => entries.get(id));
   const last = lastShared;
-  if (last && last.version === version && last.ts === Boolean(options.ts) && sameList(last.ids, ids) && sameList(last.registry, registry) && sameList(last.toolIds, toolIds)) return new Map(last.files);
+  if (
+    last && last.version === version && last.ts === Boolean(options.ts) && sameMapOptions(last.declarationMap, options.declarationMap) &&
+    sameList(last.ids, ids) && last.registry.length === registry.length && last.registry.every((e, i) => sameEntry(e, registry[i])) && sameList(last.toolIds, toolIds)
+  ) return new Map(last.files);
   const files = new Map<string, string>();
-  for (const [name, registry] of [["index", emitIndex(ids, version, entries)], ["tools", emitToolsIndex(toolIds, version)]] as const) {
+  for (const [name, registry] of [["index", emitIndex(ids, version, entries, options.declarationMap)], ["tools", emitToolsIndex(toolIds, version)]] as const) {
     files.set(`${name}.js`, registry.js);
     if (options.ts) files.set(`${TS_DIR}${name}.ts`, registry.ts);
     files.set(`${name}.d.ts`, registry.dts);
   }
   // The output is ES modules whatever the enclosing project's package.json says.
   files.set("package.json", `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
-  lastShared = { version, ts: Boolean(options.ts), ids: [...ids], registry, toolIds: [...toolIds], files: new Map(files) };
+  lastShared = { version, ts: Boolean(options.ts), declarationMap: options.declarationMap, ids: [...ids], registry, toolIds: [...toolIds], files: new Map(files) };
   return files;
 }
-let lastShared: { version: string; ts: boolean; ids: readonly string[]; registry: readonly string[]; toolIds: readonly string[]; files: ReadonlyMap<string, string> } | undefined;
+let lastShared:
+  | { version: string; ts: boolean; declarationMap: DeclarationMapOptions | undefined; ids: readonly string[]; registry: readonly (RegistryEntry | undefined)[]; toolIds: readonly string[]; files: ReadonlyMap<string, string> }
+  | undefined;
+const sameMapOptions = (a: DeclarationMapOptions | undefined, b: DeclarationMapOptions | undefined) => a === b || (a?.sourceRoot === b?.sourceRoot && a?.signed === b?.signed);
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = [], options: EmitOptions = {}): Map<string, string> {
   const files = new Map<string, string>();
   for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version), options.ts)) files.set(path, text);
-  const entries = new Map<string, string>();
+  const entries = new Map<string, RegistryEntry>();
   for (const a of analyses) {
     const m = emitDirective(a, version);
     entries.set(a.id, m.registry);

@@ -52,6 +52,8 @@ export interface DirectiveData extends DirectiveMetadata {
 export interface DirectiveLocations {
   root: Location;
   inputs: { element: Location; name?: Location; type?: Location; default?: Location; text?: Location }[];
+  /** Each `<output>`: its `name` attribute, or the element when it has none. */
+  outputs: Location[];
   /** Elements and attributes whose text the original never interpolates (placeholders there stay literal). */
   uninterpolated: { field: string; text: string; loc: Location }[];
   unknownPermissionTags: { tag: string; loc: Location }[];

@@ -170,6 +170,7 @@ function readOutputs(root: XmlElement, result: DirectiveData, locs: DirectiveLoc
   const outputs = el.children
     .filter((c) => c.tag === "output")
     .map((o) => {
+      locs.outputs.push(o.attribLocs.name ?? o.loc);
       if (o.text) noteUninterpolated(locs, "output description", o);
       return {
         name: o.attrib.name ?? "",

@@ -31,7 +31,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   const lines = new LineIndex(text);
   const file = splitMarkdown(text, source, "xml", lines);
   const diagnostics: Diagnostic[] = [];
-  const locs: DirectiveLocations = { root: lines.location(source, 0, 0), inputs: [], uninterpolated: [], unknownPermissionTags: [], context: [], hooks: [] };
+  const locs: DirectiveLocations = { root: lines.location(source, 0, 0), inputs: [], outputs: [], uninterpolated: [], unknownPermissionTags: [], context: [], hooks: [] };
   const base = { source, file, lines, root: null, data: null, locs, diagnostics };
   if (!file.fence) {
     const why = explainMissingFence(text, "xml");

@@ -9,6 +9,7 @@ import type { SourceGroups } from "../compile-directives.js";
 import type { BuildResult, WarmCompile } from "../compile/build.js";
 import type { SourceFile } from "../compile/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { RegistryEntry } from "../emit/emit-directive.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import { SourceStamps } from "../builder/signing.js";
 
@@ -33,7 +34,7 @@ export class WarmState {
   readonly groups: SourceGroups;
   readonly fingerprints: Map<string, SourceFile[]>;
   readonly stamps: SourceStamps;
-  readonly entries: Map<string, string>;
+  readonly entries: Map<string, RegistryEntry>;
   /** Undefined after a tool's file changed, until the compiler has compiled the tools again. */
   tools: WarmCompile["tools"];
   /** The whole-build files of the last build (see `WarmCompile.shared`). */
