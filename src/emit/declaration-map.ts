@@ -4,8 +4,9 @@
 // the manifest with the file, and a build writes no file more for it.
 //
 // TypeScript maps a definition found at a position of the `.d.ts` through the first mapping at or
-// after that position. Each line therefore ends with a mapping to nothing: a definition on a line
-// the map does not name stays in the `.d.ts` instead of landing on the next line's source.
+// after that position. Lines therefore end with a mapping to nothing: a definition on a line the map
+// does not name stays in the `.d.ts` instead of landing on the next line's source. Lines known to
+// declare nothing (doc comments, brackets) need none, which keeps the map small.
 
 /** Where a declaration file's sources are, and how it will be written. */
 export interface DeclarationMapOptions {
@@ -39,9 +40,10 @@ function vlq(n: number): string {
 
 /**
  * The `mappings` of a map for `text` (lines split on "\n"): each marked line maps its first column
- * to its mark, and every non-empty line ends with a mapping to no source.
+ * to its mark, and every non-empty line ends with a mapping to no source, but those marked null
+ * (lines that declare nothing). `linesBefore` lines, to be written before `text`, map nowhere.
  */
-export function lineMappings(text: string, marks: ReadonlyMap<number, LineMark>, linesBefore = 0): string {
+export function lineMappings(text: string, marks: ReadonlyMap<number, LineMark | null>, linesBefore = 0): string {
   let source = 0;
   let line = 0;
   let column = 0;
@@ -56,7 +58,7 @@ export function lineMappings(text: string, marks: ReadonlyMap<number, LineMark>,
       segments.push(vlq(0) + vlq(mark.source - source) + vlq(mark.line - line) + vlq(mark.column - column));
       ({ source, line, column } = mark);
     }
-    if (length > 0) segments.push(vlq(length));
+    if (length > 0 && mark !== null) segments.push(vlq(length));
     out.push(segments.join(","));
     if (next === -1) break;
     at = next + 1;
@@ -68,7 +70,7 @@ export function lineMappings(text: string, marks: ReadonlyMap<number, LineMark>,
  * The last line of a declaration file `file` whose lines `marks` map into `sources` (paths relative
  * to the project): `//# sourceMappingURL=data:…`.
  */
-export function declarationMapComment(file: string, text: string, sources: readonly string[], options: DeclarationMapOptions, marks: ReadonlyMap<number, LineMark>): string {
+export function declarationMapComment(file: string, text: string, sources: readonly string[], options: DeclarationMapOptions, marks: ReadonlyMap<number, LineMark | null>): string {
   const map = { version: 3, file, sourceRoot: options.sourceRoot, sources, names: [], mappings: lineMappings(text, marks, options.signed ? 1 : 0) };
   return `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(map), "utf8").toString("base64")}\n`;
 }

@@ -74,7 +74,7 @@ export type DirectiveOutputs = { [K in keyof DirectiveTypes]: DirectiveTypes[K][
  */
 function registryMap(dts: string, sorted: readonly string[], entries: ReadonlyMap<string, RegistryEntry>, mapTo: DeclarationMapOptions): string {
   const sources: string[] = [];
-  const marks = new Map<number, LineMark>();
+  const marks = new Map<number, LineMark | null>();
   // The registry's members start on the line after `export interface DirectiveTypes {`.
   let line = dts.slice(0, dts.indexOf("export interface DirectiveTypes {\n")).split("\n").length;
   for (const id of sorted) {
@@ -87,13 +87,17 @@ function registryMap(dts: string, sorted: readonly string[], entries: ReadonlyMa
     let source = -1;
     at.forEach((pos, i) => {
       const [l, c] = pos.split(":").map(Number);
-      if (pos === "" || !Number.isInteger(l) || !Number.isInteger(c)) return;
+      // A doc comment or a bracket: nothing there is a definition.
+      if (pos === "" || !Number.isInteger(l) || !Number.isInteger(c)) {
+        marks.set(line + i, null);
+        return;
+      }
       if (source === -1) source = sources.push(e.source) - 1;
       marks.set(line + i, { source, line: l!, column: c! });
     });
     line += e.text.split("\n").length;
   }
-  return marks.size === 0 ? "" : declarationMapComment("index.d.ts", dts, sources, mapTo, marks);
+  return sources.length === 0 ? "" : declarationMapComment("index.d.ts", dts, sources, mapTo, marks);
 }
 
 /**

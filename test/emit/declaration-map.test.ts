@@ -182,16 +182,17 @@ describe("lineMappings", () => {
   // TypeScript's own decoder, as it reads the map.
   const decode = (mappings: string) => [...(ts as unknown as { decodeMappings(m: string): Iterable<Record<string, number | undefined>> }).decodeMappings(mappings)];
 
-  test("a marked line maps its first column, and every non-empty line ends with a mapping to nothing", () => {
-    const text = "header\n\nname: string;\n/** doc */\ntitle?: string;";
-    const marks = new Map([[2, { source: 0, line: 10, column: 4 }], [4, { source: 1, line: 3, column: 700 }]]);
+  test("a marked line maps its first column; other lines end with a mapping to nothing, but those that declare nothing", () => {
+    const text = "header\n\nname: string;\n/** doc */\ntitle?: string;\n}];\ntype X = 1;";
+    const marks = new Map([[2, { source: 0, line: 10, column: 4 }], [3, null], [4, { source: 1, line: 3, column: 700 }], [5, null]]);
+    const nowhere = { sourceIndex: undefined, sourceLine: undefined, sourceCharacter: undefined, nameIndex: undefined };
     expect(decode(lineMappings(text, marks, 1))).toEqual([
-      { generatedLine: 1, generatedCharacter: 6, sourceIndex: undefined, sourceLine: undefined, sourceCharacter: undefined, nameIndex: undefined },
+      { generatedLine: 1, generatedCharacter: 6, ...nowhere },
       { generatedLine: 3, generatedCharacter: 0, sourceIndex: 0, sourceLine: 10, sourceCharacter: 4, nameIndex: undefined },
-      { generatedLine: 3, generatedCharacter: 13, sourceIndex: undefined, sourceLine: undefined, sourceCharacter: undefined, nameIndex: undefined },
-      { generatedLine: 4, generatedCharacter: 10, sourceIndex: undefined, sourceLine: undefined, sourceCharacter: undefined, nameIndex: undefined },
+      { generatedLine: 3, generatedCharacter: 13, ...nowhere },
       { generatedLine: 5, generatedCharacter: 0, sourceIndex: 1, sourceLine: 3, sourceCharacter: 700, nameIndex: undefined },
-      { generatedLine: 5, generatedCharacter: 15, sourceIndex: undefined, sourceLine: undefined, sourceCharacter: undefined, nameIndex: undefined },
+      { generatedLine: 5, generatedCharacter: 15, ...nowhere },
+      { generatedLine: 7, generatedCharacter: 11, ...nowhere },
     ]);
   });
 });
