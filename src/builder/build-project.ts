@@ -2,7 +2,6 @@
 // dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { compileItems, defaultJobs } from "./compile-items.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
@@ -21,8 +20,7 @@ import type { SpacesRead } from "../watch/watch-sources.js";
 import { DependencyIndex, type SourceEdits } from "../watch/dependency-index.js";
 import { WarmState } from "../watch/warm-state.js";
 import { build } from "../compile/build.js";
-import type { DeclarationMapOptions } from "../emit/declaration-map.js";
-import type { SigningKey } from "../sign/keys.js";
+import { declarationMapFor } from "../emit/declaration-map.js";
 import { modulePath, SourceStamps, signingKey, timestampFor } from "./signing.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
 import { writeManifest, type ManifestMemo } from "./write-manifest.js";
@@ -165,17 +163,6 @@ function planWarm(opts: ProjectBuildOptions, sources: SourceFile[]): WarmPlan | 
   return edits ? { state, edits } : null;
 }
 
-/**
- * How `index.d.ts` maps to the sources: the project's root as seen from the output folder (`../`
- * for `<project>/out`). None when the output folder is not inside the project, where the path would
- * name folders of this machine and two checkouts would build different bytes.
- */
-function declarationMapOf(opts: ProjectBuildOptions, key: SigningKey | null): DeclarationMapOptions | undefined {
-  const inside = relative(resolve(opts.project), resolve(opts.outDir));
-  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
-  return { sourceRoot: "../".repeat(inside.split(sep).length), signed: key !== null };
-}
-
 /** The item a manifest entry names: the project item whose `.js` module is at `path`, with its source's sha256. */
 function manifestItemOf(fps: Fingerprints): (k: string, path: string) => { itemId: string; sourceSha256: string } | undefined {
   return (k, path) => {
@@ -251,7 +238,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const result = compileItems(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
-    declarationMap: declarationMapOf(opts, key),
+    declarationMap: declarationMapFor(opts.project, opts.outDir, key !== null),
     items: {
       failed: () => failed,
       reuse(src) {
@@ -377,7 +364,7 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const result = build(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
-    declarationMap: declarationMapOf(opts, key),
+    declarationMap: declarationMapFor(opts.project, opts.outDir, key !== null),
     warm: { groups: state.groups, visit, compiled: state.compiled, wasCompiled: (s) => state.wasCompiled(s), entries: state.entries, tools: state.tools, shared: state.shared },
     items: {
       failed: () => failed,

@@ -8,6 +8,8 @@
 // does not name stays in the `.d.ts` instead of landing on the next line's source. Lines known to
 // declare nothing (doc comments, brackets) need none, which keeps the map small.
 
+import { isAbsolute, relative, resolve, sep } from "node:path";
+
 /** Where a declaration file's sources are, and how it will be written. */
 export interface DeclarationMapOptions {
   /** The project's root as seen from the output folder, `/`-separated and ending in `/` (`"../"` for `<project>/out`). */
@@ -21,6 +23,18 @@ export interface LineMark {
   source: number;
   line: number;
   column: number;
+}
+
+/**
+ * How `index.d.ts` of a build from `project` into `outDir` maps to the sources: the project's root
+ * as seen from the output folder (`../` for `<project>/out`). None when the output folder is not
+ * inside the project, where the path would name folders of this machine and two checkouts would
+ * build different bytes.
+ */
+export function declarationMapFor(project: string, outDir: string, signed: boolean): DeclarationMapOptions | undefined {
+  const inside = relative(resolve(project), resolve(outDir));
+  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
+  return { sourceRoot: "../".repeat(inside.split(sep).length), signed };
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

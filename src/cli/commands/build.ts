@@ -101,15 +101,16 @@ export async function run(args: string[], io: Io): Promise<number> {
 
 /** `--check`: from scratch, without the cache, signed with a key that lives only in memory; touches nothing. */
 async function checkOnly(spaces: Spaces, outDir: string, allowUnsigned: boolean, emitTs: boolean | undefined, io: Io): Promise<number> {
-  const [{ readSpaces }, { build }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }] = await Promise.all([
+  const [{ readSpaces }, { build }, { declarationMapFor }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }] = await Promise.all([
     import("../../project/read-spaces.js"),
     import("../../compile/build.js"),
+    import("../../emit/declaration-map.js"),
     import("../../output/runtime-files.js"),
     import("../../builder/signing.js"),
     import("../../output/check-output.js"),
   ]);
   const { sources, hookConfig } = readSpaces(spaces);
-  const result = build(sources, VERSION, { hookConfig, emitTs });
+  const result = build(sources, VERSION, { hookConfig, emitTs, declarationMap: declarationMapFor(spaces.project, outDir, !allowUnsigned) });
   const unsigned = new Map([...result.files, ...runtimeFiles()]);
   const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
   return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
