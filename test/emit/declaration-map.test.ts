@@ -74,9 +74,9 @@ export { verdict, id };
 `;
 
 /** Where go to definition at the first `needle` of the consumer lands, after declaration maps: `file:line:column text`. */
-function definitions(dir: string) {
+function definitions(dir: string, code = CONSUMER) {
   const consumer = join(dir, "consumer.ts");
-  writeFileSync(consumer, CONSUMER);
+  writeFileSync(consumer, code);
   const host: import("typescript").LanguageServiceHost = {
     getCompilationSettings: () => STRICT,
     getScriptFileNames: () => [consumer],
@@ -91,7 +91,7 @@ function definitions(dir: string) {
   // What tsserver does with each definition it answers (getMappedLocation).
   const mapper = (service as unknown as { getSourceMapper(): { tryGetSourcePosition(l: { fileName: string; pos: number }): { fileName: string; pos: number } | undefined } }).getSourceMapper();
   return (needle: string): string => {
-    const [def] = service.getDefinitionAtPosition(consumer, CONSUMER.indexOf(needle) + 1) ?? [];
+    const [def] = service.getDefinitionAtPosition(consumer, code.indexOf(needle) + 1) ?? [];
     if (!def) return "none";
     const at = mapper.tryGetSourcePosition({ fileName: def.fileName, pos: def.textSpan.start }) ?? { fileName: def.fileName, pos: def.textSpan.start };
     const text = readFileSync(at.fileName, "utf8");
@@ -138,6 +138,23 @@ describe("declaration maps: go to definition lands in the .md", () => {
     const at = definitions(dir);
     expect(at('diff: "d"')).toBe('.ai/directives/t/review.md:11:12 name="diff" type="string" required="true">The change, as a unified diff</input>');
     expect(at('verdict: "approve"')).toBe('.ai/directives/t/review.md:15:13 name="verdict" type="string" required="true">approve or reject</output>');
+  });
+
+  test("hostile ids reach the map as data: quotes, a comment's end, spaces and non-ASCII stay inside its base64", () => {
+    const id = `t/we"ird */ na'me ü\u{1F600}`;
+    const dir = project({ [`.ai/directives/${id}.md`]: PLAIN.replace('name="plain"', `name="we&quot;ird */ na'me ü\u{1F600}"`) });
+    buildInto(dir);
+    const dts = readFileSync(join(dir, "out", "index.d.ts"), "utf8");
+    expect(mapOf(dts).sources).toEqual([`.ai/directives/${id}.md`]);
+    // The map line is the comment marker and base64: nothing a parser could read as code.
+    expect(dts.trimEnd().split("\n").at(-1)).toMatch(/^\/\/# sourceMappingURL=data:application\/json;charset=utf-8;base64,[A-Za-z0-9+/=]+$/);
+    const consumer = join(dir, "consumer.ts");
+    writeFileSync(consumer, `import { directives } from "./out/index.js";\ndirectives[${JSON.stringify(id)}].render({});\n`);
+    const program = ts.createProgram([consumer], STRICT);
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+    expect(definitions(dir, `import { directives } from "./out/index.js";\ndirectives[${JSON.stringify(id)}].render({});\n`)(JSON.stringify(id))).toBe(
+      `.ai/directives/${id}.md:4:1 <directive name="we&quot;ird */ na'me ü\u{1F600}" version="1.0.0">`,
+    );
   });
 
   test("an output folder outside the project gets no map: its path to the sources would differ between machines", () => {
