@@ -3,7 +3,7 @@ import type { Position } from "../diagnostics/diagnostic.js";
 import type { DeclaredInput } from "../parse/directive-data.js";
 import type { PromptParts } from "../runtime/directive.js";
 import { TS_TYPES } from "../analyze/analysis.js";
-import { standaloneCopy } from "../analyze/standalone-copy.js";
+import { standaloneString } from "../analyze/standalone-copy.js";
 import { access, comment, doc, json, key, lit, specifier, usesPyFloat, value } from "./escape.js";
 import { compactCalls, compactMetadata, planSpec } from "./directive-spec.js";
 import { promptParts } from "./prompt-parts.js";
@@ -317,24 +317,35 @@ function registryEntry(a: DirectiveAnalysis): RegistryEntry {
   const description = a.data.description ? `/** ${doc(sentences([a.data.description]))} */\n` : "";
   const inputs = inputMembers(a, "", "./runtime/directive.js", true);
   const outputs = outputMembers(a, "");
-  // Written into out/index.d.ts, beside runtime/. Kept until the build ends: a copy, not pieces of the item's text.
   const text = `${description}${lit(a.id)}: [${fields(inputs)}, ${fields(outputs)}];`;
-  return standaloneCopy({ text, source: a.source, at: entryLines(a, description, inputs, outputs) });
+  // Written into out/index.d.ts, beside runtime/, and kept until the build ends: a copy, not pieces
+  // of the item's text (`source` is the item's path and `at` a new string: neither is a piece of it).
+  return { text: standaloneString(text), source: a.source, at: entryLines(a, description, inputs, outputs) };
 }
 
 /** `RegistryEntry.at` for an entry laid out as `registryEntry` writes it; all empty when the analysis says nowhere. */
 function entryLines(a: DirectiveAnalysis, description: string, inputs: string[], outputs: string[]): string {
   const where = a.declared;
-  const at = (p: Position | undefined) => (p ? `${p.line - 1}:${p.column - 1}` : "");
-  const lines = (s: string) => s.split("\n").length;
-  // A member's doc comment takes the lines before its own; a list of members ends with a line
-  // that closes it (`}, {`, `}, None];` or `}];`).
-  const fields = (members: string[], declared: (Position | undefined)[]) =>
-    members.length === 0 ? [] : [...members.flatMap((m, i) => [...Array<string>(lines(m) - 1).fill(""), at(declared[i])]), ""];
-  const unique = uniqueInputs(a);
-  const inputAt = unique.map((i) => where?.inputs[a.inputs.indexOf(i)]);
-  const outputAt = (a.data.outputs ?? []).map((_, i) => where?.outputs[i]);
-  return [...Array<string>(lines(description) - 1).fill(""), at(where?.root), ...fields(inputs, inputAt), ...fields(outputs, outputAt)].join(",");
+  const at: string[] = [];
+  const declared = (p: Position | undefined) => at.push(p ? `${p.line - 1}:${p.column - 1}` : "");
+  // The lines of a doc comment before what it documents declare nothing.
+  const comment = (s: string) => {
+    for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) at.push("");
+  };
+  // A list of members ends with a line that closes it (`}, {`, `}, None];` or `}];`).
+  const fields = (members: string[], positions: (Position | undefined)[]) => {
+    if (members.length === 0) return;
+    members.forEach((m, i) => {
+      comment(m);
+      declared(positions[i]);
+    });
+    at.push("");
+  };
+  comment(description);
+  declared(where?.root);
+  fields(inputs, uniqueInputs(a).map((i) => where?.inputs[a.inputs.indexOf(i)]));
+  fields(outputs, (a.data.outputs ?? []).map((_, i) => where?.outputs[i]));
+  return at.join(",");
 }
 
 /** The registry's name for `Record<string, never>`: the inputs or outputs of a directive that declares none. */
