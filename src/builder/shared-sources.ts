@@ -109,7 +109,13 @@ function readChecked(path: string, place: OnDisk): string {
     // Without blocking: a FIFO put in the file's place fails the check instead of waiting for a writer.
     fd = openSync(place.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     n = 0;
-    for (let got = 1; got > 0 && n <= place.size; n += got) got = readSync(fd, scratch, n, place.size + 1 - n, null);
+    // Asked for one byte more than expected, a regular file returns fewer only at its end: reaching
+    // `size` is the end, with no second read to see it.
+    let got: number;
+    do {
+      got = readSync(fd, scratch, n, place.size + 1 - n, null);
+      n += got;
+    } while (got > 0 && n < place.size);
   } catch {
     n = -1;
   } finally {

@@ -72,14 +72,15 @@ describe("sources read from files", () => {
   });
 
   test("fail with RYE8002 at the source when the file was edited, replaced or deleted since", () => {
-    const { dir, read, shared } = project("changed", { "a.md": "first\n", "b.md": "second\n", "c.md": "third\n", "d.md": "fourth\n", "e.md": "fifth, long\n" });
+    const { dir, read, shared } = project("changed", { "a.md": "first\n", "b.md": "second\n", "c.md": "third\n", "d.md": "fourth\n", "e.md": "fifth, long\n", "f.md": "" });
     const received = receiveSources(structuredClone(shared));
     const file = (name: string) => join(dir, ".ai", "directives", name);
     writeFileSync(file("a.md"), "first, and more\n");
     unlinkSync(file("b.md"));
     writeFileSync(file("d.md"), "FOURTH\n");
     writeFileSync(file("e.md"), "fifth\n");
-    for (const i of [0, 1, 3, 4]) for (const side of [read, received]) {
+    writeFileSync(file("f.md"), "empty no more\n");
+    for (const i of [0, 1, 3, 4, 5]) for (const side of [read, received]) {
       let thrown: unknown;
       try {
         void side[i]!.text;
