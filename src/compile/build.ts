@@ -116,5 +116,5 @@ export function build(sources: readonly SourceFile[], version: string, options: 
 /** A registry entry as a cached outcome carries it (read back from JSON: checked, not trusted). */
 function isRegistryEntry(v: unknown): v is RegistryEntry {
   const e = v as RegistryEntry | null | undefined;
-  return typeof e === "object" && e !== null && typeof e.text === "string" && typeof e.source === "string" && typeof e.at === "string";
+  return typeof e === "object" && e !== null && typeof e.text === "string" && typeof e.source === "string" && typeof e.map === "string";
 }

@@ -41,6 +41,10 @@ const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 
 /** One signed number in the source map format's base64 VLQ. */
 function vlq(n: number): string {
+  if (n > -SMALL && n < SMALL) return (SMALL_VLQ[n + SMALL] ??= encode(n));
+  return encode(n);
+}
+function encode(n: number): string {
   let v = n < 0 ? (-n << 1) | 1 : n << 1;
   let out = "";
   do {
@@ -51,40 +55,106 @@ function vlq(n: number): string {
   } while (v > 0);
   return out;
 }
+/** Line lengths and position deltas are mostly small: their codes are made once. */
+const SMALL = 1024;
+const SMALL_VLQ: string[] = [];
 
 /**
- * The `mappings` of a map for `text` (lines split on "\n"): each marked line maps its first column
- * to its mark, and every non-empty line ends with a mapping to no source, but those marked null
- * (lines that declare nothing). `linesBefore` lines, to be written before `text`, map nowhere.
+ * The `mappings` of a declaration file, written line by line. A line that names a declaration maps
+ * its first column to the declaration's place and the rest of the line nowhere; a line that may hold
+ * definitions the map does not name maps nowhere from its end back; a line that declares nothing
+ * (a doc comment, a bracket) gets no mapping.
  */
-export function lineMappings(text: string, marks: ReadonlyMap<number, LineMark | null>, linesBefore = 0): string {
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  const out: string[] = Array<string>(linesBefore).fill("");
-  let at = 0;
-  for (let i = 0; at <= text.length; i++) {
-    const next = text.indexOf("\n", at);
-    const length = (next === -1 ? text.length : next) - at;
-    const mark = marks.get(i);
-    const segments: string[] = [];
-    if (mark) {
-      segments.push(vlq(0) + vlq(mark.source - source) + vlq(mark.line - line) + vlq(mark.column - column));
-      ({ source, line, column } = mark);
-    }
-    if (length > 0 && mark !== null) segments.push(vlq(length));
-    out.push(segments.join(","));
-    if (next === -1) break;
-    at = next + 1;
+export class LineMappings {
+  private readonly lines: string[] = [];
+  private source = 0;
+  private line = 0;
+  private column = 0;
+
+  /** A line of `length` characters that maps nowhere. */
+  nowhere(length: number): void {
+    this.lines.push(length > 0 ? vlq(length) : "");
   }
-  return out.join(";");
+
+  /** A line with no mapping: nothing on it is a definition. */
+  nothing(): void {
+    this.lines.push("");
+  }
+
+  /** Every line of `text` (split on "\n", the last one included even when empty), each mapping nowhere. */
+  text(text: string): void {
+    let at = 0;
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", at)) {
+      this.nowhere(end - at);
+      at = end + 1;
+    }
+    this.nowhere(text.length - at);
+  }
+
+  /** The lines `blockMappings` wrote of a block, its marks in `source`; false when it marks none (nothing was written). */
+  block(block: string, source: number): boolean {
+    const f = [0, 0, 0, 0, 0];
+    let at = 0;
+    for (let i = 0; i < 5; i++) {
+      const colon = block.indexOf(":", at);
+      if (colon === -1) return false;
+      f[i] = Number(block.slice(at, colon));
+      at = colon + 1;
+    }
+    for (let i = 0; i < f[0]!; i++) this.nothing();
+    this.lines.push(this.first({ source, line: f[1]!, column: f[2]! }) + block.slice(at));
+    this.line = f[3]!;
+    this.column = f[4]!;
+    return true;
+  }
+
+  toString(): string {
+    return this.lines.join(";");
+  }
+
+  /** The mapping at the first column to `mark`, relative to the one before. */
+  private first(mark: LineMark): string {
+    const code = `A${vlq(mark.source - this.source)}${vlq(mark.line - this.line)}${vlq(mark.column - this.column)}`;
+    this.source = mark.source;
+    return code;
+  }
 }
 
 /**
- * The last line of a declaration file `file` whose lines `marks` map into `sources` (paths relative
- * to the project): `//# sourceMappingURL=data:…`.
+ * The mappings of a block of lines that will sit among others (a registry entry), its marks all in
+ * one source, written ahead (on a build worker) so that placing it costs one mapping: only the
+ * first depends on what comes before. `lead:line:column:lastLine:lastColumn:rest`, where `lead`
+ * lines come before the first mark, `line:column` is the first mark, `rest` the mappings from that
+ * line's end on (each later mark relative to the one before), and `lastLine:lastColumn` the last
+ * mark. Unmarked lines get no mapping. "" when no line is marked.
  */
-export function declarationMapComment(file: string, text: string, sources: readonly string[], options: DeclarationMapOptions, marks: ReadonlyMap<number, LineMark | null>): string {
-  const map = { version: 3, file, sourceRoot: options.sourceRoot, sources, names: [], mappings: lineMappings(text, marks, options.signed ? 1 : 0) };
+export function blockMappings(text: string, marks: readonly (readonly [line: number, column: number] | null)[]): string {
+  let lead = 0;
+  let first: readonly [number, number] | null = null;
+  let last: readonly [number, number] = [0, 0];
+  const rest: string[] = [];
+  let at = 0;
+  for (let i = 0; ; i++) {
+    const end = text.indexOf("\n", at);
+    const length = (end === -1 ? text.length : end) - at;
+    const mark = marks[i] ?? null;
+    const tail = length > 0 ? `,${vlq(length)}` : "";
+    if (mark && first) rest.push(`AA${vlq(mark[0] - last[0])}${vlq(mark[1] - last[1])}${tail}`);
+    else if (mark) rest.push(tail);
+    else if (first) rest.push("");
+    else lead++;
+    if (mark) {
+      first ??= mark;
+      last = mark;
+    }
+    if (end === -1) break;
+    at = end + 1;
+  }
+  return first ? `${lead}:${first[0]}:${first[1]}:${last[0]}:${last[1]}:${rest.join(";")}` : "";
+}
+
+/** The last line of a declaration file `file` whose `mappings` point into `sources` (paths relative to the project): `//# sourceMappingURL=data:…`. */
+export function declarationMapComment(file: string, mappings: string, sources: readonly string[], options: DeclarationMapOptions): string {
+  const map = { version: 3, file, sourceRoot: options.sourceRoot, sources, names: [], mappings };
   return `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(map), "utf8").toString("base64")}\n`;
 }

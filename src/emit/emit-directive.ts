@@ -10,6 +10,7 @@ import { promptParts } from "./prompt-parts.js";
 import { envNames, withoutEnv } from "./env-free.js";
 import { RenderPlan } from "./render-plan.js";
 import { TextTable } from "./text-table.js";
+import { blockMappings } from "./declaration-map.js";
 
 /** The three files of one compiled directive, relative to the output directory. */
 export interface EmittedModule {
@@ -31,16 +32,16 @@ export interface RegistryEntry {
   /** The `.md` it was compiled from, relative to the project. */
   source: string;
   /**
-   * For each line of `text`, the 0-based `line:column` in `source` of what the line declares (the
-   * directive, an input, an output), or nothing (a doc comment, a bracket), joined by commas: one
-   * string, compared as cheaply as `text` when a rebuild decides whether the registry changed.
+   * The declaration map of `text`'s lines (`blockMappings` in declaration-map.ts): the lines that
+   * declare the directive, an input or an output point into `source`. One string, compared as
+   * cheaply as `text` when a rebuild decides whether the registry changed.
    */
-  at: string;
+  map: string;
 }
 
 /** True when two registry entries would write the same `index.d.ts` member and declaration map. */
 export function sameEntry(a: RegistryEntry | undefined, b: RegistryEntry | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.text === b.text && a.at === b.at && a.source === b.source);
+  return a === b || (a !== undefined && b !== undefined && a.text === b.text && a.map === b.map && a.source === b.source);
 }
 
 /**
@@ -319,18 +320,18 @@ function registryEntry(a: DirectiveAnalysis): RegistryEntry {
   const outputs = outputMembers(a, "");
   const text = `${description}${lit(a.id)}: [${fields(inputs)}, ${fields(outputs)}];`;
   // Written into out/index.d.ts, beside runtime/, and kept until the build ends: a copy, not pieces
-  // of the item's text (`source` is the item's path and `at` a new string: neither is a piece of it).
-  return { text: standaloneString(text), source: a.source, at: entryLines(a, description, inputs, outputs) };
+  // of the item's text (`source` is the item's path and `map` a new string: neither is a piece of it).
+  return { text: standaloneString(text), source: a.source, map: blockMappings(text, entryMarks(a, description, inputs, outputs)) };
 }
 
-/** `RegistryEntry.at` for an entry laid out as `registryEntry` writes it; all empty when the analysis says nowhere. */
-function entryLines(a: DirectiveAnalysis, description: string, inputs: string[], outputs: string[]): string {
+/** For each line of a registry entry laid out as `registryEntry` writes it, the 0-based place in the `.md` of what it declares, or null. */
+function entryMarks(a: DirectiveAnalysis, description: string, inputs: string[], outputs: string[]): ([number, number] | null)[] {
   const where = a.declared;
-  const at: string[] = [];
-  const declared = (p: Position | undefined) => at.push(p ? `${p.line - 1}:${p.column - 1}` : "");
+  const marks: ([number, number] | null)[] = [];
+  const declared = (p: Position | undefined) => marks.push(p ? [p.line - 1, p.column - 1] : null);
   // The lines of a doc comment before what it documents declare nothing.
   const comment = (s: string) => {
-    for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) at.push("");
+    for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) marks.push(null);
   };
   // A list of members ends with a line that closes it (`}, {`, `}, None];` or `}];`).
   const fields = (members: string[], positions: (Position | undefined)[]) => {
@@ -339,13 +340,13 @@ function entryLines(a: DirectiveAnalysis, description: string, inputs: string[],
       comment(m);
       declared(positions[i]);
     });
-    at.push("");
+    marks.push(null);
   };
   comment(description);
   declared(where?.root);
   fields(inputs, uniqueInputs(a).map((i) => where?.inputs[a.inputs.indexOf(i)]));
   fields(outputs, (a.data.outputs ?? []).map((_, i) => where?.outputs[i]));
-  return at.join(",");
+  return marks;
 }
 
 /** The registry's name for `Record<string, never>`: the inputs or outputs of a directive that declares none. */

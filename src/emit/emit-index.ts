@@ -1,4 +1,4 @@
-import { declarationMapComment, type DeclarationMapOptions, type LineMark } from "./declaration-map.js";
+import { declarationMapComment, LineMappings, type DeclarationMapOptions } from "./declaration-map.js";
 import { NO_FIELDS, type RegistryEntry } from "./emit-directive.js";
 import { comment, lit, specifier } from "./escape.js";
 
@@ -41,13 +41,14 @@ export const directives = Object.fromEntries([${sorted.map((_, i) => `d${i}`).jo
   const entry = (id: string) => entries.get(id)?.text ?? `${lit(id)}: [Record<string, unknown>, Record<string, unknown>];`;
   // The modules' types are one mapped type over `DirectiveTypes`: each id is written once, and an
   // editor shows the doc of its `DirectiveTypes` member for `directives["id"]` too.
-  const dts = `import type { DirectiveModule, IntInput, NumberInput, ObjectInput, OptionalInputsModule } from "./runtime/directive.js";
+  const head = `${header(version)}import type { DirectiveModule, IntInput, NumberInput, ObjectInput, OptionalInputsModule } from "./runtime/directive.js";
 export type { InputsOf } from "./runtime/directive.js";
 type ${NO_FIELDS} = Record<string, never>;
 
 /** Each compiled directive's inputs and what it returns through \`directive_return\` (\`[inputs, outputs]\`), by item id. */
 export interface DirectiveTypes {
-${sorted.map(entry).join("\n")}${sorted.length > 0 ? "\n" : ""}}
+`;
+  const tail = `}
 
 /** Every compiled directive by item id. */
 export declare const directives: {
@@ -63,41 +64,31 @@ export type ModuleOf<K extends DirectiveId> = (typeof directives)[K]["default"];
 /** What each directive returns through \`directive_return\`, by item id (\`${NO_FIELDS}\` when it declares no outputs). */
 export type DirectiveOutputs = { [K in keyof DirectiveTypes]: DirectiveTypes[K][1] };
 `;
-  const dtsText = header(version) + dts;
-  const map = mapTo ? registryMap(dtsText, sorted, entries, mapTo) : "";
-  return { js: header(version) + js, ts: header(version) + code, dts: dtsText + map };
+  const members = sorted.map(entry);
+  const dts = `${head}${members.join("\n")}${sorted.length > 0 ? "\n" : ""}${tail}`;
+  const map = mapTo ? registryMap(head, sorted, members, entries, tail, mapTo) : "";
+  return { js: header(version) + js, ts: header(version) + code, dts: dts + map };
 }
 
 /**
  * The declaration map of `index.d.ts` (see declaration-map.ts): each registry line that declares a
  * directive, an input or an output maps to where its `.md` declares it. Empty when no entry knows.
+ * `head` ends with a newline, and the members are each followed by one.
  */
-function registryMap(dts: string, sorted: readonly string[], entries: ReadonlyMap<string, RegistryEntry>, mapTo: DeclarationMapOptions): string {
+function registryMap(head: string, sorted: readonly string[], members: readonly string[], entries: ReadonlyMap<string, RegistryEntry>, tail: string, mapTo: DeclarationMapOptions): string {
+  const w = new LineMappings();
+  // The signature line a signed file starts with.
+  if (mapTo.signed) w.nothing();
+  w.text(head.slice(0, -1));
   const sources: string[] = [];
-  const marks = new Map<number, LineMark | null>();
-  // The registry's members start on the line after `export interface DirectiveTypes {`.
-  let line = dts.slice(0, dts.indexOf("export interface DirectiveTypes {\n")).split("\n").length;
-  for (const id of sorted) {
+  sorted.forEach((id, n) => {
     const e = entries.get(id);
-    if (!e) {
-      line++;
-      continue;
-    }
-    const at = e.at.split(",");
-    let source = -1;
-    at.forEach((pos, i) => {
-      const [l, c] = pos.split(":").map(Number);
-      // A doc comment or a bracket: nothing there is a definition.
-      if (pos === "" || !Number.isInteger(l) || !Number.isInteger(c)) {
-        marks.set(line + i, null);
-        return;
-      }
-      if (source === -1) source = sources.push(e.source) - 1;
-      marks.set(line + i, { source, line: l!, column: c! });
-    });
-    line += e.text.split("\n").length;
-  }
-  return sources.length === 0 ? "" : declarationMapComment("index.d.ts", dts, sources, mapTo, marks);
+    // An entry that marks no line maps nowhere, so that no definition in it lands on the next one's source.
+    if (e && w.block(e.map, sources.length)) sources.push(e.source);
+    else w.text(members[n]!);
+  });
+  w.text(tail);
+  return sources.length === 0 ? "" : declarationMapComment("index.d.ts", w.toString(), sources, mapTo);
 }
 
 /**

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Io } from "../../src/cli/io.js";
 import { buildProject, type BuildMemo } from "../../src/builder/build-project.js";
-import { lineMappings } from "../../src/emit/declaration-map.js";
+import { blockMappings, LineMappings } from "../../src/emit/declaration-map.js";
+import { emitIndex } from "../../src/emit/emit-index.js";
 import { spacesFrom } from "../../src/project/read-spaces.js";
 import { WatchedSources } from "../../src/watch/watch-sources.js";
 import { STRICT, ts } from "../helpers/strict-tsc.js";
@@ -176,40 +177,50 @@ function mapOf(dts: string): { sourceRoot: string; sources: string[]; mappings: 
   return JSON.parse(Buffer.from(url![1]!, "base64").toString("utf8"));
 }
 
-describe("registry entries", () => {
-  test("name a place for each line of their text, on the lines that declare something", () => {
-    const sources = [...exampleSources(), source("t/review", REVIEW), source("t/plain", PLAIN)];
-    const { analyses } = compileDirectives(sources, null);
-    expect(analyses.length).toBeGreaterThan(5);
-    for (const a of analyses) {
-      const { registry } = emitDirective(a, "test");
-      const lines = registry.text.split("\n");
-      const at = registry.at.split(",");
-      expect(at.length, a.id).toBe(lines.length);
-      at.forEach((pos, i) => {
-        // A declaring line starts with the id (a string) or a member name; doc comments and brackets are not mapped.
-        if (pos !== "") expect(lines[i], `${a.id} line ${i}`).toMatch(/^(?:"|[A-Za-z_$])/);
-        else expect(lines[i], `${a.id} line ${i}`).toMatch(/^(?:\/\*\*|\}|$)/);
-      });
-    }
-  });
-});
-
-describe("lineMappings", () => {
+describe("the registry's map", () => {
   // TypeScript's own decoder, as it reads the map.
   const decode = (mappings: string) => [...(ts as unknown as { decodeMappings(m: string): Iterable<Record<string, number | undefined>> }).decodeMappings(mappings)];
 
-  test("a marked line maps its first column; other lines end with a mapping to nothing, but those that declare nothing", () => {
-    const text = "header\n\nname: string;\n/** doc */\ntitle?: string;\n}];\ntype X = 1;";
-    const marks = new Map([[2, { source: 0, line: 10, column: 4 }], [3, null], [4, { source: 1, line: 3, column: 700 }], [5, null]]);
+  test("maps every line that declares a directive, an input or an output, from its first column to that declaration, and no other line", () => {
+    const sources = [...exampleSources(), source("t/review", REVIEW), source("t/plain", PLAIN)];
+    const { analyses } = compileDirectives(sources, null);
+    expect(analyses.length).toBeGreaterThan(5);
+    const entries = new Map(analyses.map((a) => [a.id, emitDirective(a, "test").registry]));
+    const dts = emitIndex([...entries.keys()], "test", entries, { sourceRoot: "../", signed: false }).dts;
+    const map = mapOf(dts);
+    const lines = dts.split("\n");
+    const text = new Map(sources.map((s) => [s.path, s.text.split("\n")]));
+    const mapped = new Set<number>();
+    for (const m of decode(map.mappings)) {
+      if (m.sourceIndex === undefined) continue;
+      mapped.add(m.generatedLine!);
+      expect(m.generatedCharacter).toBe(0);
+      const declared = text.get(map.sources[m.sourceIndex]!)![m.sourceLine!]!.slice(m.sourceCharacter);
+      expect(declared, lines[m.generatedLine!]).toMatch(/^(?:<directive |name=)/);
+    }
+    const start = lines.indexOf("export interface DirectiveTypes {") + 1;
+    const end = lines.indexOf("}", start);
+    lines.forEach((line, i) => expect(mapped.has(i), line).toBe(i >= start && i < end && /^(?:"|[A-Za-z_$])/.test(line)));
+    expect(mapped.size).toBeGreaterThan(analyses.length * 2);
+  });
+
+  test("lines: a marked one maps its first column; others end with a mapping to nothing, but those that declare nothing", () => {
+    const w = new LineMappings();
+    w.nothing();
+    w.text("header\n");
+    const block = blockMappings("/** doc */\nname: string;\n/** doc */\ntitle?: string;\n}];", [null, [10, 4], null, [3, 700], null]);
+    expect(block.startsWith("1:10:4:3:700:")).toBe(true);
+    expect(w.block(block, 0)).toBe(true);
+    expect(w.block("", 1)).toBe(false);
+    w.text("type X = 1;");
     const nowhere = { sourceIndex: undefined, sourceLine: undefined, sourceCharacter: undefined, nameIndex: undefined };
-    expect(decode(lineMappings(text, marks, 1))).toEqual([
+    expect(decode(w.toString())).toEqual([
       { generatedLine: 1, generatedCharacter: 6, ...nowhere },
-      { generatedLine: 3, generatedCharacter: 0, sourceIndex: 0, sourceLine: 10, sourceCharacter: 4, nameIndex: undefined },
-      { generatedLine: 3, generatedCharacter: 13, ...nowhere },
-      { generatedLine: 5, generatedCharacter: 0, sourceIndex: 1, sourceLine: 3, sourceCharacter: 700, nameIndex: undefined },
-      { generatedLine: 5, generatedCharacter: 15, ...nowhere },
-      { generatedLine: 7, generatedCharacter: 11, ...nowhere },
+      { generatedLine: 4, generatedCharacter: 0, sourceIndex: 0, sourceLine: 10, sourceCharacter: 4, nameIndex: undefined },
+      { generatedLine: 4, generatedCharacter: 13, ...nowhere },
+      { generatedLine: 6, generatedCharacter: 0, sourceIndex: 0, sourceLine: 3, sourceCharacter: 700, nameIndex: undefined },
+      { generatedLine: 6, generatedCharacter: 15, ...nowhere },
+      { generatedLine: 8, generatedCharacter: 11, ...nowhere },
     ]);
   });
 });
