@@ -61,11 +61,8 @@ export function emitDirective(a: DirectiveAnalysis, _version: string): EmittedMo
     id: a.id,
     path: `directives/${a.id}`,
     js: header + moduleCode(a, runtime, false),
-    // Made only when read (--emit-ts): it costs as much as the .js to make, and most builds write no `ts/`.
     // From ts/directives/…: one level deeper than the .js.
-    get ts() {
-      return header + moduleCode(a, `../${runtime}`, true);
-    },
+    ts: header + moduleCode(a, `../${runtime}`, true),
     dts: header + declarations(a, depth),
     registry: registryEntry(a),
   };
