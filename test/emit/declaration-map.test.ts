@@ -11,7 +11,7 @@ import { blockMappings, LineMappings } from "../../src/emit/declaration-map.js";
 import { emitIndex } from "../../src/emit/emit-index.js";
 import { spacesFrom } from "../../src/project/read-spaces.js";
 import { WatchedSources } from "../../src/watch/watch-sources.js";
-import { STRICT, ts } from "../helpers/strict-tsc.js";
+import { languageService, STRICT, ts } from "../helpers/strict-tsc.js";
 import { exampleSources, source } from "../helpers/compile.js";
 import { compileDirectives } from "../../src/compile-directives.js";
 import { emitDirective } from "../../src/emit/emit-directive.js";
@@ -78,17 +78,7 @@ export { verdict, id };
 function definitions(dir: string, code = CONSUMER) {
   const consumer = join(dir, "consumer.ts");
   writeFileSync(consumer, code);
-  const host: import("typescript").LanguageServiceHost = {
-    getCompilationSettings: () => STRICT,
-    getScriptFileNames: () => [consumer],
-    getScriptVersion: () => "1",
-    getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
-    getCurrentDirectory: () => dir,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-  };
-  const service = ts.createLanguageService(host);
+  const service = languageService(consumer, dir);
   // What tsserver does with each definition it answers (getMappedLocation).
   const mapper = (service as unknown as { getSourceMapper(): { tryGetSourcePosition(l: { fileName: string; pos: number }): { fileName: string; pos: number } | undefined } }).getSourceMapper();
   return (needle: string): string => {

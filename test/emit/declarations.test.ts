@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { compileToDir, source } from "../helpers/compile.js";
-import { problemsOf, STRICT, ts } from "../helpers/strict-tsc.js";
+import { languageService, problemsOf, STRICT, ts } from "../helpers/strict-tsc.js";
 
 const DIRECTIVE = `# Summarize
 
@@ -67,17 +67,7 @@ const out: Outputs = { summary: "s" };
 export { out };
 `;
     writeFileSync(consumer, code);
-    const host: import("typescript").LanguageServiceHost = {
-      getCompilationSettings: () => STRICT,
-      getScriptFileNames: () => [consumer],
-      getScriptVersion: () => "1",
-      getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
-      getCurrentDirectory: () => dir,
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: ts.sys.fileExists,
-      readFile: ts.sys.readFile,
-    };
-    const service = ts.createLanguageService(host);
+    const service = languageService(consumer, dir);
     const hover = (needle: string) => {
       const info = service.getQuickInfoAtPosition(consumer, code.indexOf(needle) + 1);
       return ts.displayPartsToString(info?.documentation);

@@ -23,3 +23,17 @@ export function problemsOf(program: import("typescript").Program, dir: string): 
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
 }
+
+/** A language service over `file` alone (what it imports is read from disk), with the strict settings: what an editor asks. */
+export function languageService(file: string, dir: string): import("typescript").LanguageService {
+  return ts.createLanguageService({
+    getCompilationSettings: () => STRICT,
+    getScriptFileNames: () => [file],
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+    getCurrentDirectory: () => dir,
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+  });
+}
