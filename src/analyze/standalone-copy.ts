@@ -23,9 +23,8 @@ export function standaloneCopy<T>(value: T, depth = 0): T {
 
 /**
  * A string with storage of its own, exactly its length: shorter ones are never views, longer ones
- * are parsed back from JSON (joining a character and slicing would keep a view into a copy one
- * character longer: ~32 bytes more per string, for the ~10^5 strings the lookup views of 10k
- * directives hold).
+ * are parsed back from JSON (joining a character and slicing would keep a view, and behind it a copy
+ * one character longer, for each of the many strings the lookup views hold).
  */
 export function standaloneString(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
