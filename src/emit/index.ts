@@ -42,7 +42,7 @@ export function emitShared(ids: readonly string[], version: string, toolIds: rea
   const last = lastShared;
   if (
     last && last.version === version && last.ts === Boolean(options.ts) && sameMapOptions(last.declarationMap, options.declarationMap) &&
-    sameList(last.ids, ids) && last.registry.length === registry.length && last.registry.every((e, i) => sameEntry(e, registry[i])) && sameList(last.toolIds, toolIds)
+    sameList(last.ids, ids) && sameList(last.registry, registry, sameEntry) && sameList(last.toolIds, toolIds)
   ) return new Map(last.files);
   const files = new Map<string, string>();
   for (const [name, registry] of [["index", emitIndex(ids, version, entries, options.declarationMap)], ["tools", emitToolsIndex(toolIds, version)]] as const) {
@@ -59,7 +59,7 @@ let lastShared:
   | { version: string; ts: boolean; declarationMap: DeclarationMapOptions | undefined; ids: readonly string[]; registry: readonly (RegistryEntry | undefined)[]; toolIds: readonly string[]; files: ReadonlyMap<string, string> }
   | undefined;
 const sameMapOptions = (a: DeclarationMapOptions | undefined, b: DeclarationMapOptions | undefined) => a === b || (a?.sourceRoot === b?.sourceRoot && a?.signed === b?.signed);
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameList = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean = Object.is) => a.length === b.length && a.every((x, i) => same(x, b[i] as T));
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = [], options: EmitOptions = {}): Map<string, string> {
