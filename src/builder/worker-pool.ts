@@ -9,6 +9,7 @@ import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareT
 import { shareSources, type SourceOnDisk } from "./shared-sources.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
+import type { SourceFile } from "../compile/source.js";
 
 /**
  * A build worker's young generation, in MB (V8's default is 48): most of what a worker allocates
@@ -17,14 +18,27 @@ import { OutputError } from "../output/output-fs.js";
  */
 const YOUNG_MB = 8;
 
+/**
+ * A build worker's old generation limit, in MB. V8 lets a heap grow between full collections by a
+ * factor that is smaller when its limit is below 2 GB (1.3× at 256 MB up to 4× from 2 GB on;
+ * `MaxGrowingFactor` in V8's heap-controller.cc), so a limit near what the worker needs keeps the
+ * garbage it carries down: at 10k items, peak RSS 291–300 → 272–280 MB in the runs where the main
+ * thread's own collections came early (docs/performance.md). A worker holds a few KB per source
+ * (lookup views, records) and one item's parse, so the limit grows with both, far above them: a
+ * worker that reached it would fail the build (RYE8006).
+ */
+export function workerOldGenerationMb(sources: number, largestSourceChars: number): number {
+  return 256 + Math.ceil(sources / 20) + Math.ceil((largestSourceChars / 1024 / 1024) * 256);
+}
+
 /** CommonJS, run with `eval`: starts the workers and reports each one's exit. */
 const SUPERVISOR = `
 const { Worker, workerData } = require("node:worker_threads");
-const { entry, shared, ports, report } = workerData;
+const { entry, shared, ports, report, oldMb } = workerData;
 const flags = new Int32Array(shared);
 ports.forEach((port, worker) => {
   let error = "";
-  const w = new Worker(new URL(entry), { workerData: { port, shared }, transferList: [port], resourceLimits: { maxYoungGenerationSizeMb: ${YOUNG_MB} } });
+  const w = new Worker(new URL(entry), { workerData: { port, shared }, transferList: [port], resourceLimits: { maxYoungGenerationSizeMb: ${YOUNG_MB}, maxOldGenerationSizeMb: oldMb } });
   w.on("error", (e) => { error = (e && e.stack) || String(e); });
   w.on("exit", (code) => {
     report.postMessage({ worker, code, error });
@@ -53,7 +67,7 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   const ports = channels.map((c) => c.port2);
   const supervisor = new Worker(SUPERVISOR, {
     eval: true,
-    workerData: { entry: entry.href, shared: flags.buffer, ports, report: report.port2 },
+    workerData: { entry: entry.href, shared: flags.buffer, ports, report: report.port2, oldMb: workerOldGenerationMb(task.sources.length, largest(task.sources)) },
     transferList: [...ports, report.port2],
   });
   supervisor.unref();
@@ -105,6 +119,13 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   }
 }
 
+/** The length of the longest text, read before `shareSources` turns the texts into reads from disk. */
+function largest(sources: readonly SourceFile[]): number {
+  let n = 0;
+  for (const s of sources) n = Math.max(n, s.text.length);
+  return n;
+}
+
 function workerFailure(error: SerializedError, outDir: string): Error {
   if (error.output) return new OutputError(error.message, error.output.path, error.output.code, error.output.errno, error.output.reason);
   return new OutputError(`a build worker failed: ${error.message}`, outDir, "RYE8006", undefined, `a build worker failed (${error.message}); nothing was written`);
@@ -112,6 +133,6 @@ function workerFailure(error: SerializedError, outDir: string): Error {
 
 function stopped(exit: ExitReport, outDir: string): Error {
   const why = exit.error ? `: ${exit.error.split("\n")[0]}` : "";
-  const reason = `a build worker stopped unexpectedly (exit code ${exit.code}${why}); nothing was written`;
+  const reason = `a build worker stopped unexpectedly (exit code ${exit.code}${why}); nothing was written (\`--jobs 1\` builds on this thread alone)`;
   return new OutputError(reason, outDir, "RYE8006", undefined, reason);
 }

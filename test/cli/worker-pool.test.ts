@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { compileInParallel } from "../../src/builder/worker-pool.js";
+import { compileInParallel, workerOldGenerationMb } from "../../src/builder/worker-pool.js";
 import type { ShareTask } from "../../src/builder/compile-share.js";
 import { OutputError } from "../../src/output/output-fs.js";
 
@@ -53,12 +53,27 @@ describe("build workers that fail", () => {
   test("one that exits before it is done: RYE8006 naming the exit code", () => {
     const e = failure(worker(`post({ built: [] }); process.exit(9);`));
     expect(e.code).toBe("RYE8006");
-    expect(e.reason).toBe("a build worker stopped unexpectedly (exit code 9); nothing was written");
+    expect(e.reason).toBe("a build worker stopped unexpectedly (exit code 9); nothing was written (`--jobs 1` builds on this thread alone)");
+  });
+
+  test("one that outgrows its heap limit: stopped by V8 at the limit, RYE8006 says so", () => {
+    // Up to 600 MB unless stopped: the limit for this task is ~257 MB, so reaching the exit means no limit was set.
+    const e = failure(worker(`const keep = []; for (let i = 0; i < 600; i++) keep.push(new Array(131072).fill(i + 0.5)); process.exit(9);`));
+    expect(e.code).toBe("RYE8006");
+    expect(e.reason).toMatch(/^a build worker stopped unexpectedly \(exit code 1: .*(out of memory|memory limit).*\); nothing was written/i);
+  });
+
+  test("the heap limit grows with the project's sources and with its largest one", () => {
+    expect(workerOldGenerationMb(2, 2_000)).toBe(258);
+    // The generated 10k: a few KB per source.
+    expect(workerOldGenerationMb(10_500, 4_000)).toBe(256 + 525 + 1);
+    // One source of 4 MB (RYE_MAX_FILE_SIZE raised): 1 GB more for its parse.
+    expect(workerOldGenerationMb(600, 4 * 1024 * 1024)).toBe(256 + 30 + 1024);
   });
 
   test("one that throws while loading: its error is named", () => {
     const e = failure(new URL(`data:text/javascript,${encodeURIComponent('throw new Error("cannot load the compiler");')}`));
-    expect(e.reason).toMatch(/^a build worker stopped unexpectedly \(exit code 1: Error: cannot load the compiler\); nothing was written$/);
+    expect(e.reason).toMatch(/^a build worker stopped unexpectedly \(exit code 1: Error: cannot load the compiler\); nothing was written \(`--jobs 1` builds on this thread alone\)$/);
   });
 
   test("one that reports a failure to write: the same output error, at the same file", () => {
