@@ -22,8 +22,8 @@ const YOUNG_MB = 8;
  * A build worker's old generation limit, in MB. V8 lets a heap grow between full collections by a
  * factor that is smaller when its limit is below 2 GB (1.3× at 256 MB up to 4× from 2 GB on;
  * `MaxGrowingFactor` in V8's heap-controller.cc), so a limit near what the worker needs keeps the
- * garbage it carries down: at 10k items, peak RSS 291–300 → 272–280 MB in the runs where the main
- * thread's own collections came early (docs/performance.md). A worker holds a few KB per source
+ * garbage it carries down: at 10k items, peak RSS 291–300 → 275–277 MB in the runs where the main
+ * thread's last full collection came late (docs/performance.md, "Peak RSS"). A worker holds a few KB per source
  * (lookup views, records) and one item's parse, so the limit grows with both, far above them: a
  * worker that reached it would fail the build (RYE8006).
  */
