@@ -181,7 +181,7 @@ function signedWithHash(signed: string): [string, string] {
 function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
   const { sources, readProblems, hookConfig, directives, signatures } = read;
   const memo = opts.memo;
-  const key = opts.allowUnsigned ? null : signingKey(io);
+  const key = opts.allowUnsigned ? null : signingKey(io, opts.outDir);
   const stamps = read.warm ? read.warm.state.stamps : memo ? new SourceStamps(sources) : null;
   const timestamp = stamps ? stamps.timestamp(io) : timestampFor(sources, io);
   const global = globalKey({

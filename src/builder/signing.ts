@@ -1,10 +1,10 @@
 import { sign as cryptoSign } from "node:crypto";
 import { existsSync } from "node:fs";
-import { pinnedKeys, userSpaceSigningKey } from "../verify/trust-anchors.js";
+import { pinnedKeys, userSpaceRefusal, userSpaceSigningKey } from "../verify/trust-anchors.js";
 import { createTrustStore, loadTrustStore, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { SourceFile } from "../compile/source.js";
-import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
+import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, userSpace, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
 import { MANIFEST, SHARD_DIR } from "../sign/sign-manifest.js";
 import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
@@ -12,16 +12,25 @@ import { signModule } from "../sign/sign-module.js";
 import { VERSION } from "../version.js";
 import type { Io } from "../host.js";
 
-/** The signing key of this machine; generated on first use, saying how to trust it elsewhere. */
-export function signingKey(io: Io): SigningKey {
+/**
+ * The signing key of this machine; generated on first use, saying how to trust it elsewhere, or,
+ * when it is for `outDir` and sits in a user space `rye verify` will not use for it, here too.
+ */
+export function signingKey(io: Io, outDir?: string): SigningKey {
   const dir = signingKeyDir(io.env);
   if (!existsSync(join(dir, "private_key.pem"))) {
     const pair = generateKeyPair();
     writeKeyPair(dir, pair);
+    const pem = join(dir, "public_key.pem");
+    // decisions.md #14: a user space inside the checkout never vouches for its output.
+    const refused = outDir && !io.env.RYE_SIGNING_KEY_DIR ? userSpaceRefusal(resolve(io.cwd, userSpace(io.env)), resolve(io.cwd, outDir)) : null;
     io.stderr.write(
       `Generated a signing key in ${dir} (fingerprint ${fingerprint(pair.publicPem)}).\n` +
-        `Output signed with it is trusted on this machine. To trust it elsewhere (CI, other users), pin its public key\n` +
-        `there, outside the checkout: RYE_TRUSTED_KEYS=${join(dir, "public_key.pem")} or rye verify --trusted-key ${join(dir, "public_key.pem")}\n`,
+        (refused
+          ? `Output signed with it is not trusted on this machine: rye verify does not use its user space for ${outDir} (${refused}).\n` +
+            `Pin its public key where the output is checked: RYE_TRUSTED_KEYS=${pem} or rye verify --trusted-key ${pem}\n`
+          : `Output signed with it is trusted on this machine. To trust it elsewhere (CI, other users), pin its public key\n` +
+            `there, outside the checkout: RYE_TRUSTED_KEYS=${pem} or rye verify --trusted-key ${pem}\n`),
     );
   }
   return loadSigningKey(dir);

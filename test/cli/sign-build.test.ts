@@ -32,6 +32,28 @@ function project() {
   return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem") } };
 }
 
+test("a key generated in a user space inside the project is not called trusted: the build says to pin it, as rye verify requires", async () => {
+  const { dir, env } = project();
+  const inside = { USER_SPACE: env.USER_SPACE, PATH: env.PATH };
+  const pem = join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem");
+  const built = await rye(dir, inside, "build");
+  expect(built.code).toBe(0);
+  expect(built.err).toContain(`Output signed with it is not trusted on this machine: rye verify does not use its user space for ${join(dir, "out")} (it is inside ${dir}, the project that holds the checked path).`);
+  expect(built.err).toContain(`Pin its public key where the output is checked: RYE_TRUSTED_KEYS=${pem} or rye verify --trusted-key ${pem}`);
+  expect(built.err).not.toContain("is trusted on this machine");
+  // What the message says is what rye verify does.
+  expect((await rye(dir, inside, "verify", "out")).code).toBe(1);
+  expect((await rye(dir, inside, "verify", "out", "--trusted-key", pem)).code).toBe(0);
+  // A user space outside the project: trusted here, as the message says.
+  const other = mkdtempSync(join(tmpdir(), "rye-signed-user-"));
+  rmSync(join(dir, "out"), { recursive: true });
+  rmSync(join(dir, ".rye-cache"), { recursive: true });
+  const outside = { USER_SPACE: other, PATH: env.PATH };
+  const again = await rye(dir, outside, "build");
+  expect(again.err).toContain("Output signed with it is trusted on this machine.");
+  expect((await rye(dir, outside, "verify", "out")).code).toBe(0);
+});
+
 test("rye build signs every module and the manifest; rye verify out/ passes; keys never reach out/", async () => {
   const { dir, env } = project();
   const first = await rye(dir, env, "build");
