@@ -1,10 +1,10 @@
 import { sign as cryptoSign } from "node:crypto";
 import { existsSync } from "node:fs";
-import { pinnedKeys, userSpaceRefusal, userSpaceSigningKey } from "../verify/trust-anchors.js";
+import { pinnedKeys, userSpaceFor, userSpaceSigningKey } from "../verify/trust-anchors.js";
 import { createTrustStore, loadTrustStore, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { SourceFile } from "../compile/source.js";
-import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, userSpace, writeKeyPair, type SigningKey } from "../sign/keys.js";
+import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
 import { MANIFEST, SHARD_DIR } from "../sign/sign-manifest.js";
 import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
@@ -23,7 +23,7 @@ export function signingKey(io: Io, outDir?: string): SigningKey {
     writeKeyPair(dir, pair);
     const pem = join(dir, "public_key.pem");
     // decisions.md #14: a user space inside the checkout never vouches for its output.
-    const refused = outDir && !io.env.RYE_SIGNING_KEY_DIR ? userSpaceRefusal(resolve(io.cwd, userSpace(io.env)), resolve(io.cwd, outDir)) : null;
+    const refused = outDir && !io.env.RYE_SIGNING_KEY_DIR ? userSpaceFor(outDir, io.env, io.cwd).refusal : null;
     io.stderr.write(
       `Generated a signing key in ${dir} (fingerprint ${fingerprint(pair.publicPem)}).\n` +
         (refused

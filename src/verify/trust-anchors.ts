@@ -138,6 +138,12 @@ export function userSpaceSigningKey(space: string, env: NodeJS.ProcessEnv, warni
   return keysAt(path, "this machine's signing key", warnings, false);
 }
 
+/** The user space a check of `checkedPath` would read, and why it refuses it (null when it does not: see `userSpaceRefusal`). */
+export function userSpaceFor(checkedPath: string, env: NodeJS.ProcessEnv, cwd: string): { space: string; refusal: string | null } {
+  const space = resolve(cwd, userSpace(env));
+  return { space, refusal: userSpaceRefusal(space, resolve(cwd, checkedPath)) };
+}
+
 /** The trust anchors for checking `checkedPath` (an output folder or a bundle). */
 export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
   const env = options.env ?? process.env;
@@ -145,8 +151,7 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
   const warnings: string[] = [];
   const consulted: string[] = [];
   const keys = pinnedKeys(options.trustedKeys ?? [], env, cwd, warnings, consulted);
-  const space = resolve(cwd, userSpace(env));
-  const refusal = userSpaceRefusal(space, resolve(cwd, options.checkedPath));
+  const { space, refusal } = userSpaceFor(options.checkedPath, env, cwd);
   if (refusal) {
     consulted.push(`user space ${space} (refused: ${refusal})`);
     warnings.push(`The user space ${space} is not used to verify ${options.checkedPath}: ${refusal}. Pin keys with --trusted-key or RYE_TRUSTED_KEYS.`);
