@@ -108,15 +108,22 @@ export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): Pro
 }
 
 function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
-  const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces);
+  // A build no later build of this process reuses keeps no text: each is read again where it is parsed.
+  const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces, { rereadTexts: !opts.memo });
   const warm = planWarm(opts, sources);
   const directives = warm ? warm.state.directives : sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;
-  const signatures = warm ? warm.state.signatureList() : checkSourceSignatures(sources, opts.sourceTrust ?? null);
+  const none = { sources, compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0 };
+  let signatures: Diagnostic[];
+  try {
+    signatures = warm ? warm.state.signatureList() : checkSourceSignatures(sources, opts.sourceTrust ?? null);
+  } catch (e) {
+    // A text read again for its signature that no longer is what the build read (RYE8002).
+    return { ...none, diagnostics: [...readProblems, outputFailure(opts.outDir, e)] };
+  }
   // Output signed with this machine's key must never vouch for sources that failed verification.
   if (opts.sourceTrust && signatures.some((d) => d.severity === "error")) {
-    return { sources, diagnostics: sortDiagnostics([...readProblems, ...signatures]), compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0, refused: true };
+    return { ...none, diagnostics: sortDiagnostics([...readProblems, ...signatures]), refused: true };
   }
-  const none = { sources, compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0 };
   let tx: OutputTransaction;
   try {
     tx = OutputTransaction.begin(opts.outDir, { project: opts.project, known: opts.memo?.output });
@@ -229,9 +236,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     tx,
     trusted,
     before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
-    hashOf: (src: SourceFile) => fps.hashOf(src),
-    // Sources this build read itself and no later build of this process reuses.
-    reread: !opts.read && !memo,
     built: record,
     progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
   };

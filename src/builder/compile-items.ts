@@ -13,7 +13,7 @@ import type { FileRecord } from "../cache/build-cache.js";
 import type { OutputTransaction } from "../output/write-output.js";
 import type { SigningKey } from "../sign/keys.js";
 import { compileInParallel } from "./worker-pool.js";
-import { fileReadFrom } from "../project/read-project.js";
+import { factsOf } from "../project/source-facts.js";
 import type { ShareTask } from "./compile-share.js";
 
 /**
@@ -40,14 +40,6 @@ export interface ParallelItems {
   tx: OutputTransaction;
   /** The output records were made by this process (--watch). */
   trusted: boolean;
-  /** The sha256 of a source's text (as the build's fingerprints hash it: a text read again from its file is checked against it). */
-  hashOf(src: SourceFile): string;
-  /**
-   * Threads read texts again from their files instead of sharing them all (shared-sources.ts): only
-   * when nothing reads these source objects once their files may have changed (not --watch, whose
-   * next build compares them).
-   */
-  reread: boolean;
   /** The records the last build made of an item's files. */
   before(src: SourceFile): FileRecord[];
   /** Called while the threads compile, with how many items they have compiled so far. */
@@ -89,11 +81,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     owned: parallel.tx.owned,
     trusted: parallel.trusted,
   };
-  const onDisk = (src: SourceFile) => {
-    const file = fileReadFrom(src);
-    return file === undefined ? undefined : { file, sha256: parallel.hashOf(src) };
-  };
-  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress, parallel.reread ? onDisk : undefined);
+  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress, factsOf);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,

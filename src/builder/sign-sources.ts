@@ -3,7 +3,8 @@
 // complete copy with the same mode, so an interrupted run never leaves half a file.
 import { chmodSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { ITEM_DIRS, decodeSource, readProject } from "../project/read-project.js";
+import { ITEM_DIRS, readProject } from "../project/read-project.js";
+import { decodeSource } from "../project/source-text.js";
 import { kindFromPath, isUnderAi } from "../sign/kind-from-path.js";
 import { signSource } from "../sign/sign-source.js";
 import { formatTimestamp, timestampFromEnv } from "../sign/sign-item.js";

@@ -4,6 +4,7 @@ import { pinnedKeys, userSpaceFor, userSpaceSigningKey } from "../verify/trust-a
 import { createTrustStore, loadTrustStore, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
 import type { SourceFile } from "../compile/source.js";
+import { factsOf } from "../project/source-facts.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
 import { MANIFEST, SHARD_DIR } from "../sign/sign-manifest.js";
@@ -38,7 +39,7 @@ export function signingKey(io: Io, outDir?: string): SigningKey {
 
 /** The build timestamp from SOURCE_DATE_EPOCH or the sources' own signatures, never the clock. */
 export function timestampFor(sources: readonly SourceFile[], io: Io): string {
-  return buildTimestamp(timestampFromEnv(io.env), sources.map((s) => sourceTimestamp(s.text)));
+  return buildTimestamp(timestampFromEnv(io.env), sources.map(stampOf));
 }
 
 /**
@@ -64,12 +65,18 @@ export class SourceStamps {
   }
 
   private count(s: SourceFile, by: 1 | -1): void {
-    const stamp = sourceTimestamp(s.text);
+    const stamp = stampOf(s);
     if (stamp === null) return;
     const n = (this.counts.get(stamp) ?? 0) + by;
     if (n > 0) this.counts.set(stamp, n);
     else this.counts.delete(stamp);
   }
+}
+
+/** The timestamp of a source's own signature line, known without its text when it was read to be read again. */
+function stampOf(s: SourceFile): string | null {
+  const read = factsOf(s);
+  return read ? read.stamp : sourceTimestamp(s.text);
 }
 
 /** Where a project item's `.js` module goes. */

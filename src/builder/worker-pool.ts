@@ -10,6 +10,7 @@ import { shareSources, type SourceOnDisk } from "./shared-sources.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
 import type { SourceFile } from "../compile/source.js";
+import { factsOf } from "../project/source-facts.js";
 
 /**
  * A build worker's young generation, in MB (V8's default is 48): most of what a worker allocates
@@ -119,10 +120,10 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
   }
 }
 
-/** The length of the longest text, read before `shareSources` turns the texts into reads from disk. */
+/** The length of the longest text (in bytes when its file's size is known: its text is no longer). */
 function largest(sources: readonly SourceFile[]): number {
   let n = 0;
-  for (const s of sources) n = Math.max(n, s.text.length);
+  for (const s of sources) n = Math.max(n, factsOf(s)?.size ?? s.text.length);
   return n;
 }
 

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
+import { factsOf } from "../project/source-facts.js";
 
 /** Bump when the cache layout changes; older caches are then ignored. */
 const FORMAT = 1;
@@ -117,6 +118,11 @@ export class Fingerprints {
   hashOf(src: SourceFile): string {
     let h = this.textHash.get(src);
     if (h !== undefined) return h;
+    const read = factsOf(src);
+    if (read) {
+      this.textHash.set(src, read.sha256);
+      return read.sha256;
+    }
     const prior = this.known?.get(src.path);
     h = prior && prior[0] === src.text ? prior[1] : sha256(src.text);
     this.known?.set(src.path, [src.text, h]);

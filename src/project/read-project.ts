@@ -4,14 +4,9 @@ import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
+import { readTextOnUse } from "./source-facts.js";
+import { decodeSource } from "./source-text.js";
 
-// The BOM is kept, as Python's `read_text(encoding="utf-8")` keeps it (rye-reference.md §6).
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** A source file's bytes as its text, as every reader of sources decodes them: strict UTF-8 (throws on invalid bytes), a BOM kept. */
-export function decodeSource(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
-}
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
@@ -25,6 +20,11 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 export interface ReadOptions {
   maxFileBytes?: number;
+  /**
+   * Keep no text: each source's `text` reads its file again on every use and throws (an OutputError,
+   * RYE8002) once the file no longer holds what was first read (see source-facts.ts).
+   */
+  rereadTexts?: boolean;
 }
 
 /** Finds every item under `<project>/.ai/`, sorted by kind and item id so builds are deterministic. */
@@ -57,11 +57,11 @@ export function readProject(
         diagnostics.push(d.badItemId(at(file), id));
         continue;
       }
-      const text = readText(file, path, maxBytes, diagnostics);
-      if (text === null) continue;
-      const src: SourceFile = { kind, id, path, ext, text };
+      const read = readText(file, path, maxBytes, diagnostics);
+      if (read === null) continue;
+      const src: SourceFile = { kind, id, path, ext, text: read.text };
+      if (options.rereadTexts) readTextOnUse(src, resolve(file), read.bytes, read.text);
       sources.push(src);
-      readFrom.set(src, resolve(file));
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).
@@ -72,17 +72,6 @@ export function readProject(
 
 const START = { offset: 0, line: 1, column: 1 };
 
-/** The file each source `readProject` returned was read from, as an absolute path. */
-const readFrom = new WeakMap<SourceFile, string>();
-
-/**
- * The file `src` was read from, when `readProject` made it (its text is that file's content as it
- * was then: a caller that reads the file again must check that it still is).
- */
-export function fileReadFrom(src: SourceFile): string | undefined {
-  return readFrom.get(src);
-}
-
 /** Ids become output paths, cross-references and text in generated code: plain `/`-separated names only. */
 function usableId(id: string): boolean {
   // Control characters include C1 (U+0085 ends a line for Python) and U+2028/2029 end a JS line.
@@ -92,8 +81,12 @@ function usableId(id: string): boolean {
   return !/[\\\u0000-\u001f\u007f-\u009f\u2028\u2029%?#]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
 }
 
-/** Reads one item as UTF-8 text, or reports why it cannot be used. */
-function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): string | null {
+/** One buffer the usual file is read into (see `readAgain` in source-facts.ts); a larger file gets its own. */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+const SCRATCH_MAX = 1024 * 1024;
+
+/** Reads one item as UTF-8 text (the bytes are valid until the next read), or reports why it cannot be used. */
+function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): { text: string; bytes: Buffer } | null {
   const loc = { source: path, start: START, end: START };
   let bytes: Buffer;
   let fd: number | undefined;
@@ -105,7 +98,8 @@ function readText(file: string, path: string, maxBytes: number, diagnostics: Dia
       diagnostics.push(d.fileTooLarge(loc, size, maxBytes));
       return null;
     }
-    bytes = Buffer.alloc(size);
+    if (scratch.length < size && size <= SCRATCH_MAX) scratch = Buffer.allocUnsafe(SCRATCH_MAX);
+    bytes = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
     let n = 0;
     while (n < size) {
       const got = readSync(fd, bytes, n, size - n, n);
@@ -133,7 +127,7 @@ function readText(file: string, path: string, maxBytes: number, diagnostics: Dia
     diagnostics.push(d.unreadableFile({ source: path, start: pos, end: pos }, "it holds a NUL byte, so it is binary, not text"));
     return null;
   }
-  return text;
+  return { text, bytes };
 }
 
 /** An fs error as a short reason without the absolute path Node puts in its message. */

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
 import * as d from "../diagnostics/codes.js";
-import { describe, readProject } from "./read-project.js";
+import { describe, readProject, type ReadOptions } from "./read-project.js";
 
 export interface Spaces {
   project: string;
@@ -47,10 +47,13 @@ export function spacesInOrder(spaces: Spaces): [space: string, root: string][] {
  * spaces carry absolute paths so diagnostics name them unambiguously. The first
  * `hook_conditions.yaml` found in that order configures context hooks.
  */
-export function readSpaces(spaces: Spaces): { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null } {
-  const options = { maxFileBytes: spaces.maxFileBytes };
+export function readSpaces(
+  spaces: Spaces,
+  read: Pick<ReadOptions, "rereadTexts"> = {},
+): { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null } {
+  const options = { maxFileBytes: spaces.maxFileBytes, rereadTexts: read.rereadTexts };
   const project = readProject(spaces.project, undefined, options);
-  // The objects readProject made, labelled in place: each stays the one it knows the file of (fileReadFrom).
+  // The objects readProject made, labelled in place: each stays the one it knows the file of (factsOf).
   const sources: SourceFile[] = project.sources.map((s) => Object.assign(s, { space: "project" }));
   const others = spacesInOrder(spaces).slice(1);
   for (const [space, root] of others) {

@@ -6,6 +6,7 @@ import * as d from "../diagnostics/codes.js";
 import type { SourceFile } from "../compile/source.js";
 import { createTrustStore, type TrustStore } from "./trust-store.js";
 import { verifyItem } from "./verify-item.js";
+import { factsOf, mayBeSigned } from "../project/source-facts.js";
 
 const NO_KEYS = createTrustStore([]);
 
@@ -45,7 +46,7 @@ export function checkSourceSignatures(sources: readonly SourceFile[], trust: Tru
 function checkSource(source: SourceFile, trust: TrustStore | null): Diagnostic[] {
   const out: Diagnostic[] = [];
   // Cheap pre-filter: an unsigned file is only of interest when every item must be signed.
-  if (!trust && !source.text.slice(0, 512).includes("rye:signed:")) return out;
+  if (!trust && !(factsOf(source)?.signed ?? mayBeSigned(source.text))) return out;
   const result = verifyItem(source.text, source.kind, trust ?? NO_KEYS, { path: source.path });
   const loc = () => signatureLoc(source);
   const first = result.message.split("\n")[0]!;

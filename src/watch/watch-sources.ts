@@ -6,7 +6,8 @@ import { lstatSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
-import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS, decodeSource } from "../project/read-project.js";
+import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
+import { decodeSource } from "../project/source-text.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
 
 export type SpacesRead = { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null };

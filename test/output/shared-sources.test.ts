@@ -12,7 +12,8 @@ import { afterAll, describe, expect, test } from "vitest";
 import { receiveSources, shareSources } from "../../src/builder/shared-sources.js";
 import type { SourceFile } from "../../src/compile/source.js";
 import { OutputError } from "../../src/output/output-fs.js";
-import { fileReadFrom, readProject } from "../../src/project/read-project.js";
+import { readProject } from "../../src/project/read-project.js";
+import { factsOf } from "../../src/project/source-facts.js";
 
 const sources = (): SourceFile[] => [
   { kind: "directive", id: "a/b", path: ".ai/directives/a/b.md", text: "plain ascii\n" },
@@ -58,8 +59,8 @@ describe("sources read from files", () => {
     const dir = join(root, name);
     mkdirSync(join(dir, ".ai", "directives"), { recursive: true });
     for (const [file, text] of Object.entries(texts)) writeFileSync(join(dir, ".ai", "directives", file), text);
-    const read = readProject(dir).sources;
-    return { dir, read, shared: shareSources(read, (s) => ({ file: fileReadFrom(s)!, sha256: sha(s.text) })) };
+    const read = readProject(dir, undefined, { rereadTexts: true }).sources;
+    return { dir, read, shared: shareSources(read, factsOf) };
   };
 
   test("are not copied into the buffer, and read back as they were on both sides", () => {
@@ -102,9 +103,28 @@ describe("sources read from files", () => {
     expect(() => read[0]!.text).toThrow(/changed while the build was reading it/);
   });
 
-  test("only sources readProject made have a file to read again", () => {
-    const { read } = project("made", { "a.md": "x\n" });
-    expect(fileReadFrom(read[0]!)).toBe(join(root, "made", ".ai", "directives", "a.md"));
-    expect(fileReadFrom({ kind: "directive", id: "a", path: "a.md", text: "x\n" })).toBeUndefined();
+  test("only sources readProject read to read again have a file, and keep it until a text is assigned", () => {
+    const { dir, read } = project("made", { "a.md": "x\n" });
+    expect(factsOf(read[0]!)?.file).toBe(join(root, "made", ".ai", "directives", "a.md"));
+    expect(factsOf({ kind: "directive", id: "a", path: "a.md", text: "x\n" })).toBeUndefined();
+    expect(factsOf(readProject(dir).sources[0]!)).toBeUndefined();
+    read[0]!.text = "other\n";
+    expect(factsOf(read[0]!)).toBeUndefined();
+    expect(read[0]!.text).toBe("other\n");
+  });
+
+  test("record what a build asks of each before it holds no text: size, sha256, signature timestamp", () => {
+    const signed = "<!-- rye:signed:2026-03-04T05:06:07Z:" + "a".repeat(64) + ":sig:fp -->\n# d\n";
+    const texts = { "bom.md": "\uFEFFGrüße 😀\r\n", "signed.md": signed, "late.md": "x".repeat(600) + "rye:signed:\n", "empty.md": "" };
+    const { read } = project("facts", texts);
+    const byId = new Map(read.map((s) => [s.id, s]));
+    for (const [file, text] of Object.entries(texts)) {
+      const facts = factsOf(byId.get(file.slice(0, -3))!)!;
+      expect(facts).toMatchObject({ size: Buffer.byteLength(text), sha256: sha(text) });
+    }
+    expect(factsOf(byId.get("signed")!)).toMatchObject({ stamp: "2026-03-04T05:06:07Z", signed: true });
+    expect(factsOf(byId.get("bom")!)).toMatchObject({ stamp: null, signed: false });
+    // Past the first 512 characters a signature is not looked for, as with the text in hand.
+    expect(factsOf(byId.get("late")!)).toMatchObject({ stamp: null, signed: false });
   });
 });

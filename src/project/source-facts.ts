@@ -1,0 +1,104 @@
+// What a build asks of every source before it compiles any (its fingerprint, whether it may be
+// signed, its signature's timestamp), taken from the file's bytes when `readProject` first reads
+// it. A build that reads the texts again when it parses them then never holds every text at once:
+// at 10k items those are ~37 MB of strings that lived long enough on the main thread to be promoted
+// to its old generation, and the heap that grew for them stayed committed to the build's end.
+import { closeSync, constants, openSync, readSync } from "node:fs";
+import type { SourceFile } from "../compile/source.js";
+import { OutputError } from "../output/output-fs.js";
+import { sha256Hex } from "../sign/hash-region.js";
+import { sourceTimestamp } from "../sign/sign-item.js";
+import { decodeSource } from "./source-text.js";
+
+/** A source file as the build first read it. */
+export interface SourceFacts {
+  /** The absolute path it was read from. */
+  file: string;
+  /** Its size in bytes, and the sha256 of those bytes (which is that of its text as UTF-8: decoding is strict and keeps a BOM). */
+  size: number;
+  sha256: string;
+  /** The timestamp of the `rye:signed:` line it starts with (`sourceTimestamp`), or null. */
+  stamp: string | null;
+  /** Whether `rye:signed:` occurs in its first 512 characters (`mayBeSigned`). */
+  signed: boolean;
+}
+
+const facts = new WeakMap<SourceFile, SourceFacts>();
+
+/**
+ * What `readProject` recorded of the file `src` was read from, when it was read to be read again
+ * (`rereadTexts`) and its text has not been assigned since; otherwise undefined.
+ */
+export function factsOf(src: SourceFile): SourceFacts | undefined {
+  return facts.get(src);
+}
+
+/** Whether a source may carry a signature: the cheap test before a signature is looked for. */
+export function mayBeSigned(text: string): boolean {
+  return text.slice(0, 512).includes("rye:signed:");
+}
+
+/**
+ * Records what a build asks of `src`, whose text `text` was decoded from `bytes` read from `file`,
+ * and makes `src.text` read the file again on every use, checked against them (see `readAgain`).
+ */
+export function readTextOnUse(src: SourceFile, file: string, bytes: Uint8Array, text: string): void {
+  const stamp = sourceTimestamp(text);
+  // A match is a view into the whole text: a copy of its characters keeps the text collectable.
+  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : Array.from(stamp).join(""), signed: mayBeSigned(text) };
+  textGetter(src, () => readAgain(src.path, read));
+  facts.set(src, read);
+}
+
+/** Makes `src.text` a getter; whoever assigns a text gets a plain property again, and no facts. */
+export function textGetter(src: SourceFile, get: () => string): void {
+  Object.defineProperty(src, "text", {
+    get,
+    set: (text: string) => {
+      facts.delete(src);
+      Object.defineProperty(src, "text", { value: text, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * One buffer per thread that the usual file is read into: a buffer allocated per read is memory
+ * outside the heap that stays with the process until a collection. A larger file gets its own.
+ */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+const SCRATCH_MAX = 1024 * 1024;
+
+/**
+ * The text of `read.file` if it still holds `read.size` bytes with `read.sha256`. Anything else
+ * (edited, replaced, deleted, unreadable since the build read it) fails the build with RYE8002 at
+ * `path`: its output would not match what was checked.
+ */
+export function readAgain(path: string, read: Pick<SourceFacts, "file" | "size" | "sha256">): string {
+  // One byte more than expected, so a file that grew is seen to.
+  if (scratch.length < read.size + 1 && read.size < SCRATCH_MAX) scratch = Buffer.allocUnsafe(SCRATCH_MAX);
+  const buffer = read.size < scratch.length ? scratch : Buffer.allocUnsafe(read.size + 1);
+  let n = -1;
+  let fd: number | undefined;
+  try {
+    // Without blocking: a FIFO put in the file's place fails the check instead of waiting for a writer.
+    fd = openSync(read.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    n = 0;
+    // Asked for one byte more than expected, a regular file returns fewer only at its end: reaching
+    // `size` is the end, with no second read to see it.
+    let got: number;
+    do {
+      got = readSync(fd, buffer, n, read.size + 1 - n, null);
+      n += got;
+    } while (got > 0 && n < read.size);
+  } catch {
+    n = -1;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  const bytes = buffer.subarray(0, Math.max(n, 0));
+  if (n === read.size && sha256Hex(bytes) === read.sha256) return decodeSource(bytes);
+  const reason = "it changed while the build was reading it, so nothing was written; build again";
+  throw new OutputError(`${path}: ${reason}`, path, "RYE8002", undefined, reason);
+}

@@ -1,0 +1,87 @@
+// A one-shot build keeps no source text: it records each file's size and sha256 when it first reads
+// it, and reads the file again where it parses it. A file edited in between must fail the build
+// (RYE8002) with nothing written, never be compiled as its new text under its old fingerprint; what
+// the build needs of every source first (fingerprints, signature timestamps) must still be right.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import type { Io } from "../../src/cli/io.js";
+import { buildProject } from "../../src/builder/build-project.js";
+import { spacesFrom } from "../../src/project/read-spaces.js";
+import { generateKeyPair, signingKeyFrom } from "../../src/sign/keys.js";
+import { signItem } from "../../src/sign/sign-item.js";
+
+const base = mkdtempSync(join(tmpdir(), "rye-edited-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const env = { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
+const sink = { write: () => true, isTTY: false } as unknown as Io["stdout"];
+
+const directive = (name: string, body = "Do the thing.") => `# ${name}
+
+\`\`\`xml
+<directive name="${name}" version="1.0.0">
+  <metadata>
+    <description>${name} for the edit tests.</description>
+  </metadata>
+</directive>
+\`\`\`
+
+<process>
+  ${body}
+</process>
+`;
+
+function project(name: string, files: Record<string, string>): string {
+  const dir = join(base, name);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}
+
+function build(dir: string, onProgress?: (done: number) => void) {
+  const spaces = spacesFrom(dir, {}, dir, env);
+  return buildProject({ project: dir, outDir: join(dir, "out"), spaces, jobs: 1, onProgress }, { stdout: sink, stderr: sink, cwd: dir, env });
+}
+
+describe("a source edited while a one-shot build runs", () => {
+  test("fails the build at that file with RYE8002 and writes nothing", () => {
+    const dir = project("edited", { ".ai/directives/a.md": directive("a"), ".ai/directives/b.md": directive("b"), ".ai/directives/c.md": directive("c") });
+    const marker = join(dir, ".ai/directives/c.md");
+    let edited = false;
+    const r = build(dir, () => {
+      // After the first item, before c is parsed: the text it would compile is not the one fingerprinted.
+      if (!edited) writeFileSync(marker, directive("c", "Do another thing, now {input:missing}."));
+      edited = true;
+    });
+    expect(edited).toBe(true);
+    const failure = r.diagnostics.filter((d) => d.code === "RYE8002");
+    expect(failure.map((d) => [d.loc?.source, d.message])).toEqual([[".ai/directives/c.md", expect.stringContaining("changed while the build was reading it")]]);
+    expect(r.written).toBe(0);
+    expect(existsSync(join(dir, "out"))).toBe(false);
+    // Built again, the new text is what is compiled (its undeclared input is reported).
+    const again = build(dir);
+    expect(again.diagnostics.map((d) => d.code)).toContain("RYE2001");
+    expect(again.diagnostics.map((d) => d.code)).not.toContain("RYE8002");
+  });
+
+  test("still takes the build timestamp from the sources' signature lines, and signs its output with it", () => {
+    const key = signingKeyFrom(generateKeyPair().privatePem);
+    const signed = signItem(directive("s"), "directive", key, "2026-05-06T07:08:09Z", "s.md");
+    const dir = project("stamped", { ".ai/directives/s.md": signed, ".ai/directives/plain.md": directive("plain") });
+    const r = build(dir);
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const module = readFileSync(join(dir, "out/directives/plain.js"), "utf8");
+    expect(module.split("\n")[0]).toMatch(/^\/\/ rye:signed:2026-05-06T07:08:09Z:/);
+  });
+
+  test("reports a signed source edited after signing (RYE5001), its signature read from the first read", () => {
+    const key = signingKeyFrom(generateKeyPair().privatePem);
+    const signed = signItem(directive("s"), "directive", key, "2026-05-06T07:08:09Z", "s.md");
+    const dir = project("stale", { ".ai/directives/s.md": signed.replace("s for the edit tests.", "s, edited after signing.") });
+    const r = build(dir);
+    expect(r.diagnostics.map((d) => d.code)).toContain("RYE5001");
+  });
+});
