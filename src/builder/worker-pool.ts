@@ -7,6 +7,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
 import { shareSources, type SourceOnDisk } from "./shared-sources.js";
+import { heapBudget } from "./heap-budget.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
 import type { SourceFile } from "../compile/source.js";
@@ -97,8 +98,10 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
       onProgress?.(built.length);
     };
     let polled = Atomics.load(flags, SIGNAL);
+    const budget = heapBudget();
     compileShare(task, flags, (item) => {
       built.push(item);
+      budget();
       // Between items, only when a worker signalled: a failure stops this thread early too.
       const now = Atomics.load(flags, SIGNAL);
       if (now === polled) return onProgress?.(built.length);
