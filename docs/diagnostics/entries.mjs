@@ -558,7 +558,7 @@ read as text.`,
 A build keeps no source's text: it reads each source again where it compiles it (on any of its threads), and checks that
 its bytes are the ones the build read first; a file edited, replaced or deleted in between fails the build with \`Cannot
 read: it changed while the build was reading it, so nothing was written; build again.\` (\`rye build --watch\` keeps the
-texts it read, and builds again after an edit.),
+texts it read, and builds again after an edit.)`,
     example: {
       files: [],
       setup: "With `chmod 000 .ai/directives/locked.md`:",
