@@ -71,9 +71,9 @@ export interface BuildMemo {
 
 export interface ProjectBuildResult {
   /**
-   * The sources built. After a build on several threads that read them itself (no `read`, no
-   * `memo`), each text is read again from its file when asked for, and throws (an OutputError,
-   * RYE8002) once that file has changed: keep the texts you need before editing files.
+   * The sources built. After a build that read them itself (no `read`, no `memo`), each text is
+   * read again from its file when asked for, and throws (an OutputError, RYE8002) once that file
+   * has changed: keep the texts you need before editing files.
    */
   sources: SourceFile[];
   diagnostics: Diagnostic[];
