@@ -21,7 +21,7 @@ import type { ShareTask } from "./compile-share.js";
  * warming it up) costs about as much as compiling a few hundred items (see docs/performance.md).
  */
 export const PARALLEL_FROM = 500;
-/** Items a thread claims at a time. */
+/** The fewest items a thread claims at a time (see compile-share.ts). */
 const CHUNK = 32;
 
 /** The build worker next to this module when it runs compiled (dist/); none under a TypeScript runner or in a bundle. */
@@ -75,6 +75,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     items: pending.map((s) => index.get(s)!),
     before: pending.map((s) => parallel.before(s)),
     chunk: CHUNK,
+    threads,
     key: parallel.key,
     timestamp: parallel.timestamp,
     outDir: parallel.tx.outDir,

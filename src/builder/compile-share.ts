@@ -1,7 +1,11 @@
 // One thread's share of a parallel build: the items it claims are compiled, signed, hashed and staged
 // here; every other item is skipped through the `reuse` hook and parsed only if a claimed item looks
-// it up. The main thread and each build worker run this over the same task; claims come in chunks
-// from a counter they share, so a thread that starts late or runs slow simply claims fewer.
+// it up. The main thread and each build worker run this over the same task; claims come in runs of
+// consecutive items from a position they share, so a thread that starts late or runs slow simply
+// claims fewer. A claim is a share of what is left (half of it over the threads, never fewer than
+// `chunk` items): long runs early, where an item's lookups (its parent, the directives it calls,
+// mostly its neighbours in id order) fall in the same run and are parsed on one thread only; short
+// ones at the end, so the threads finish together.
 import { build } from "../compile/build.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
@@ -16,8 +20,8 @@ import type { SharedSources } from "./shared-sources.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
 
 
-/** Slots of the Int32Array the threads of one build share. */
-export const NEXT_CHUNK = 0;
+/** Slots of the Int32Array the threads of one build share: the position in `items` of the first item no thread has claimed. */
+export const NEXT_ITEM = 0;
 /** Set once any item has an error: the build writes nothing, so no thread emits or stages any more. */
 export const FAILED = 1;
 /** Bumped (and notified) whenever a worker posts a message for the main thread. */
@@ -34,8 +38,10 @@ export interface ShareTask {
   items: number[];
   /** For each of `items`: the records the last build made of its files. */
   before: FileRecord[][];
-  /** Items claimed at a time. */
+  /** The fewest items claimed at a time. */
   chunk: number;
+  /** Threads sharing the items (the main thread and its workers). */
+  threads: number;
   key: SigningKey | null;
   timestamp: string;
   outDir: string;
@@ -66,7 +72,7 @@ const SKIPPED: ItemOutcome = { parseDiagnostics: [], diagnostics: [], compiled: 
 /** Compiles the chunks of `task.items` this thread claims, handing each item to `onBuilt` as it is done. */
 export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item: BuiltItem) => void): void {
   // A worker that starts after the other threads claimed every chunk has nothing to do.
-  if (Atomics.load(shared, NEXT_CHUNK) * task.chunk >= task.items.length) return;
+  if (Atomics.load(shared, NEXT_ITEM) >= task.items.length) return;
   const { sources, key, timestamp } = task;
   const position = new Map<SourceFile, number>(task.items.map((i, at) => [sources[i]!, at]));
   const writer = new StagingWriter(task.outDir, task.owned);
@@ -84,12 +90,9 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
   const isError = (x: Diagnostic) => x.severity === "error";
   let from = 0;
   let to = 0;
-  // Items are reached in increasing position, so the claimed chunks are too.
+  // Items are reached in increasing position, and each claim starts past every earlier one.
   const mine = (at: number) => {
-    while (at >= to) {
-      from = Atomics.add(shared, NEXT_CHUNK, 1) * task.chunk;
-      to = from + task.chunk;
-    }
+    while (at >= to) [from, to] = claim(shared, task);
     return at >= from;
   };
   build(sources, task.version, {
@@ -113,4 +116,15 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
       },
     },
   });
+}
+
+/** The next run of items for this thread, as [from, to) positions; [∞, ∞) once every item is claimed. */
+export function claim(shared: Int32Array, task: Pick<ShareTask, "items" | "chunk" | "threads">): [number, number] {
+  const total = task.items.length;
+  for (;;) {
+    const from = Atomics.load(shared, NEXT_ITEM);
+    if (from >= total) return [Infinity, Infinity];
+    const to = Math.min(total, from + Math.max(task.chunk, Math.ceil((total - from) / (2 * task.threads))));
+    if (Atomics.compareExchange(shared, NEXT_ITEM, from, to) === from) return [from, to];
+  }
 }

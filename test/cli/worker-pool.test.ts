@@ -21,6 +21,7 @@ function task(): ShareTask {
     items: [0, 1],
     before: [[], []],
     chunk: 1,
+    threads: 2,
     key: null,
     timestamp: "2026-01-01T00:00:00Z",
     outDir: join(mkdtempSync(join(tmpdir(), "rye-pool-")), "out"),
