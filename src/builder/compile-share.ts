@@ -69,9 +69,9 @@ export interface BuiltItem {
 
 const SKIPPED: ItemOutcome = { parseDiagnostics: [], diagnostics: [], compiled: false };
 
-/** Compiles the chunks of `task.items` this thread claims, handing each item to `onBuilt` as it is done. */
+/** Compiles the runs of `task.items` this thread claims, handing each item to `onBuilt` as it is done. */
 export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item: BuiltItem) => void): void {
-  // A worker that starts after the other threads claimed every chunk has nothing to do.
+  // A worker that starts after the other threads claimed every item has nothing to do.
   if (Atomics.load(shared, NEXT_ITEM) >= task.items.length) return;
   const { sources, key, timestamp } = task;
   const position = new Map<SourceFile, number>(task.items.map((i, at) => [sources[i]!, at]));
