@@ -101,7 +101,7 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
     const budget = heapBudget();
     compileShare(task, flags, (item) => {
       built.push(item);
-      budget();
+      budget.item();
       // Between items, only when a worker signalled: a failure stops this thread early too.
       const now = Atomics.load(flags, SIGNAL);
       if (now === polled) return onProgress?.(built.length);
@@ -113,6 +113,7 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
       poll();
       if (done.size < workers) Atomics.wait(flags, SIGNAL, seen);
     }
+    budget.settle();
     return built.sort((a, b) => a.at - b.at);
   } finally {
     // After a failure the others stop emitting at once; terminating the supervisor ends them.

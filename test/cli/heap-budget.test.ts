@@ -1,5 +1,6 @@
 // The main thread of a parallel build collects its heap itself when it has doubled since the last
-// collection (heap-budget.ts): never more often, and without leaving a `gc` global behind.
+// collection, and once when the workers are done (heap-budget.ts): never more often, and without
+// leaving a `gc` global behind.
 import { runInNewContext } from "node:vm";
 import { Worker } from "node:worker_threads";
 import { describe, expect, test } from "vitest";
@@ -10,11 +11,11 @@ const MB = 1024 * 1024;
 /** A heap whose use the test sets, and the collections asked for. */
 function fakeHeap(start: number, afterCollection: number) {
   const heap = { used: start, collections: 0 };
-  const check = heapBudget({ used: () => heap.used, collect: () => ((heap.collections += 1), (heap.used = afterCollection)) });
+  const budget = heapBudget({ used: () => heap.used, collect: () => ((heap.collections += 1), (heap.used = afterCollection)) });
   const items = (n: number) => {
-    for (let i = 0; i < n; i++) check();
+    for (let i = 0; i < n; i++) budget.item();
   };
-  return { heap, items };
+  return { heap, items, budget };
 }
 
 describe("the main thread's heap budget", () => {
@@ -47,10 +48,21 @@ describe("the main thread's heap budget", () => {
     expect(heap.collections).toBe(1);
   });
 
+  test("collects when the other threads are done, and counts from what that left", () => {
+    const { heap, items, budget } = fakeHeap(60 * MB, 50 * MB);
+    heap.used = 80 * MB;
+    budget.settle();
+    expect(heap.collections).toBe(1);
+    heap.used = 101 * MB;
+    items(32);
+    expect(heap.collections).toBe(2);
+  });
+
   test("does nothing where no collection can be asked for", () => {
     let looked = 0;
-    const check = heapBudget({ used: () => (looked++, 1e12), collect: null });
-    for (let i = 0; i < 100; i++) check();
+    const budget = heapBudget({ used: () => (looked++, 1e12), collect: null });
+    for (let i = 0; i < 100; i++) budget.item();
+    budget.settle();
     expect(looked).toBe(0);
   });
 
