@@ -7,7 +7,6 @@ import type { ItemKind, SourceFile } from "../compile/source.js";
 import { readTextOnUse } from "./source-facts.js";
 import { decodeSource } from "./source-text.js";
 
-
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
   directive: { dir: "directives", exts: [".md"] },

@@ -13,7 +13,9 @@ describe("fuzz", () => {
   test("valid directives: no throw, deterministic, type-check under strict tsc, render() equals the oracle", async () => {
     await fuzzer.renderProperty(RUNS, SEED);
     // The generator must mostly produce directives the checker accepts, or the property proves little.
-    expect(fuzzer.stats.rejected).toBeLessThan(fuzzer.stats.renderCases / 5);
+    // About 15 % are rejected by chance (154 of 1,000 cases with seed 12345): at 150 cases a bound of
+    // a fifth sat 1.5 standard deviations above that and failed one run in fifteen; a third is 6 above.
+    expect(fuzzer.stats.rejected).toBeLessThan(fuzzer.stats.renderCases / 3);
     // Every accepted directive's TypeScript module went through strict tsc (a layout change once
     // made the harness collect none, silently).
     expect(fuzzer.stats.typeChecked).toBe(fuzzer.stats.renderCases - fuzzer.stats.rejected);
