@@ -2,7 +2,7 @@
 // it, and reads the file again where it parses it. A file edited in between must fail the build
 // (RYE8002) with nothing written, never be compiled as its new text under its old fingerprint; what
 // the build needs of every source first (fingerprints, signature timestamps) must still be right.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -11,35 +11,15 @@ import { buildProject } from "../../src/builder/build-project.js";
 import { spacesFrom } from "../../src/project/read-spaces.js";
 import { generateKeyPair, signingKeyFrom } from "../../src/sign/keys.js";
 import { signItem } from "../../src/sign/sign-item.js";
+import { plainDirective, writeTree } from "../helpers/cli.js";
 
 const base = mkdtempSync(join(tmpdir(), "rye-edited-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const env = { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
 const sink = { write: () => true, isTTY: false } as unknown as Io["stdout"];
 
-const directive = (name: string, body = "Do the thing.") => `# ${name}
-
-\`\`\`xml
-<directive name="${name}" version="1.0.0">
-  <metadata>
-    <description>${name} for the edit tests.</description>
-  </metadata>
-</directive>
-\`\`\`
-
-<process>
-  ${body}
-</process>
-`;
-
-function project(name: string, files: Record<string, string>): string {
-  const dir = join(base, name);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const directive = (name: string, body?: string) => plainDirective(name, body);
+const project = (name: string, files: Record<string, string>): string => writeTree(join(base, name), files);
 
 function build(dir: string, onProgress?: (done: number) => void) {
   const spaces = spacesFrom(dir, {}, dir, env);
@@ -80,7 +60,7 @@ describe("a source edited while a one-shot build runs", () => {
   test("reports a signed source edited after signing (RYE5001), its signature read from the first read", () => {
     const key = signingKeyFrom(generateKeyPair().privatePem);
     const signed = signItem(directive("s"), "directive", key, "2026-05-06T07:08:09Z", "s.md");
-    const dir = project("stale", { ".ai/directives/s.md": signed.replace("s for the edit tests.", "s, edited after signing.") });
+    const dir = project("stale", { ".ai/directives/s.md": signed.replace("s for the tests.", "s, edited after signing.") });
     const r = build(dir);
     expect(r.diagnostics.map((d) => d.code)).toContain("RYE5001");
   });

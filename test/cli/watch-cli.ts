@@ -1,6 +1,6 @@
 // Runs `rye build --watch` in this process as the CLI would, and a one-shot `rye build --json`
 // beside it, for the watch tests.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
@@ -18,13 +18,7 @@ export function testEnv(): NodeJS.ProcessEnv {
   return { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
 }
 
-export function writeTree(dir: string, files: Record<string, string>): string {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(join(dir, rel, ".."), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+export { writeTree } from "../helpers/cli.js";
 
 export async function rye(cwd: string, env: NodeJS.ProcessEnv, args: string[]) {
   const out = capture();

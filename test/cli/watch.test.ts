@@ -5,21 +5,9 @@ import { describe, expect, test } from "vitest";
 import { loadProject } from "../../src/builder/load-project.js";
 import { VERSION } from "../../src/version.js";
 import { oneShot, rye, startWatch, testEnv, writeTree } from "./watch-cli.js";
+import { plainDirective } from "../helpers/cli.js";
 
-const directive = (name: string, body = "Do the thing.") => `# ${name}
-
-\`\`\`xml
-<directive name="${name}" version="1.0.0">
-  <metadata>
-    <description>${name} for the watch tests.</description>
-  </metadata>
-</directive>
-\`\`\`
-
-<process>
-  ${body}
-</process>
-`;
+const directive = (name: string, body = "Do the thing.") => plainDirective(name, body, `${name} for the watch tests.`);
 
 // With the default hook's knowledge item present, a clean tree reports nothing (no RYE3008).
 const INSTRUCTION = "```yaml\nname: DirectiveInstruction\nversion: \"1.0.0\"\n```\n\nRun the directive below.\n";

@@ -18,6 +18,22 @@ export function writeTree(dir: string, files: Record<string, string>): string {
   return dir;
 }
 
+/** The text of a directive with nothing but a name, a description and a one-step `body`. */
+export const plainDirective = (name: string, body = "Do the thing.", description = `${name} for the tests.`): string => `# ${name}
+
+\`\`\`xml
+<directive name="${name}" version="1.0.0">
+  <metadata>
+    <description>${description}</description>
+  </metadata>
+</directive>
+\`\`\`
+
+<process>
+  ${body}
+</process>
+`;
+
 /** A new temporary folder holding `files`. */
 export const tempTree = (files: Record<string, string>, prefix = "rye-proj-"): string => writeTree(mkdtempSync(join(tmpdir(), prefix)), files);
 
