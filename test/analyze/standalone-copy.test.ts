@@ -24,6 +24,17 @@ describe("standaloneCopy", () => {
     expect(({} as { polluted?: string }).polluted).toBeUndefined();
   });
 
+  it("keeps keys named like Object.prototype's members own data properties, on plain and null-prototype objects", () => {
+    const keys = ["constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
+    for (const proto of [Object.prototype, null]) {
+      const value = Object.create(proto) as Record<string, unknown>;
+      for (const k of keys) value[k] = `${k} holds a value long enough to be a slice`;
+      const copy = standaloneCopy(value);
+      expect(Object.getPrototypeOf(copy)).toBe(proto);
+      for (const k of keys) expect(Object.getOwnPropertyDescriptor(copy, k)).toEqual({ value: value[k], writable: true, enumerable: true, configurable: true });
+    }
+  });
+
   it("keeps values that are not plain data as they are", () => {
     const float = new PyFloat(1);
     const map = new Map([["k", "v"]]);
