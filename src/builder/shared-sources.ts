@@ -76,7 +76,6 @@ function readOnGet(src: SourceFile, file: OnDisk): void {
   textGetter(src, () => readAgain(src.path, file));
 }
 
-
 /** True when `text` comes back from UTF-8 unchanged (no lone surrogates). */
 function shareable(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();

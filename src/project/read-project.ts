@@ -5,7 +5,7 @@ import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { readTextOnUse } from "./source-facts.js";
-import { decodeSource } from "./source-text.js";
+import { decodeSource, readBuffer } from "./source-text.js";
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
@@ -80,10 +80,6 @@ function usableId(id: string): boolean {
   return !/[\\\u0000-\u001f\u007f-\u009f\u2028\u2029%?#]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
 }
 
-/** One buffer the usual file is read into (see `readAgain` in source-facts.ts); a larger file gets its own. */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-const SCRATCH_MAX = 1024 * 1024;
-
 /** Reads one item as UTF-8 text (the bytes are valid until the next read), or reports why it cannot be used. */
 function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): { text: string; bytes: Buffer } | null {
   const loc = { source: path, start: START, end: START };
@@ -97,8 +93,7 @@ function readText(file: string, path: string, maxBytes: number, diagnostics: Dia
       diagnostics.push(d.fileTooLarge(loc, size, maxBytes));
       return null;
     }
-    if (scratch.length < size && size <= SCRATCH_MAX) scratch = Buffer.allocUnsafe(SCRATCH_MAX);
-    bytes = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
+    bytes = readBuffer(size);
     let n = 0;
     while (n < size) {
       const got = readSync(fd, bytes, n, size - n, n);

@@ -8,7 +8,8 @@ import type { SourceFile } from "../compile/source.js";
 import { OutputError } from "../output/output-fs.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import { sourceTimestamp } from "../sign/sign-item.js";
-import { decodeSource } from "./source-text.js";
+import { standaloneString } from "../analyze/standalone-copy.js";
+import { decodeSource, readBuffer } from "./source-text.js";
 
 /** A source file as the build first read it. */
 export interface SourceFacts {
@@ -45,7 +46,7 @@ export function mayBeSigned(text: string): boolean {
 export function readTextOnUse(src: SourceFile, file: string, bytes: Uint8Array, text: string): void {
   const stamp = sourceTimestamp(text);
   // A match is a view into the whole text: a copy of its characters keeps the text collectable.
-  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : Array.from(stamp).join(""), signed: mayBeSigned(text) };
+  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text) };
   textGetter(src, () => readAgain(src.path, read));
   facts.set(src, read);
 }
@@ -64,21 +65,13 @@ export function textGetter(src: SourceFile, get: () => string): void {
 }
 
 /**
- * One buffer per thread that the usual file is read into: a buffer allocated per read is memory
- * outside the heap that stays with the process until a collection. A larger file gets its own.
- */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-const SCRATCH_MAX = 1024 * 1024;
-
-/**
  * The text of `read.file` if it still holds `read.size` bytes with `read.sha256`. Anything else
  * (edited, replaced, deleted, unreadable since the build read it) fails the build with RYE8002 at
  * `path`: its output would not match what was checked.
  */
 export function readAgain(path: string, read: Pick<SourceFacts, "file" | "size" | "sha256">): string {
   // One byte more than expected, so a file that grew is seen to.
-  if (scratch.length < read.size + 1 && read.size < SCRATCH_MAX) scratch = Buffer.allocUnsafe(SCRATCH_MAX);
-  const buffer = read.size < scratch.length ? scratch : Buffer.allocUnsafe(read.size + 1);
+  const buffer = readBuffer(read.size + 1);
   let n = -1;
   let fd: number | undefined;
   try {
