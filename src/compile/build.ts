@@ -93,7 +93,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
       onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version), ts) : null),
       onDirective: (src, outcome, a) => {
         if (!a || !emitting()) return items.onItem(src, outcome, null);
-        const m = emitDirective(a, version);
+        const m = emitDirective(a, version, { ts });
         entry(a.id, m.registry);
         const carried: ItemOutcome & { registry: RegistryEntry } = { ...outcome, registry: m.registry };
         items.onItem(src, carried, moduleFiles(m, ts));

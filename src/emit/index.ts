@@ -67,7 +67,7 @@ export function emit(analyses: readonly DirectiveAnalysis[], version: string, kn
   for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version), options.ts)) files.set(path, text);
   const entries = new Map<string, RegistryEntry>();
   for (const a of analyses) {
-    const m = emitDirective(a, version);
+    const m = emitDirective(a, version, { ts: options.ts === true });
     entries.set(a.id, m.registry);
     for (const [path, text] of moduleFiles(m, options.ts)) files.set(path, text);
   }
