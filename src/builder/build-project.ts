@@ -2,7 +2,9 @@
 // dependencies are unchanged and whose output is still on disk, compile, sign and write the rest one
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
-import { compileItems, defaultJobs } from "./compile-items.js";
+import { existsSync } from "node:fs";
+import { compileItems, defaultJobs, startWorkersEarly } from "./compile-items.js";
+import type { BuildWorkers } from "./worker-pool.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { VERSION } from "../version.js";
@@ -102,12 +104,19 @@ export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): Pro
   const hit = stamped ? upToDate(stamped) : null;
   if (hit) return { ...hit, rebuilt: 0, reused: hit.directives, written: 0, removed: 0 };
   const stamp = stamped ? beginStamp(stamped) : null;
-  const result = buildProjectFully(opts, io);
+  // A first build (no cache) compiles every item: its workers boot while this thread reads the sources.
+  const early = stamp?.files && !existsSync(cacheFile(opts.project)) ? startWorkersEarly(opts.jobs ?? defaultJobs(io.env), stamp.files) : null;
+  let result: ProjectBuildResult;
+  try {
+    result = buildProjectFully(opts, io, early);
+  } finally {
+    early?.close();
+  }
   if (stamp && !result.refused && result.produced) stamp.save(result, result.produced);
   return result;
 }
 
-function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResult {
+function buildProjectFully(opts: ProjectBuildOptions, io: Io, early: BuildWorkers | null = null): ProjectBuildResult {
   // A build no later build of this process reuses keeps no text: each is read again where it is parsed.
   const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces, { rereadTexts: !opts.memo });
   const warm = planWarm(opts, sources);
@@ -131,7 +140,7 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io): ProjectBuildResul
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   }
   try {
-    return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures, warm });
+    return buildInto(tx, opts, io, { sources, readProblems, hookConfig, directives, signatures, warm, early });
   } catch (e) {
     // Only writing throws here (a full disk, a permission): out/ stays as it was, or a journal the
     // next build completes; either way the next build of this process reads out/ and the cache afresh.
@@ -149,6 +158,8 @@ interface ReadResult {
   directives: number;
   signatures: Diagnostic[];
   warm: WarmPlan | null;
+  /** Build workers already started (see startWorkersEarly). */
+  early?: BuildWorkers | null;
 }
 
 /** A warm rebuild's start: the kept state moved to the sources just read, and what changed since the last commit. */
@@ -231,6 +242,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   };
   const parallel = {
     jobs: opts.jobs ?? defaultJobs(io.env),
+    workers: read.early,
     key,
     timestamp,
     tx,

@@ -12,7 +12,7 @@ import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { FileRecord } from "../cache/build-cache.js";
 import type { OutputTransaction } from "../output/write-output.js";
 import type { SigningKey } from "../sign/keys.js";
-import { compileInParallel } from "./worker-pool.js";
+import { BuildWorkers, compileInParallel } from "./worker-pool.js";
 import { factsOf } from "../project/source-facts.js";
 import type { ShareTask } from "./compile-share.js";
 
@@ -33,8 +33,20 @@ export function defaultJobs(env: Record<string, string | undefined>): number {
   return Number.isInteger(n) && n >= 1 ? n : availableParallelism();
 }
 
+/**
+ * Build workers for a build that will compile at least PARALLEL_FROM of `files` items on `jobs`
+ * threads, started now so that they boot while this thread reads the sources; null when it would
+ * stay on one thread.
+ */
+export function startWorkersEarly(jobs: number, files: { count: number; largest: number }): BuildWorkers | null {
+  if (jobs <= 1 || !WORKER || files.count < PARALLEL_FROM) return null;
+  return new BuildWorkers(Math.min(jobs, Math.ceil(files.count / CHUNK)) - 1, WORKER, files.count, files.largest);
+}
+
 export interface ParallelItems {
   jobs: number;
+  /** Workers started ahead of the task (startWorkersEarly): used when their number is the one needed. */
+  workers?: BuildWorkers | null;
   key: SigningKey | null;
   timestamp: string;
   tx: OutputTransaction;
@@ -82,7 +94,8 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     owned: parallel.tx.owned,
     trusted: parallel.trusted,
   };
-  const built = compileInParallel(task, threads - 1, WORKER, hooks.failed?.() === true, parallel.progress, factsOf);
+  const workers = parallel.workers?.count === threads - 1 ? parallel.workers : threads - 1;
+  const built = compileInParallel(task, workers, WORKER, hooks.failed?.() === true, parallel.progress, factsOf);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,

@@ -57,22 +57,48 @@ interface ExitReport {
 }
 
 /**
- * Compiles `task` on this thread and `workers` build workers started from `entry`; returns every
- * built item, ordered by position. Throws when a worker fails or stops before it is done, after
- * stopping the others (what they staged is discarded with the transaction).
+ * Build workers started ahead of their task: each boots (loads the compiler) and then waits for one
+ * ShareTask on its port, so a cold build can start them before it reads the sources (see
+ * `earlyWorkers` in build-project.ts). Close them when no task is posted; `compileInParallel`
+ * closes the ones it was given.
  */
-export function compileInParallel(task: ShareTask, workers: number, entry: URL, failed: boolean, onProgress?: (built: number) => void, onDisk?: SourceOnDisk): BuiltItem[] {
-  const flags = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * 4));
+export class BuildWorkers {
+  readonly flags = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * 4));
+  readonly channels: MessageChannel[];
+  readonly report = new MessageChannel();
+  private readonly supervisor: Worker;
+
+  /** `sources` and `largestSource` (in bytes) size each worker's heap limit (workerOldGenerationMb). */
+  constructor(readonly count: number, entry: URL, sources: number, largestSource: number) {
+    this.channels = Array.from({ length: count }, () => new MessageChannel());
+    const ports = this.channels.map((c) => c.port2);
+    this.supervisor = new Worker(SUPERVISOR, {
+      eval: true,
+      workerData: { entry: entry.href, shared: this.flags.buffer, ports, report: this.report.port2, oldMb: workerOldGenerationMb(sources, largestSource) },
+      transferList: [...ports, this.report.port2],
+    });
+    this.supervisor.unref();
+  }
+
+  /** Stops every worker (what they staged is discarded with the transaction); safe to call twice. */
+  close(): void {
+    // After a failure the others stop emitting at once; terminating the supervisor ends them.
+    Atomics.store(this.flags, FAILED, 1);
+    void this.supervisor.terminate();
+    for (const c of this.channels) c.port1.close();
+    this.report.port1.close();
+  }
+}
+
+/**
+ * Compiles `task` on this thread and on build workers (started here from `entry`, or the ones
+ * given, which need not have booted yet); returns every built item, ordered by position. Throws
+ * when a worker fails or stops before it is done, after stopping the others.
+ */
+export function compileInParallel(task: ShareTask, workers: number | BuildWorkers, entry: URL, failed: boolean, onProgress?: (built: number) => void, onDisk?: SourceOnDisk): BuiltItem[] {
+  const pool = typeof workers === "number" ? new BuildWorkers(workers, entry, task.sources.length, largest(task.sources)) : workers;
+  const { flags, channels, report } = pool;
   if (failed) Atomics.store(flags, FAILED, 1);
-  const channels = Array.from({ length: workers }, () => new MessageChannel());
-  const report = new MessageChannel();
-  const ports = channels.map((c) => c.port2);
-  const supervisor = new Worker(SUPERVISOR, {
-    eval: true,
-    workerData: { entry: entry.href, shared: flags.buffer, ports, report: report.port2, oldMb: workerOldGenerationMb(task.sources.length, largest(task.sources)) },
-    transferList: [...ports, report.port2],
-  });
-  supervisor.unref();
   try {
     const message = { ...task, sources: shareSources(task.sources, onDisk) };
     for (const c of channels) c.port1.postMessage(message);
@@ -88,7 +114,7 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
     };
     // Reads what the workers posted; throws as soon as one failed or stopped before it was done.
     const poll = () => {
-      for (let i = 0; i < workers; i++) drain(i);
+      for (let i = 0; i < pool.count; i++) drain(i);
       for (let m = receiveMessageOnPort(report.port1); m; m = receiveMessageOnPort(report.port1)) {
         const exit = m.message as ExitReport;
         // A worker's last messages reach its port before its exit is reported: read them first.
@@ -108,19 +134,15 @@ export function compileInParallel(task: ShareTask, workers: number, entry: URL, 
       polled = now;
       poll();
     });
-    while (done.size < workers) {
+    while (done.size < pool.count) {
       const seen = Atomics.load(flags, SIGNAL);
       poll();
-      if (done.size < workers) Atomics.wait(flags, SIGNAL, seen);
+      if (done.size < pool.count) Atomics.wait(flags, SIGNAL, seen);
     }
     budget.settle();
     return built.sort((a, b) => a.at - b.at);
   } finally {
-    // After a failure the others stop emitting at once; terminating the supervisor ends them.
-    Atomics.store(flags, FAILED, 1);
-    void supervisor.terminate();
-    for (const c of channels) c.port1.close();
-    report.port1.close();
+    pool.close();
   }
 }
 

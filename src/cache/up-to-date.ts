@@ -158,7 +158,11 @@ function readStamp(o: StampOptions, file: string): (StampedResult & { sources: S
  * Starts a stamp before a build reads anything (so a change made while it runs makes the stamp
  * stale, never wrong) and removes the old one; `save` records it once the build has committed.
  */
-export function beginStamp(o: StampOptions): { save(result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>): void } {
+export function beginStamp(o: StampOptions): {
+  save(result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>): void;
+  /** How many files the spaces hold and the largest one's size in bytes, from the stat taken here; null when none was. */
+  files: { count: number; largest: number } | null;
+} {
   const path = fileOf(o.project);
   try {
     rmSync(path, { force: true });
@@ -184,6 +188,7 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult & { so
     renameSync(tmp, path);
   };
   return {
+    files: inputs && sizes(inputs),
     save(result, outputs) {
       if (!inputs || result.diagnostics.some((d) => d.severity === "error")) return;
       try {
@@ -193,6 +198,14 @@ export function beginStamp(o: StampOptions): { save(result: StampedResult & { so
       }
     },
   };
+}
+
+/** How many of `entries` are files, and the largest one's size. */
+function sizes(entries: readonly Entry[]): { count: number; largest: number } {
+  let count = 0;
+  let largest = 0;
+  for (const e of entries) if (e[1] >= 0) (count++, (largest = Math.max(largest, e[1])));
+  return { count, largest };
 }
 
 /** The lines each diagnostic's code frame shows (its line and the ones around it), file by file. */

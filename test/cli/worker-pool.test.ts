@@ -1,11 +1,11 @@
 // How the main thread hears of a build worker that fails: it blocks on a shared counter without an
 // event loop, so every way a worker can end must wake it with a clear error, never leave it waiting.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { compileInParallel, workerOldGenerationMb } from "../../src/builder/worker-pool.js";
+import { BuildWorkers, compileInParallel, workerOldGenerationMb } from "../../src/builder/worker-pool.js";
 import type { ShareTask } from "../../src/builder/compile-share.js";
 import { OutputError } from "../../src/output/output-fs.js";
 
@@ -91,5 +91,33 @@ describe("build workers that fail", () => {
     const built = compileInParallel(task(), 1, worker(`post({ done: true });`), false);
     expect(built.map((b) => b.at)).toEqual([0, 1]);
     expect(built.every((b) => b.outcome.compiled && b.records.length === 2 && b.staged.length === 2)).toBe(true);
+  });
+});
+
+/** A worker module that cannot load: a build that starts workers from it fails. */
+const unloadable = new URL(`data:text/javascript,${encodeURIComponent('throw new Error("a second set of workers was started");')}`);
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+describe("build workers started before their task (a first build starts them while it reads)", () => {
+  test("they take the task when it is posted, and no others are started", () => {
+    const pool = new BuildWorkers(1, worker(`post({ done: true });`), 2, 2_000);
+    sleep(200);
+    const built = compileInParallel(task(), pool, unloadable, false);
+    expect(built.map((b) => b.at)).toEqual([0, 1]);
+  });
+
+  test("closed unused, they stop", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-pool-early-"));
+    const beat = join(dir, "beat");
+    // Touches a file every 10 ms for as long as it runs.
+    const entry = new URL(`data:text/javascript,${encodeURIComponent(`import { writeFileSync } from "node:fs"; setInterval(() => writeFileSync(${JSON.stringify(beat)}, String(Date.now())), 10);`)}`);
+    const pool = new BuildWorkers(1, entry, 2, 2_000);
+    for (let i = 0; i < 300 && !statSync(beat, { throwIfNoEntry: false }); i++) sleep(10);
+    expect(statSync(beat, { throwIfNoEntry: false })).toBeDefined();
+    pool.close();
+    sleep(200);
+    const last = readFileSync(beat, "utf8");
+    sleep(200);
+    expect(readFileSync(beat, "utf8")).toBe(last);
   });
 });
