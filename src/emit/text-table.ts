@@ -12,7 +12,13 @@ import { lit, template } from "./escape.js";
 const MIN_SHARED = 12;
 
 export class TextTable {
-  private readonly names = new Map<string, string>();
+  /**
+   * Each piece's constant by the piece's length: most pieces are new string objects, which a Map
+   * keyed by the string itself hashes in full on every lookup (a third of this class's time); two
+   * pieces rarely have the same length, so comparing those few costs less.
+   */
+  private readonly names = new Map<number, [piece: string, name: string][]>();
+  private named = 0;
   /** Strings the module computes itself (`PROMPT.open`), with their code: used as they are. */
   private readonly computed: [string, string][] = [];
   /** Each joined constant by its code. */
@@ -49,16 +55,17 @@ export class TextTable {
   /** A JS expression whose value is `s`: a literal for short text, else a slice of the source (or, not found there, a literal). */
   text(s: string): string {
     if (s.length < MIN_SHARED) return lit(s);
-    const known = this.names.get(s);
-    if (known) return known;
+    const same = this.names.get(s.length);
+    if (same) for (const [piece, name] of same) if (piece === s) return name;
     // Raw text starts where the source does; other pieces mostly follow the last one found.
     let at = this.source.startsWith(s) ? 0 : this.source.indexOf(s, this.hint);
     if (at === -1) at = this.source.lastIndexOf(s, this.hint);
     if (at === -1) return lit(s);
     this.hint = at + s.length;
     this.sourceUsed = true;
-    const name = `T${this.names.size}`;
-    this.names.set(s, name);
+    const name = `T${this.named++}`;
+    if (same) same.push([s, name]);
+    else this.names.set(s.length, [[s, name]]);
     if (this.compact) this.cuts.push([name, at, at + s.length]);
     else this.decls.push(`const ${name} = ${SOURCE}.slice(${at}, ${at + s.length});\n`);
     return name;

@@ -35,6 +35,16 @@ describe("standaloneCopy", () => {
     }
   });
 
+  it("copies every code unit of a string: multibyte text, an astral character, lone surrogates, quotes and controls", () => {
+    const text = `${"x".repeat(20)}é €😀 \ud800 \udc00 "q" \\ \u0000\u001f\u2028 end${"y".repeat(20)}`;
+    for (const [from, to] of [[20, text.length - 20], [0, text.length], [21, 34]]) {
+      const piece = text.slice(from, to);
+      const copy = standaloneCopy({ piece }).piece;
+      expect(copy.length).toBe(piece.length);
+      expect([...Array(copy.length).keys()].every((i) => copy.charCodeAt(i) === piece.charCodeAt(i))).toBe(true);
+    }
+  });
+
   it("keeps values that are not plain data as they are", () => {
     const float = new PyFloat(1);
     const map = new Map([["k", "v"]]);
