@@ -6,7 +6,7 @@
 // valid UTF-8 round trips) travel UTF-8 encoded in one SharedArrayBuffer, decoded when read.
 // Either way the decoded string is short-lived garbage instead of a copy kept to the end.
 import type { ItemKind, SourceFile } from "../compile/source.js";
-import { readAgain, textGetter, type SourceFacts } from "../project/source-facts.js";
+import { readAgain, sourceWithText, textGetter, type SourceFacts } from "../project/source-facts.js";
 
 /** Where a source's text is: in the text itself, between two offsets of the buffer, or in a file with this sha256. */
 type Place = string | [start: number, end: number] | OnDisk;
@@ -43,12 +43,12 @@ export function shareSources(sources: readonly SourceFile[], onDisk: SourceOnDis
     const found = disk[i];
     if (found) {
       const file = { file: found.file, sha256: found.sha256, size: found.size };
-      return readOnGet(s, file), entry(file);
+      return textGetter(s, reader(s.path, file)), entry(file);
     }
     if (n < 0) return entry(s.text);
     bytes.write(s.text, at, n, "utf8");
     at += n;
-    decodeOnGet(s, bytes, at - n, at);
+    textGetter(s, decoder(bytes, at - n, at));
     return entry([at - n, at]);
   });
   return { buffer, entries };
@@ -58,23 +58,16 @@ export function shareSources(sources: readonly SourceFile[], onDisk: SourceOnDis
 export function receiveSources(shared: SharedSources): SourceFile[] {
   const bytes = Buffer.from(shared.buffer);
   return shared.entries.map(([kind, id, path, ext, space, place]) => {
-    const src: SourceFile = { kind, id, path, text: "" };
-    if (ext !== undefined) src.ext = ext;
-    if (space !== undefined) src.space = space;
-    if (typeof place === "string") src.text = place;
-    else if (Array.isArray(place)) decodeOnGet(src, bytes, place[0], place[1]);
-    else readOnGet(src, place);
-    return src;
+    const fields: Omit<SourceFile, "text"> = { kind, id, path };
+    if (ext !== undefined) fields.ext = ext;
+    if (space !== undefined) fields.space = space;
+    if (typeof place === "string") return { ...fields, text: place };
+    return sourceWithText(fields, Array.isArray(place) ? decoder(bytes, place[0], place[1]) : reader(path, place));
   });
 }
 
-function decodeOnGet(src: SourceFile, bytes: Buffer, start: number, end: number): void {
-  textGetter(src, () => bytes.toString("utf8", start, end));
-}
-
-function readOnGet(src: SourceFile, file: OnDisk): void {
-  textGetter(src, () => readAgain(src.path, file));
-}
+const decoder = (bytes: Buffer, start: number, end: number) => () => bytes.toString("utf8", start, end);
+const reader = (path: string, file: OnDisk) => () => readAgain(path, file);
 
 /** True when `text` comes back from UTF-8 unchanged (no lone surrogates). */
 function shareable(text: string): boolean {

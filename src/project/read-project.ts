@@ -58,9 +58,7 @@ export function readProject(
       }
       const read = readText(file, path, maxBytes, diagnostics);
       if (read === null) continue;
-      const src: SourceFile = { kind, id, path, ext, text: read.text };
-      if (options.rereadTexts) readTextOnUse(src, resolve(file), read.bytes, read.text);
-      sources.push(src);
+      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, resolve(file), read.bytes, read.text) : { kind, id, path, ext, text: read.text });
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).

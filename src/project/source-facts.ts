@@ -40,28 +40,54 @@ export function mayBeSigned(text: string): boolean {
 }
 
 /**
- * Records what a build asks of `src`, whose text `text` was decoded from `bytes` read from `file`,
- * and makes `src.text` read the file again on every use, checked against them (see `readAgain`).
+ * `fields` as a source whose text `text` was decoded from `bytes` read from `file`: what a build asks
+ * of it is recorded, and its `text` reads the file again on every use, checked against them (see
+ * `readAgain`).
  */
-export function readTextOnUse(src: SourceFile, file: string, bytes: Uint8Array, text: string): void {
+export function readTextOnUse(fields: Omit<SourceFile, "text">, file: string, bytes: Uint8Array, text: string): SourceFile {
   const stamp = sourceTimestamp(text);
   // A match is a view into the whole text: a copy of its characters keeps the text collectable.
   const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text) };
-  textGetter(src, () => readAgain(src.path, read));
+  const src = sourceWithText(fields, () => readAgain(fields.path, read));
   facts.set(src, read);
+  return src;
 }
 
-/** Makes `src.text` a getter; whoever assigns a text gets a plain property again, and no facts. */
+// Every source's `text` accessor is made of these two functions, the text itself coming from a
+// loader kept per source: V8 gives objects whose accessors are the same functions one shape, and
+// turns each object given closures of its own into a dictionary of properties (slow to read, and
+// every site that reads a source's `kind`, `id` or `path` then takes the slowest path).
+const loaders = new WeakMap<SourceFile, () => string>();
+
+function loadText(this: SourceFile): string {
+  return loaders.get(this)!();
+}
+
+function assignText(this: SourceFile, text: string): void {
+  loaders.delete(this);
+  facts.delete(this);
+  Object.defineProperty(this, "text", { value: text, writable: true, enumerable: true, configurable: true });
+}
+
+const TEXT_ON_USE: PropertyDescriptor = { get: loadText, set: assignText, enumerable: true, configurable: true };
+
+/** A new source of `fields` whose `text` is `get()` on every use; whoever assigns a text gets a plain property again, and no facts. */
+export function sourceWithText(fields: Omit<SourceFile, "text">, get: () => string): SourceFile {
+  // Added to an object that has no `text` yet: turning a data property into an accessor would
+  // make the object a dictionary too.
+  const src = { ...fields } as SourceFile;
+  Object.defineProperty(src, "text", TEXT_ON_USE);
+  loaders.set(src, get);
+  return src;
+}
+
+/**
+ * Makes the `text` of an existing source `get()` on every use (see `sourceWithText`); its facts are
+ * kept, so `get` must give the text they describe.
+ */
 export function textGetter(src: SourceFile, get: () => string): void {
-  Object.defineProperty(src, "text", {
-    get,
-    set: (text: string) => {
-      facts.delete(src);
-      Object.defineProperty(src, "text", { value: text, writable: true, enumerable: true, configurable: true });
-    },
-    enumerable: true,
-    configurable: true,
-  });
+  if (!loaders.has(src)) Object.defineProperty(src, "text", TEXT_ON_USE);
+  loaders.set(src, get);
 }
 
 /**
