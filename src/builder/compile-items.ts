@@ -64,7 +64,9 @@ export interface ParallelItems {
 export function compileItems(sources: readonly SourceFile[], version: string, options: BuildOptions & { items: BuildItemHooks }, parallel: ParallelItems): BuildResult & { threads: number } {
   // A rebuild in a warm process (--watch) compiles what one change touched: deciding every item twice
   // to count them would cost it more than a worker could save.
-  if (parallel.jobs <= 1 || !WORKER || parallel.trusted) return { ...build(sources, version, options), threads: 1 };
+  // Workers started early that this build will not use are stopped before it compiles.
+  const early = parallel.workers;
+  if (parallel.jobs <= 1 || !WORKER || parallel.trusted) return early?.close(), { ...build(sources, version, options), threads: 1 };
   const hooks = options.items;
   const decided = new Map<SourceFile, ItemOutcome | undefined>();
   const pending: SourceFile[] = [];
@@ -76,7 +78,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   const reuse = (src: SourceFile) => (decided.has(src) ? decided.get(src) : hooks.reuse?.(src));
   // Every thread gets at least a chunk to claim.
   const threads = pending.length < PARALLEL_FROM ? 1 : Math.min(parallel.jobs, Math.ceil(pending.length / CHUNK));
-  if (threads <= 1) return { ...build(sources, version, { ...options, items: { ...hooks, reuse } }), threads: 1 };
+  if (threads <= 1) return early?.close(), { ...build(sources, version, { ...options, items: { ...hooks, reuse } }), threads: 1 };
 
   const index = new Map(sources.map((s, i) => [s, i]));
   const task: ShareTask = {
@@ -94,7 +96,8 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     owned: parallel.tx.owned,
     trusted: parallel.trusted,
   };
-  const workers = parallel.workers?.count === threads - 1 ? parallel.workers : threads - 1;
+  const workers = early?.count === threads - 1 ? early : threads - 1;
+  if (workers !== early) early?.close();
   const built = compileInParallel(task, workers, WORKER, hooks.failed?.() === true, parallel.progress, factsOf);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {

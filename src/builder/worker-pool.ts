@@ -59,7 +59,7 @@ interface ExitReport {
 /**
  * Build workers started ahead of their task: each boots (loads the compiler) and then waits for one
  * ShareTask on its port, so a cold build can start them before it reads the sources (see
- * `earlyWorkers` in build-project.ts). Close them when no task is posted; `compileInParallel`
+ * `startWorkersEarly` in compile-items.ts). Close them when no task is posted; `compileInParallel`
  * closes the ones it was given.
  */
 export class BuildWorkers {
