@@ -16,6 +16,7 @@ import { quietIo, type Io } from "../host.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
+import { DEFAULT_MAX_FILE_BYTES } from "../project/read-project.js";
 import { runtimeFiles } from "../output/runtime-files.js";
 import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
@@ -105,7 +106,7 @@ export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): Pro
   if (hit) return { ...hit, rebuilt: 0, reused: hit.directives, written: 0, removed: 0 };
   const stamp = stamped ? beginStamp(stamped) : null;
   // A first build (no cache) compiles every item: its workers boot while this thread reads the sources.
-  const early = stamp?.files && !existsSync(cacheFile(opts.project)) ? startWorkersEarly(opts.jobs ?? defaultJobs(io.env), stamp.files) : null;
+  const early = stamp?.files && !existsSync(cacheFile(opts.project)) ? startWorkersEarly(opts.jobs ?? defaultJobs(io.env), stamp.files, opts.spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) : null;
   let result: ProjectBuildResult;
   try {
     result = buildProjectFully(opts, io, early);

@@ -34,13 +34,19 @@ export function defaultJobs(env: Record<string, string | undefined>): number {
 }
 
 /**
- * Build workers for a build that will compile at least PARALLEL_FROM of `files` items on `jobs`
- * threads, started now so that they boot while this thread reads the sources; null when it would
- * stay on one thread.
+ * How many workers a build that will compile `files.count` items on up to `jobs` threads needs,
+ * and what sizes their heaps: the largest file counts at most `maxFileBytes`, since a larger one
+ * is reported (RYE1005), not read. Null when it would stay on one thread.
  */
-export function startWorkersEarly(jobs: number, files: { count: number; largest: number }): BuildWorkers | null {
-  if (jobs <= 1 || !WORKER || files.count < PARALLEL_FROM) return null;
-  return new BuildWorkers(Math.min(jobs, Math.ceil(files.count / CHUNK)) - 1, WORKER, files.count, files.largest);
+export function earlyWorkers(jobs: number, files: { count: number; largest: number }, maxFileBytes: number): { workers: number; sources: number; largest: number } | null {
+  if (jobs <= 1 || files.count < PARALLEL_FROM) return null;
+  return { workers: Math.min(jobs, Math.ceil(files.count / CHUNK)) - 1, sources: files.count, largest: Math.min(files.largest, maxFileBytes) };
+}
+
+/** The workers of `earlyWorkers`, started now so that they boot while this thread reads the sources. */
+export function startWorkersEarly(jobs: number, files: { count: number; largest: number }, maxFileBytes: number): BuildWorkers | null {
+  const early = WORKER ? earlyWorkers(jobs, files, maxFileBytes) : null;
+  return early && new BuildWorkers(early.workers, WORKER!, early.sources, early.largest);
 }
 
 export interface ParallelItems {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { BuildWorkers, compileInParallel, workerOldGenerationMb } from "../../src/builder/worker-pool.js";
+import { earlyWorkers } from "../../src/builder/compile-items.js";
 import type { ShareTask } from "../../src/builder/compile-share.js";
 import { OutputError } from "../../src/output/output-fs.js";
 
@@ -119,5 +120,15 @@ describe("build workers started before their task (a first build starts them whi
     const last = readFileSync(beat, "utf8");
     sleep(200);
     expect(readFileSync(beat, "utf8")).toBe(last);
+  });
+
+  test("are started for a first build of 500 files or more on more than one thread, sized by the files a build reads", () => {
+    expect(earlyWorkers(1, { count: 10_000, largest: 4_000 }, 1 << 20)).toBeNull();
+    expect(earlyWorkers(2, { count: 499, largest: 4_000 }, 1 << 20)).toBeNull();
+    expect(earlyWorkers(2, { count: 10_000, largest: 4_000 }, 1 << 20)).toEqual({ workers: 1, sources: 10_000, largest: 4_000 });
+    // Every thread gets at least a chunk of 32 items to claim.
+    expect(earlyWorkers(64, { count: 640, largest: 4_000 }, 1 << 20)?.workers).toBe(19);
+    // A file of 10 GB is reported (RYE1005), not read: it does not size a worker's heap.
+    expect(earlyWorkers(2, { count: 600, largest: 10 * 1024 ** 3 }, 1 << 20)?.largest).toBe(1 << 20);
   });
 });
