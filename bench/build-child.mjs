@@ -1,5 +1,5 @@
 // One `rye build` inside a fresh process, reporting the in-process time (excluding node start-up and
-// module loading) and the process's peak RSS as a JSON line on stdout. With --touch FILE it first
+// module loading), the CPU time of all its threads in that time, and the process's peak RSS as a JSON line on stdout. With --touch FILE it first
 // builds, then appends a line to FILE and builds again in the same process, as --watch does on a
 // change (same process, same in-memory state), and reports the second build.
 // Usage: node bench/build-child.mjs <project> [--touch FILE]
@@ -25,7 +25,10 @@ if (flag === "--touch") {
   stdout = "";
 }
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 const code = flag === "--touch" ? runOnce(options, io, false) : await main(["build", "--project", project], io);
 const ms = performance.now() - started;
+// User and system time of every thread of the process (build workers included).
+const cpu = process.cpuUsage(cpuBefore);
 const written = Number(/\((\d+) files written\)/.exec(stdout)?.[1] ?? NaN);
-process.stdout.write(`${JSON.stringify({ code, ms, written, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+process.stdout.write(`${JSON.stringify({ code, ms, cpuMs: (cpu.user + cpu.system) / 1000, written, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
