@@ -90,7 +90,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         return outcome;
       }),
       onLookup: items.onLookup,
-      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version), ts) : null),
+      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version, { ts }), ts) : null),
       onDirective: (src, outcome, a) => {
         if (!a || !emitting()) return items.onItem(src, outcome, null);
         const m = emitDirective(a, version, { ts });

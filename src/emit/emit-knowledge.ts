@@ -2,8 +2,11 @@ import type { KnowledgeItem } from "../compile-directives.js";
 import { itemHeader } from "./emit-directive.js";
 import { json, lit, template } from "./escape.js";
 
-/** `knowledge/<id>.{js,ts,d.ts}`: a knowledge item's metadata and content, with no source read at run time. */
-export function emitKnowledge(k: KnowledgeItem, _version: string): { path: string; js: string; ts: string; dts: string } {
+/**
+ * `knowledge/<id>.{js,ts,d.ts}`: a knowledge item's metadata and content, with no source read at
+ * run time. `ts: false` leaves the TypeScript source out (`ts` is then ""), as for directives.
+ */
+export function emitKnowledge(k: KnowledgeItem, _version: string, options: { ts?: boolean } = {}): { path: string; js: string; ts: string; dts: string } {
   const header = itemHeader(k.source);
   const { body, raw: _raw, ...meta } = k.data;
   const code = (ts: boolean) => `export const id = ${lit(k.id)};
@@ -19,5 +22,5 @@ export declare const content: string;
 declare const knowledge: { id: typeof id; metadata: typeof metadata; content: string };
 export default knowledge;
 `;
-  return { path: `knowledge/${k.id}`, js: header + code(false), ts: header + code(true), dts: header + dts };
+  return { path: `knowledge/${k.id}`, js: header + code(false), ts: options.ts === false ? "" : header + code(true), dts: header + dts };
 }

@@ -64,7 +64,7 @@ const sameList = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boo
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = [], options: EmitOptions = {}): Map<string, string> {
   const files = new Map<string, string>();
-  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version), options.ts)) files.set(path, text);
+  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version, { ts: options.ts === true }), options.ts)) files.set(path, text);
   const entries = new Map<string, RegistryEntry>();
   for (const a of analyses) {
     const m = emitDirective(a, version, { ts: options.ts === true });
