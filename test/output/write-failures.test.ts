@@ -11,10 +11,9 @@ import { describe, expect, test } from "vitest";
 import { OutputError, outputFailure, writeOutput } from "../../src/output/write-output.js";
 import { faultyFs } from "./fs-faults.js";
 import { snapshot } from "./snapshot.js";
+import { cannotRunAsNobody, isRoot, NOBODY } from "../helpers/as-nobody.js";
 
 const BIN = fileURLToPath(new URL("../../bin/rye.js", import.meta.url));
-const isRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
 
 
 const v1 = new Map([["index.js", "one"], ["directives/a.js", "a"], ["directives/b.js", "b"]]);
@@ -106,7 +105,8 @@ describe("write failures (real)", () => {
     expect(readdirSync(join(copy, ".rye"))).toEqual([".gitignore"]);
   });
 
-  test.skipIf(!isRoot)(`permission denied: a read-only folder in out/ is RYE8006 at that folder, the previous out/ stays${isRoot ? "" : " (skipped: runs a build as nobody, which needs root)"}`, () => {
+  const asNobodySkip = cannotRunAsNobody(BIN);
+  test.skipIf(asNobodySkip !== null)(`permission denied: a read-only folder in out/ is RYE8006 at that folder, the previous out/ stays${asNobodySkip === null ? "" : ` (skipped: ${asNobodySkip})`}`, () => {
     const dir = mkdtempSync(join(tmpdir(), "rye-eacces-"));
     project(dir, 2, 10);
     const env = { PATH: process.env.PATH, USER_SPACE: dir, NO_COLOR: "1" };
