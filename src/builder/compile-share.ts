@@ -5,7 +5,8 @@
 // claims fewer. A claim is a share of what is left (half of it over the threads, never fewer than
 // `chunk` items): long runs early, where an item's lookups (its parent, the directives it calls,
 // mostly its neighbours in id order) fall in the same run and are parsed on one thread only; short
-// ones at the end, so the threads finish together.
+// ones at the end, so the threads finish together. New modules are signed and written a few items at
+// a time (SigningBatch).
 import { build } from "../compile/build.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
@@ -14,10 +15,10 @@ import type { FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
 import { SIGNED } from "../sign/sign-manifest.js";
-import { signModuleBytes } from "../sign/sign-module.js";
 import type { SigningKey } from "../sign/keys.js";
 import type { SharedSources } from "./shared-sources.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
+import { SigningBatch } from "./signing-batch.js";
 
 
 /** Slots of the Int32Array the threads of one build share: the position in `items` of the first item no thread has claimed. */
@@ -78,13 +79,17 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
   const writer = new StagingWriter(task.outDir, task.owned);
   const out = new OutputUpdate(writer, task.trusted);
   const sign = moduleSigner(key, timestamp);
-  // A file out/ has never held (a first build): signed and written as bytes, stat taken from the open file.
+  // Each item is handed on once its files are written, with the ones this thread staged.
+  const done = (item: BuiltItem) => {
+    item.staged = item.records.filter((r) => writer.staged.has(r[0])).map((r) => r[0]);
+    onBuilt(item);
+  };
+  const batch = key ? new SigningBatch(key, timestamp, (rel, chunks) => writer.writeBytes(rel, chunks), done) : null;
+  // A file out/ has never held (a first build): signed in a batch and written as bytes, stat taken from the open file.
   const put = (rel: string, text: string, before: FileRecord[]): FileRecord => {
     const prev = before.find((f) => f[0] === rel);
-    if (prev || !key || !SIGNED.test(rel) || task.owned.has(rel)) return out.put(rel, sign(rel, text), prev);
-    const signed = signModuleBytes(text, key, timestamp);
-    const st = writer.writeBytes(rel, [signed.line, signed.body]);
-    return [rel, signed.sha256, st.size, st.mtimeMs];
+    if (prev || !batch || !SIGNED.test(rel) || task.owned.has(rel)) return out.put(rel, sign(rel, text), prev);
+    return batch.file(rel, text);
   };
   const lookups = new LookupLog();
   const isError = (x: Diagnostic) => x.severity === "error";
@@ -111,11 +116,13 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
         const at = position.get(src)!;
         const before = task.before[at]!;
         const records = files ? [...files].map(([rel, text]) => put(rel, text, before)) : [];
-        const staged = records.filter((r) => writer.staged.has(r[0])).map((r) => r[0]);
-        onBuilt({ at, outcome, records, staged, lookups: lookups.take(src) });
+        const item = { at, outcome, records, staged: [], lookups: lookups.take(src) };
+        if (batch) batch.item(item);
+        else done(item);
       },
     },
   });
+  batch?.flush();
 }
 
 /** The next run of items for this thread, as [from, to) positions; [∞, ∞) once every item is claimed. */

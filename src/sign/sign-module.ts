@@ -42,9 +42,32 @@ export function signModule(text: string, key: SigningKey, timestamp: string): st
  * file. The body is encoded once and hashed twice (alone, then after the line), where the text
  * form encodes it for each hash and again to write it.
  */
-export function signModuleBytes(text: string, key: SigningKey, timestamp: string): { line: Buffer; body: Buffer; sha256: string } {
+export function signModuleBytes(text: string, key: SigningKey, timestamp: string): SignedModuleBytes {
+  return signBody(moduleBody(text), key, timestamp);
+}
+
+/** A module's bytes as written: its signature line, its body, and the sha256 of both. */
+export interface SignedModuleBytes {
+  line: Buffer;
+  body: Buffer;
+  sha256: string;
+}
+
+/** A module before its signature line: the body as UTF-8 and the body's sha256, which the line names. */
+export interface ModuleBody {
+  body: Buffer;
+  hash: string;
+}
+
+/** The first half of `signModuleBytes`: the body to sign (an old signature line dropped), encoded and hashed. */
+export function moduleBody(text: string): ModuleBody {
   const body = Buffer.from(text.replace(ANY_SIGNATURE_LINE, ""), "utf8");
-  const line = Buffer.from(`// ${signedField(sha256Hex(body), key, timestamp)}\n`, "latin1");
+  return { body, hash: sha256Hex(body) };
+}
+
+/** The second half of `signModuleBytes`: the signature line for a body, and the hash of the whole file. */
+export function signBody({ body, hash }: ModuleBody, key: SigningKey, timestamp: string): SignedModuleBytes {
+  const line = Buffer.from(`// ${signedField(hash, key, timestamp)}\n`, "latin1");
   return { line, body, sha256: createHash("sha256").update(line).update(body).digest("hex") };
 }
 
