@@ -46,10 +46,15 @@ export function readProject(
   for (const kind of kinds) {
     const { dir, exts } = ITEM_DIRS[kind];
     const root = join(projectDir, ".ai", dir);
+    // The walk builds each path from `root` and a name at a time, so paths relative to the project
+    // are `root`'s with the rest appended (path.relative on every file was a sixth of the read).
+    const shown = display(root);
+    const absolute = resolve(root);
     const walker = new Walker(projectReal, exts, at, diagnostics);
     for (const file of walker.walk(root)) {
-      const path = display(file);
-      const rel = relative(root, file).split(sep).join("/");
+      const native = file.slice(root.length + 1);
+      const rel = sep === "/" ? native : native.split(sep).join("/");
+      const path = `${shown}/${rel}`;
       const ext = exts.find((e) => rel.endsWith(e))!;
       const id = rel.slice(0, -ext.length);
       if (!usableId(id)) {
@@ -58,7 +63,7 @@ export function readProject(
       }
       const read = readText(file, path, maxBytes, diagnostics);
       if (read === null) continue;
-      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, resolve(file), read.bytes, read.text) : { kind, id, path, ext, text: read.text });
+      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, `${absolute}${sep}${native}`, read.bytes, read.text) : { kind, id, path, ext, text: read.text });
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).
@@ -172,7 +177,8 @@ class Walker {
     }
     for (const entry of entries) {
       const name = entry.name;
-      const full = join(dir, name);
+      // `dir` is normalised and `name` one component: this is join(dir, name), without normalising again.
+      const full = `${dir}${sep}${name}`;
       if (entry.isSymbolicLink()) {
         let target: string;
         try {
