@@ -36,16 +36,6 @@ export function signModule(text: string, key: SigningKey, timestamp: string): st
   return `// ${signedField(sha256Hex(body), key, timestamp)}\n${body}`;
 }
 
-/**
- * `signModule` for a file about to be written: the signature line and the body as UTF-8 bytes
- * (written one after the other they are exactly `signModule`'s text), and the sha256 of the whole
- * file. The body is encoded once and hashed twice (alone, then after the line), where the text
- * form encodes it for each hash and again to write it.
- */
-export function signModuleBytes(text: string, key: SigningKey, timestamp: string): SignedModuleBytes {
-  return signBody(moduleBody(text), key, timestamp);
-}
-
 /** A module's bytes as written: its signature line, its body, and the sha256 of both. */
 export interface SignedModuleBytes {
   line: Buffer;
@@ -59,13 +49,21 @@ export interface ModuleBody {
   hash: string;
 }
 
-/** The first half of `signModuleBytes`: the body to sign (an old signature line dropped), encoded and hashed. */
+/**
+ * `signModule` for a file about to be written, in two halves so that a build thread can sign many
+ * bodies back to back (SigningBatch). This half: the body to sign (an old signature line dropped),
+ * encoded to UTF-8 once and hashed.
+ */
 export function moduleBody(text: string): ModuleBody {
   const body = Buffer.from(text.replace(ANY_SIGNATURE_LINE, ""), "utf8");
   return { body, hash: sha256Hex(body) };
 }
 
-/** The second half of `signModuleBytes`: the signature line for a body, and the hash of the whole file. */
+/**
+ * The other half: the signature line for a body, and the sha256 of the whole file. Line and body,
+ * written one after the other, are exactly `signModule`'s text; the body is encoded once and hashed
+ * twice (alone, then after the line), where the text form encodes it for each hash and again to write it.
+ */
 export function signBody({ body, hash }: ModuleBody, key: SigningKey, timestamp: string): SignedModuleBytes {
   const line = Buffer.from(`// ${signedField(hash, key, timestamp)}\n`, "latin1");
   return { line, body, sha256: createHash("sha256").update(line).update(body).digest("hex") };

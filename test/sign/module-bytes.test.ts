@@ -1,9 +1,9 @@
-// A build worker signs a module straight into the bytes it writes (signModuleBytes): the line and the
+// A build thread signs a module straight into the bytes it writes (moduleBody, then signBody): the line and the
 // body, written one after the other, must be signModule's text to the byte, and the hash the record
 // keeps that of the whole file.
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { signModule, signModuleBytes } from "../../src/sign/sign-module.js";
+import { moduleBody, signBody, signModule } from "../../src/sign/sign-module.js";
 import { TEST_KEY } from "./fixtures.js";
 
 const TS = "2026-01-01T00:00:00Z";
@@ -14,9 +14,9 @@ const texts = [
   "",
 ];
 
-describe("signModuleBytes", () => {
+describe("moduleBody and signBody", () => {
   test.each(texts.map((t) => [t]))("writes signModule's bytes and hashes them: %j", (text) => {
-    const { line, body, sha256 } = signModuleBytes(text, TEST_KEY, TS);
+    const { line, body, sha256 } = signBody(moduleBody(text), TEST_KEY, TS);
     const file = Buffer.concat([line, body]);
     const expected = Buffer.from(signModule(text, TEST_KEY, TS), "utf8");
     expect(file.equals(expected)).toBe(true);
