@@ -31,12 +31,20 @@ const NOT_SIMPLE = Symbol("not simple");
 
 export function parseSimpleXml(xml: string): RawElement | null {
   let pos = 0;
+  // `test` and a slice instead of `exec`: no match array is made for each of the many tokens.
   const run = (re: RegExp): string => {
     re.lastIndex = pos;
-    const m = re.exec(xml);
-    const s = m === null ? "" : m[0];
-    pos += s.length;
-    return s;
+    if (!re.test(xml)) return "";
+    const from = pos;
+    pos = re.lastIndex;
+    return xml.slice(from, pos);
+  };
+  const blanks = (): boolean => {
+    BLANKS.lastIndex = pos;
+    BLANKS.test(xml);
+    const moved = BLANKS.lastIndex !== pos;
+    pos = BLANKS.lastIndex;
+    return moved;
   };
   const name = (): string => {
     const s = run(NAME);
@@ -52,23 +60,24 @@ export function parseSimpleXml(xml: string): RawElement | null {
     expect("<");
     const tag = name();
     const attrs: RawElement["attrs"] = [];
-    const seen = new Set<string>();
+    // Most elements have a few attributes, compared in place; a set only for one with many.
+    let seen: Set<string> | null = null;
     for (;;) {
-      if (run(BLANKS) === "") break;
+      if (!blanks()) break;
       const c = xml[pos];
       if (c === ">" || c === "/") break;
       const at = pos;
       const attr = name();
-      run(BLANKS);
+      blanks();
       expect("=");
-      run(BLANKS);
+      blanks();
       const quote = xml[pos];
       if (quote !== '"' && quote !== "'") throw NOT_SIMPLE;
       pos++;
       const value = run(PLAIN_VALUE[quote]);
       expect(quote);
-      if (seen.has(attr)) throw NOT_SIMPLE;
-      seen.add(attr);
+      if (attrs.length < 8 ? attrs.some((a) => a.name === attr) : (seen ??= new Set(attrs.map((a) => a.name))).has(attr)) throw NOT_SIMPLE;
+      seen?.add(attr);
       attrs.push({ name: attr, value: value.replace(/[\t\n\r]/g, " "), start: at });
     }
     if (xml.startsWith("/>", pos)) {
@@ -88,14 +97,14 @@ export function parseSimpleXml(xml: string): RawElement | null {
     }
     pos += 2;
     if (name() !== tag) throw NOT_SIMPLE;
-    run(BLANKS);
+    blanks();
     expect(">");
     return { name: tag, attrs, children, start, end: pos, openEnd };
   };
   try {
-    run(BLANKS);
+    blanks();
     const root = element();
-    run(BLANKS);
+    blanks();
     return pos === xml.length ? root : null;
   } catch (e) {
     if (e === NOT_SIMPLE) return null;

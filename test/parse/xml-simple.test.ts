@@ -65,3 +65,26 @@ describe("the simple XML reader agrees with grammar/xml.peggy", () => {
     expect(accepted).toBeGreaterThan(150);
   });
 });
+
+describe("attributes, few or many", () => {
+  // An element with many attributes keeps them in a set; with a few they are compared in place.
+  const element = (names: string[]) => `<a ${names.map((n, i) => `${n}="${i}"`).join(" ")}/>`;
+  const many = Array.from({ length: 12 }, (_, i) => `n${i}`);
+
+  test("distinct names are read as the grammar reads them, however many", () => {
+    for (const names of [many.slice(0, 3), many.slice(0, 8), many.slice(0, 9), many]) {
+      const xml = element(names);
+      expect(parseSimpleXml(xml)).toEqual(xmlGrammar(xml));
+    }
+  });
+
+  test("a repeated name is declined (left to the grammar, which reports it) wherever it comes", () => {
+    for (const at of [1, 3, 7, 8, 9, 11]) {
+      const names = [...many.slice(0, at), "n0", ...many.slice(at)];
+      expect(parseSimpleXml(element(names))).toBeNull();
+      expect(() => xmlGrammar(element(names))).toThrow();
+    }
+    // A name repeated after the set was made (the 9th attribute on) is in it too.
+    for (const names of [[...many.slice(0, 9), "n8"], [...many, "n10"]]) expect(parseSimpleXml(element(names))).toBeNull();
+  });
+});
