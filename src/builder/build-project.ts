@@ -250,6 +250,11 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     trusted,
     before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
     built: record,
+    // The fingerprints `record` looks up, computed while the threads compile (each is kept once made).
+    arrived(src: SourceFile, looked: readonly [ItemKind, string][]) {
+      fps.of(src.kind, src.id);
+      for (const [kind, id] of looked) fps.of(kind, id);
+    },
     progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
   };
   const result = compileItems(sources, VERSION, {

@@ -14,7 +14,7 @@ import type { OutputTransaction } from "../output/write-output.js";
 import type { SigningKey } from "../sign/keys.js";
 import { BuildWorkers, compileInParallel } from "./worker-pool.js";
 import { factsOf } from "../project/source-facts.js";
-import type { ShareTask } from "./compile-share.js";
+import type { BuiltItem, ShareTask } from "./compile-share.js";
 
 /**
  * Items to compile below which a build stays on one thread: starting a worker (loading the compiler,
@@ -64,6 +64,12 @@ export interface ParallelItems {
   progress?(compiled: number): void;
   /** Records an item a worker built, as `onItem` records one built here (its files are written). */
   built(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], lookups: [ItemKind, string][]): void;
+  /**
+   * Called for each item as soon as a thread has built it, in no fixed order, while the threads still
+   * compile: what `built` will need that does not depend on the order can be worked out here, where
+   * the work is shared with the compiling instead of added after it.
+   */
+  arrived?(src: SourceFile, lookups: readonly [ItemKind, string][]): void;
 }
 
 /** `build` with item hooks, compiling the items `reuse` does not answer for on up to `parallel.jobs` threads. */
@@ -104,7 +110,9 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   };
   const workers = early?.count === threads - 1 ? early : threads - 1;
   if (workers !== early) early?.close();
-  const built = compileInParallel(task, workers, WORKER, hooks.failed?.() === true, parallel.progress, factsOf);
+  const arrived = parallel.arrived;
+  const onArrived = arrived && ((b: BuiltItem) => arrived(pending[b.at]!, b.lookups));
+  const built = compileInParallel(task, workers, WORKER, hooks.failed?.() === true, parallel.progress, factsOf, onArrived);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,

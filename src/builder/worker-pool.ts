@@ -95,7 +95,16 @@ export class BuildWorkers {
  * given, which need not have booted yet); returns every built item, ordered by position. Throws
  * when a worker fails or stops before it is done, after stopping the others.
  */
-export function compileInParallel(task: ShareTask, workers: number | BuildWorkers, entry: URL, failed: boolean, onProgress?: (built: number) => void, onDisk?: SourceOnDisk): BuiltItem[] {
+export function compileInParallel(
+  task: ShareTask,
+  workers: number | BuildWorkers,
+  entry: URL,
+  failed: boolean,
+  onProgress?: (built: number) => void,
+  onDisk?: SourceOnDisk,
+  /** Sees each built item as it comes in, from any thread, while this thread still compiles its share. */
+  onArrived?: (item: BuiltItem) => void,
+): BuiltItem[] {
   const pool = typeof workers === "number" ? new BuildWorkers(workers, entry, task.sources.length, largest(task.sources)) : workers;
   const { flags, channels, report } = pool;
   if (failed) Atomics.store(flags, FAILED, 1);
@@ -107,7 +116,10 @@ export function compileInParallel(task: ShareTask, workers: number | BuildWorker
     const drain = (i: number) => {
       for (let m = receiveMessageOnPort(channels[i]!.port1); m; m = receiveMessageOnPort(channels[i]!.port1)) {
         const message = m.message as WorkerMessage;
-        if ("built" in message) built.push(...message.built);
+        if ("built" in message) {
+          built.push(...message.built);
+          if (onArrived) for (const item of message.built) onArrived(item);
+        }
         else if ("done" in message) done.add(i);
         else throw workerFailure(message.error, task.outDir);
       }
@@ -127,6 +139,7 @@ export function compileInParallel(task: ShareTask, workers: number | BuildWorker
     const budget = heapBudget();
     compileShare(task, flags, (item) => {
       built.push(item);
+      onArrived?.(item);
       budget.item();
       // Between items, only when a worker signalled: a failure stops this thread early too.
       const now = Atomics.load(flags, SIGNAL);

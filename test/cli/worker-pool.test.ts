@@ -99,6 +99,32 @@ describe("build workers that fail", () => {
 const unloadable = new URL(`data:text/javascript,${encodeURIComponent('throw new Error("a second set of workers was started");')}`);
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+describe("items as they arrive", () => {
+  test("each built item is seen once, whichever thread built it, before the build returns", () => {
+    // Claims item 0 as soon as it boots (before the task is posted) and reports it built with one lookup.
+    const entry = new URL(`data:text/javascript,${encodeURIComponent(`
+import { workerData } from "node:worker_threads";
+const { port, shared } = workerData;
+const flags = new Int32Array(shared);
+Atomics.store(flags, 0, 1);
+const post = (m) => { port.postMessage(m); Atomics.add(flags, 2, 1); Atomics.notify(flags, 2); };
+port.once("message", () => {
+  post({ built: [{ at: 0, outcome: { parseDiagnostics: [], diagnostics: [], compiled: true }, records: [], staged: [], lookups: [["knowledge", "from/worker"]] }] });
+  post({ done: true });
+});
+`)}`);
+    const pool = new BuildWorkers(1, entry, 2, 2_000);
+    sleep(200);
+    const seen: [number, string[]][] = [];
+    const built = compileInParallel(task(), pool, unloadable, false, undefined, undefined, (item) => seen.push([item.at, item.lookups.map((l) => l.join(":"))]));
+    expect(built.map((b) => b.at)).toEqual([0, 1]);
+    expect(seen.sort((a, b) => a[0] - b[0])).toEqual([
+      [0, ["knowledge:from/worker"]],
+      [1, built[1]!.lookups.map((l) => l.join(":"))],
+    ]);
+  });
+});
+
 describe("build workers started before their task (a first build starts them while it reads)", () => {
   test("they take the task when it is posted, and no others are started", () => {
     const pool = new BuildWorkers(1, worker(`post({ done: true });`), 2, 2_000);
