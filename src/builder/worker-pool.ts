@@ -119,8 +119,7 @@ export function compileInParallel(
         if ("built" in message) {
           built.push(...message.built);
           if (onArrived) for (const item of message.built) onArrived(item);
-        }
-        else if ("done" in message) done.add(i);
+        } else if ("done" in message) done.add(i);
         else throw workerFailure(message.error, task.outDir);
       }
     };

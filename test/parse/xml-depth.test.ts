@@ -19,7 +19,7 @@ describe("tooDeepAt", () => {
 
   test("comments, CDATA, processing instructions and declarations hold markup that does not count", () => {
     const inside = "<x><y><z>";
-    for (const wrap of [`<!--${inside}-->`, `<![CDATA[${inside}]]>`, `<?pi ${inside}?>`, `<!DOCTYPE a [${"<y".repeat(1)}]`]) {
+    for (const wrap of [`<!--${inside}-->`, `<![CDATA[${inside}]]>`, `<?pi ${inside}?>`, `<!DOCTYPE a [<y]`]) {
       expect(tooDeepAt(`<a>${wrap}</a>`, 1)).toBe(-1);
     }
   });
