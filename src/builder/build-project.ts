@@ -260,7 +260,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const result = compileItems(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
-    declarationMap: declarationMapFor(opts.project, opts.outDir, key !== null),
+    declarationMap: declarationMapFor(opts.project, opts.outDir),
     items: {
       failed: () => failed,
       reuse(src) {
@@ -386,7 +386,7 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const result = build(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
-    declarationMap: declarationMapFor(opts.project, opts.outDir, key !== null),
+    declarationMap: declarationMapFor(opts.project, opts.outDir),
     warm: { groups: state.groups, visit, compiled: state.compiled, wasCompiled: (s) => state.wasCompiled(s), entries: state.entries, tools: state.tools, shared: state.shared },
     items: {
       failed: () => failed,

@@ -14,7 +14,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
-import { SIGNED } from "../sign/sign-manifest.js";
+import { LISTED } from "../sign/sign-manifest.js";
 import type { SigningKey } from "../sign/keys.js";
 import type { SharedSources } from "./shared-sources.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
@@ -88,7 +88,7 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
   // A file out/ has never held (a first build): signed in a batch and written as bytes, stat taken from the open file.
   const put = (rel: string, text: string, before: FileRecord[]): FileRecord => {
     const prev = before.find((f) => f[0] === rel);
-    if (prev || !batch || !SIGNED.test(rel) || task.owned.has(rel)) return out.put(rel, sign(rel, text), prev);
+    if (prev || !batch || !LISTED.test(rel) || task.owned.has(rel)) return out.put(rel, sign(rel, text), prev);
     return batch.file(rel, text);
   };
   const lookups = new LookupLog();

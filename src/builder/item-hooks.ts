@@ -4,12 +4,12 @@ import { standaloneCopy } from "../analyze/standalone-copy.js";
 import { itemKey } from "../cache/build-cache.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { SigningKey } from "../sign/keys.js";
-import { SIGNED } from "../sign/sign-manifest.js";
+import { carriesSignatureLine } from "../sign/sign-manifest.js";
 import { signModule } from "../sign/sign-module.js";
 
-/** Signs the kinds of file the manifest lists as signed; others (and every file of an unsigned build) pass as they are. */
+/** Signs the modules (see carriesSignatureLine); other files (and every file of an unsigned build) pass as they are. */
 export function moduleSigner(key: SigningKey | null, timestamp: string): (rel: string, text: string) => string {
-  return (rel, text) => (key && SIGNED.test(rel) ? signModule(text, key, timestamp) : text);
+  return (rel, text) => (key && carriesSignatureLine(rel) ? signModule(text, key, timestamp) : text);
 }
 
 /** What each item looked up while it was compiled, each item once, until its outcome takes it. */

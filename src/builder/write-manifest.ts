@@ -7,7 +7,7 @@ import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
 import type { OutputUpdate } from "../cache/build-cache-write.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
-import { MANIFEST, MANIFEST_FORMAT, SIGNED, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
+import { MANIFEST, MANIFEST_FORMAT, LISTED, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
 
 
 interface ShardMemo {
@@ -50,7 +50,7 @@ export interface ManifestInput {
 const folders = new WeakMap<FileRecord, string | null>();
 function folderOf(rec: FileRecord): string | null {
   let folder = folders.get(rec);
-  if (folder === undefined) folders.set(rec, (folder = SIGNED.test(rec[0]) ? splitPath(rec[0])[0] : null));
+  if (folder === undefined) folders.set(rec, (folder = LISTED.test(rec[0]) ? splitPath(rec[0])[0] : null));
   return folder;
 }
 

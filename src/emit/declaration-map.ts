@@ -1,7 +1,7 @@
 // A declaration map for out/index.d.ts, so that an editor's "go to definition" on a directive id,
 // an input or an output of the registry opens the `.md` that declares it. It is written into the
-// declaration file itself (a base64 data URL, which TypeScript reads), so it is signed and bound by
-// the manifest with the file, and a build writes no file more for it.
+// declaration file itself (a base64 data URL, which TypeScript reads), so the manifest binds it with
+// the file, and a build writes no file more for it.
 //
 // TypeScript maps a definition found at a position of the `.d.ts` through the first mapping at or
 // after that position. Lines therefore end with a mapping to nothing: a definition on a line the map
@@ -10,12 +10,10 @@
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
-/** Where a declaration file's sources are, and how it will be written. */
+/** Where a declaration file's sources are. */
 export interface DeclarationMapOptions {
   /** The project's root as seen from the output folder, `/`-separated and ending in `/` (`"../"` for `<project>/out`). */
   sourceRoot: string;
-  /** The file will be signed: its signature line goes before the text, and the map counts it. */
-  signed: boolean;
 }
 
 /** A line of the generated file that declares something written in a source: which source, and where (0-based). */
@@ -31,10 +29,10 @@ export interface LineMark {
  * inside the project, where the path would name folders of this machine and two checkouts would
  * build different bytes.
  */
-export function declarationMapFor(project: string, outDir: string, signed: boolean): DeclarationMapOptions | undefined {
+export function declarationMapFor(project: string, outDir: string): DeclarationMapOptions | undefined {
   const inside = relative(resolve(project), resolve(outDir));
   if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
-  return { sourceRoot: "../".repeat(inside.split(sep).length), signed };
+  return { sourceRoot: "../".repeat(inside.split(sep).length) };
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -77,8 +77,6 @@ export type DirectiveOutputs = { [K in keyof DirectiveTypes]: DirectiveTypes[K][
  */
 function registryMap(head: string, sorted: readonly string[], members: readonly string[], entries: ReadonlyMap<string, RegistryEntry>, tail: string, mapTo: DeclarationMapOptions): string {
   const w = new LineMappings();
-  // The signature line a signed file starts with.
-  if (mapTo.signed) w.nothing();
   w.text(head.slice(0, -1));
   const sources: string[] = [];
   sorted.forEach((id, n) => {

@@ -58,7 +58,7 @@ export function emitShared(ids: readonly string[], version: string, toolIds: rea
 let lastShared:
   | { version: string; ts: boolean; declarationMap: DeclarationMapOptions | undefined; ids: readonly string[]; registry: readonly (RegistryEntry | undefined)[]; toolIds: readonly string[]; files: ReadonlyMap<string, string> }
   | undefined;
-const sameMapOptions = (a: DeclarationMapOptions | undefined, b: DeclarationMapOptions | undefined) => a === b || (a?.sourceRoot === b?.sourceRoot && a?.signed === b?.signed);
+const sameMapOptions = (a: DeclarationMapOptions | undefined, b: DeclarationMapOptions | undefined) => a === b || (a?.sourceRoot === b?.sourceRoot);
 const sameList = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean = Object.is) => a.length === b.length && a.every((x, i) => same(x, b[i] as T));
 
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */

@@ -1,6 +1,6 @@
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
-import { SIGNED, manifestFiles } from "./sign-manifest.js";
+import { LISTED, carriesSignatureLine, manifestFiles } from "./sign-manifest.js";
 import { signModule } from "./sign-module.js";
 
 
@@ -24,8 +24,8 @@ export function signOutput(
   version: string,
 ): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [path, text] of files) out.set(path, SIGNED.test(path) ? signModule(text, key, timestamp) : text);
-  const hashes = [...out].filter(([path]) => SIGNED.test(path)).map(([path, text]) => [path, sha256Hex(text)] as const);
+  for (const [path, text] of files) out.set(path, carriesSignatureLine(path) ? signModule(text, key, timestamp) : text);
+  const hashes = [...out].filter(([path]) => LISTED.test(path)).map(([path, text]) => [path, sha256Hex(text)] as const);
   const item = (p: string) => {
     const s = sources.get(p);
     return s && { itemId: s.itemId, sourceSha256: sha256Hex(s.text) };

@@ -59,7 +59,11 @@ test("rye build signs every module and the manifest; rye verify out/ passes; key
   const first = await rye(dir, env, "build");
   expect(first.code).toBe(0);
   expect(first.err).toMatch(/Generated a signing key in .* \(fingerprint [0-9a-f]{16}\)\./);
-  for (const f of allFiles(join(dir, "out")).filter((f) => /\.(js|ts)$/.test(f))) expect(readFileSync(f, "utf8")).toMatch(/^\/\/ rye:signed:1970-01-01T00:00:00Z:[0-9a-f]{64}:[A-Za-z0-9_-]{86}:[0-9a-f]{16}\n/);
+  const modules = allFiles(join(dir, "out")).filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith(".d.ts"));
+  expect(modules.length).toBeGreaterThan(5);
+  for (const f of modules) expect(readFileSync(f, "utf8")).toMatch(/^\/\/ rye:signed:1970-01-01T00:00:00Z:[0-9a-f]{64}:[A-Za-z0-9_-]{86}:[0-9a-f]{16}\n/);
+  // A declaration is never evaluated: it carries no line, and the signed manifest binds it (see the test below).
+  for (const f of allFiles(join(dir, "out")).filter((f) => f.endsWith(".d.ts"))) expect(readFileSync(f, "utf8")).not.toMatch(/^\/\/ rye:signed:/);
   const shard = JSON.parse(readFileSync(join(dir, "out", "manifest", "directives%2Fexamples.json"), "utf8"));
   expect(shard.items["greet.js"][0]).toBe("examples/greet");
   const privateKey = readFileSync(join(dir, "user", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8");
@@ -128,7 +132,7 @@ test("rye verify out/ checks the signed manifest against every module it lists: 
   expect((await rye(dir, env, "verify", "out")).out).toMatch(/Missing: directives\/examples\/greet\.js \(examples\/greet\)/);
 });
 
-test("the manifest lists every signed file of the build; rye verify checks them by hash and refuses unlisted ones", async () => {
+test("the manifest lists every signed module and every declaration of the build; rye verify checks them by hash and refuses unlisted ones", async () => {
   const { dir, env } = project();
   expect((await rye(dir, env, "build", "--emit-ts")).code).toBe(0);
   const out = join(dir, "out");
@@ -141,10 +145,13 @@ test("the manifest lists every signed file of the build; rye verify checks them 
     for (const [name, sha] of Object.entries(shard.files)) listed.set(`${folder}/${name}`, sha);
     for (const [name, [id]] of Object.entries(shard.items)) items.set(`${folder}/${name}`, id);
   }
-  const signed = allFiles(out)
-    .filter((f) => readFileSync(f, "utf8").startsWith("// rye:signed:"))
-    .map((f) => f.slice(out.length + 1).split("\\").join("/"))
-    .sort();
+  const rel = (f: string) => f.slice(out.length + 1).split("\\").join("/");
+  const lined = allFiles(out).filter((f) => readFileSync(f, "utf8").startsWith("// rye:signed:"));
+  // Declarations carry no signature line of their own: the manifest binds them.
+  const declarations = allFiles(out).filter((f) => f.endsWith(".d.ts"));
+  expect(declarations.length).toBeGreaterThan(5);
+  expect(declarations.filter((f) => lined.includes(f))).toEqual([]);
+  const signed = [...lined, ...declarations].map(rel).sort();
   expect([...listed.keys()].sort()).toEqual(signed);
   expect(items.get("directives/examples/greet.js")).toBe("examples/greet");
   expect(items.has("runtime/directive.js")).toBe(false);

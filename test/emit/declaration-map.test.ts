@@ -98,7 +98,9 @@ describe("declaration maps: go to definition lands in the .md", () => {
     test(`from the registry and from a module, to the directive, its inputs and its outputs (${signed ? "signed" : "unsigned"} output)`, () => {
       const dir = project(SOURCES);
       buildInto(dir, join(dir, "out"), { allowUnsigned: !signed });
-      expect(readFileSync(join(dir, "out", "index.d.ts"), "utf8").startsWith("// rye:signed:")).toBe(signed);
+      // Declarations carry no signature line either way (the manifest binds them); the registry module does when signed.
+      expect(readFileSync(join(dir, "out", "index.d.ts"), "utf8").startsWith("// rye:signed:")).toBe(false);
+      expect(readFileSync(join(dir, "out", "index.js"), "utf8").startsWith("// rye:signed:")).toBe(signed);
       const at = definitions(dir);
       expect(at('"t/review"]')).toBe('.ai/directives/t/review.md:4:1 <directive name="review" version="1.0.0">');
       expect(at('diff: "d"')).toBe('.ai/directives/t/review.md:9:12 name="diff" type="string" required="true">The change, as a unified diff</input>');
@@ -176,7 +178,7 @@ describe("the registry's map", () => {
     const { analyses } = compileDirectives(sources, null);
     expect(analyses.length).toBeGreaterThan(5);
     const entries = new Map(analyses.map((a) => [a.id, emitDirective(a, "test").registry]));
-    const dts = emitIndex([...entries.keys()], "test", entries, { sourceRoot: "../", signed: false }).dts;
+    const dts = emitIndex([...entries.keys()], "test", entries, { sourceRoot: "../" }).dts;
     const map = mapOf(dts);
     const lines = dts.split("\n");
     const text = new Map(sources.map((s) => [s.path, s.text.split("\n")]));

@@ -110,7 +110,7 @@ async function checkOnly(spaces: Spaces, outDir: string, allowUnsigned: boolean,
     import("../../output/check-output.js"),
   ]);
   const { sources, hookConfig } = readSpaces(spaces);
-  const result = build(sources, VERSION, { hookConfig, emitTs, declarationMap: declarationMapFor(spaces.project, outDir, !allowUnsigned) });
+  const result = build(sources, VERSION, { hookConfig, emitTs, declarationMap: declarationMapFor(spaces.project, outDir) });
   const unsigned = new Map([...result.files, ...runtimeFiles()]);
   const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
   return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
