@@ -9,6 +9,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateCorpus } from "../scripts/gen-corpus.mjs";
+import { SETTLED_US, settleFileSystem } from "./settle-fs.mjs";
 import { benchLsp } from "./lsp.mjs";
 import { benchRender } from "./render.mjs";
 
@@ -93,6 +94,9 @@ results.figures.render = render;
   target("render: compiled / Handlebars precompiled", ratio("handlebars"), "×", ratio("handlebars") < 1, "< 1×");
   results.figures.renderDirectives = all.reduce((a, r) => a + r.directives, 0);
 }
+
+// ── the file system, before anything is built (see settle-fs.mjs) ─────────────────────────
+results.fileSystem = settleFileSystem(join(work, "probe"), log);
 
 // ── build: real corpus ───────────────────────────────────────────────────────────────────────
 const corpusProject = corpusRoots[0] ? projectCopy(corpusRoots[0], "corpus") : projectCopy(ROOT, "corpus");
@@ -240,12 +244,22 @@ function tscOverhead(dir) {
 }
 
 // ── report ───────────────────────────────────────────────────────────────────────────────────
+function fileSystemLine(fs) {
+  const last = fs.probes.at(-1);
+  if (fs.waitedS === 0) return `File system: creating a file took ${last} µs before the builds.`;
+  const seen = `took ${fs.probes[0]} µs at first, ${last} µs after waiting ${fs.waitedS} s`;
+  return fs.settled
+    ? `File system: creating a file ${seen} for files deleted before the bench to be released (see bench/settle-fs.mjs).`
+    : `File system: creating a file ${seen}, still above ${SETTLED_US} µs: the build rows are slower than this machine's usual (see bench/settle-fs.mjs).`;
+}
+
 results.finished = new Date().toISOString();
 const f = results.figures;
 const fmt = (x, d = 0) => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(d) : String(x));
 const rs = f.renderSummary;
 const md = [
   `Machine: ${results.machine.nproc} cores, ${results.machine.cpu}, node ${results.machine.node}, load average at start ${results.machine.loadavg}. ${results.started}.`,
+  fileSystemLine(results.fileSystem),
   "",
   "| target | measured | limit | |",
   "|---|---|---|---|",
