@@ -131,8 +131,14 @@ for (const count of [1000, BIG]) {
   let t = performance.now();
   generateCorpus(dir, count, 1);
   log(`build: generated ${count} (${(performance.now() - t).toFixed(0)} ms to generate)…`);
-  const cold = childBuild(dir);
-  results.figures[`cold${count}`] = { directives: count, inProcessMs: cold.ms, cpuMs: cold.cpuMs, perSecond: count / (cold.ms / 1000), maxRssMb: cold.maxRssMb, written: cold.written };
+  // At 10k, three cold builds of three copies, the median reported (one sample swings by a tenth here);
+  // copies rather than one project rebuilt, since deleting 21k files slows the next creates (settle-fs.mjs).
+  const copies = count === BIG ? [dir, ...[2, 3].map((n) => join(work, `gen${count}-${n}`))] : [dir];
+  for (const copy of copies.slice(1)) generateCorpus(copy, count, 1);
+  const colds = copies.map((copy) => childBuild(copy));
+  const cold = [...colds].sort((a, b) => (a.code === 0 ? a.ms : Infinity) - (b.code === 0 ? b.ms : Infinity))[Math.floor(colds.length / 2)];
+  const peakRss = Math.max(...colds.map((c) => c.maxRssMb));
+  results.figures[`cold${count}`] = { directives: count, inProcessMs: cold.ms, cpuMs: cold.cpuMs, perSecond: count / (cold.ms / 1000), maxRssMb: peakRss, written: cold.written, runsMs: colds.map((c) => c.ms) };
   if (count === 1000) {
     // Everything the build wrote except the shared runtime/, against everything under .ai/.
     const size = outputSize(dir);
@@ -140,8 +146,9 @@ for (const count of [1000, BIG]) {
     target(`output size, generated 1k: bytes out ÷ bytes in, excluding runtime/ (${fmtKb(size.outBytes / count)} KB per directive from ${fmtKb(size.sourceBytes / count)} KB)`, size.ratio, "×", size.ratio <= 2, "≤ 2×");
   }
   if (count === BIG) {
-    target(`cold build ${count}: directives/s (no process start)`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000 && cold.code === 0, "≥ 2000/s");
-    target(`cold build ${count}: peak RSS`, cold.maxRssMb, "MB", cold.maxRssMb <= 300 && cold.code === 0, "≤ 300 MB");
+    const ok = colds.every((c) => c.code === 0);
+    target(`cold build ${count}: directives/s (no process start; median of ${colds.length})`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000 && ok, "≥ 2000/s");
+    target(`cold build ${count}: peak RSS (highest of ${colds.length})`, peakRss, "MB", peakRss <= 300 && ok, "≤ 300 MB");
     // The first rebuild after a cold build cannot trust out/'s just-written folders by their stat
     // (src/cache/up-to-date.ts) and checks everything; the ones after it answer from the stamp.
     const noop = wholeProcess(["build", "--project", dir]);
@@ -275,7 +282,7 @@ const md = [
   "|---|---|---|---|---|---|",
   `| cold, ${f.corpusName} (in-process; whole process ${f.corpus.wholeProcessRuns.map((x) => fmt(x)).join(", ")} ms) | ${f.corpus.directives} | ${fmt(f.corpus.inProcessMs)} | ${fmt(f.corpus.cpuMs)} | ${fmt(f.corpus.perSecond)} | ${fmt(f.corpus.maxRssMb)} |`,
   `| cold, generated 1k | 1000 | ${fmt(f.cold1000.inProcessMs)} | ${fmt(f.cold1000.cpuMs)} | ${fmt(f.cold1000.perSecond)} | ${fmt(f.cold1000.maxRssMb)} |`,
-  `| cold, generated ${BIG} | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].cpuMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
+  `| cold, generated ${BIG} (median of ${f[`cold${BIG}`].runsMs.map((x) => fmt(x)).join(", ")} ms; peak RSS the highest) | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].cpuMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
   `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; the first one after the cold build, which records the stamp, ${fmt(f[`noop${BIG}`].firstWholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | | |`,
   `| one directive changed, ${BIG}, warm process (${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | | |`,
   "",
