@@ -37,9 +37,10 @@ export function flushWrites() {
 function probe(dir) {
   const bytes = Buffer.alloc(1024, 97);
   const t = performance.now();
+  let folder = "";
   for (let i = 0; i < FILES; i++) {
-    if (i % PER_FOLDER === 0) mkdirSync(join(dir, `d${i / PER_FOLDER}`), { recursive: true });
-    const fd = openSync(join(dir, `d${Math.floor(i / PER_FOLDER)}`, `f${i}`), "wx");
+    if (i % PER_FOLDER === 0) mkdirSync((folder = join(dir, `d${i / PER_FOLDER}`)), { recursive: true });
+    const fd = openSync(join(folder, `f${i}`), "wx");
     writeSync(fd, bytes);
     closeSync(fd);
   }
