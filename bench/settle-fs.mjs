@@ -15,7 +15,7 @@ import { join } from "node:path";
 const FILES = 2000;
 const PER_FOLDER = 100;
 /** Creating a file this fast or faster counts as settled. */
-export const SETTLED_US = 40;
+export const SETTLED_US = 60;
 const PAUSE_S = 15;
 const MAX_WAIT_S = 240;
 
