@@ -160,10 +160,13 @@ for (const count of [1000, BIG]) {
     target(`no-op rebuild ${count} (in-process; ${noopIn.written} files written)`, noopIn.ms, "ms", noopIn.ms <= 300 && noopIn.written === 0, "≤ 300 ms, 0 written");
     target(`no-op rebuild ${count}, whole process`, noopAgain.ms, "ms", noopAgain.ms <= 200 && noopAgain.code === 0, "≤ 200 ms");
     const touched = join(dir, ".ai", "directives", "bench", "g0", "task_7.md");
-    const one = childBuild(dir, touched);
+    // Median of three, each a fresh process and a new edit: one sample moves by ~10 ms here.
+    const touches = [0, 1, 2].map(() => childBuild(dir, touched));
+    const one = median(touches);
     // A rebuild that failed, or wrote nothing, is no measure of one that works.
-    results.figures[`touch${count}`] = { inProcessMs: one.ms, written: one.written, code: one.code };
-    target(`single-file rebuild ${count}, warm process as --watch`, one.ms, "ms", one.ms <= 50 && one.code === 0 && one.written > 0, "≤ 50 ms");
+    const touchedOk = touches.every((r) => r.code === 0 && r.written > 0);
+    results.figures[`touch${count}`] = { inProcessMs: one.ms, runsMs: touches.map((r) => r.ms), written: one.written, code: one.code };
+    target(`single-file rebuild ${count}, warm process as --watch (median of 3)`, one.ms, "ms", one.ms <= 50 && touchedOk, "≤ 50 ms");
     const verifyRuns = [0, 1, 2].map(() => wholeProcess(["verify", join(dir, "out"), "--project", dir]));
     const verify = median(verifyRuns);
     const modules = Number(/(\d+)/.exec(verify.stdout.split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? NaN);
@@ -284,7 +287,7 @@ const md = [
   `| cold, generated 1k | 1000 | ${fmt(f.cold1000.inProcessMs)} | ${fmt(f.cold1000.cpuMs)} | ${fmt(f.cold1000.perSecond)} | ${fmt(f.cold1000.maxRssMb)} |`,
   `| cold, generated ${BIG} (median of ${f[`cold${BIG}`].runsMs.map((x) => fmt(x)).join(", ")} ms; peak RSS the highest) | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].cpuMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
   `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; the first one after the cold build, which records the stamp, ${fmt(f[`noop${BIG}`].firstWholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | | |`,
-  `| one directive changed, ${BIG}, warm process (${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | | |`,
+  `| one directive changed, ${BIG}, warm process (median of ${f[`touch${BIG}`].runsMs.map((x) => fmt(x)).join(", ")} ms; ${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | | |`,
   "",
   `Output of the generated 1k by kind (bytes, runtime/ excluded): ${Object.entries(f.output1000.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; sources ${f.output1000.sourceBytes}.`,
   `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
