@@ -51,9 +51,9 @@ function wholeProcess(args, cwd = ROOT) {
   return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The middle one of three whole-process runs, by wall time (a failed run counts as the slowest). */
+/** The middle one of the runs (whole processes or build children), by wall time; a failed run counts as the slowest. */
 function median(runs) {
-  return [...runs].sort((a, b) => (a.code === 0 ? a.ms : Infinity) - (b.code === 0 ? b.ms : Infinity))[1];
+  return [...runs].sort((a, b) => (a.code === 0 ? a.ms : Infinity) - (b.code === 0 ? b.ms : Infinity))[Math.floor(runs.length / 2)];
 }
 
 /** A build in a child process: in-process ms (no start-up), peak RSS and files written. */
@@ -136,7 +136,7 @@ for (const count of [1000, BIG]) {
   const copies = count === BIG ? [dir, ...[2, 3].map((n) => join(work, `gen${count}-${n}`))] : [dir];
   for (const copy of copies.slice(1)) generateCorpus(copy, count, 1);
   const colds = copies.map((copy) => (flushWrites(), childBuild(copy)));
-  const cold = [...colds].sort((a, b) => (a.code === 0 ? a.ms : Infinity) - (b.code === 0 ? b.ms : Infinity))[Math.floor(colds.length / 2)];
+  const cold = median(colds);
   const peakRss = Math.max(...colds.map((c) => c.maxRssMb));
   results.figures[`cold${count}`] = { directives: count, inProcessMs: cold.ms, cpuMs: cold.cpuMs, perSecond: count / (cold.ms / 1000), maxRssMb: peakRss, written: cold.written, runsMs: colds.map((c) => c.ms) };
   if (count === 1000) {

@@ -90,12 +90,12 @@ export function verifyModule(text: string, trust: TrustStore, options: VerifyMod
     signatureValid: null, signature: null, expectedHash: null, actualHash: null, owner: null, result: null, message: "",
   };
   const parsed = parseModuleSignature(text);
-  // A declaration never has a line of its own (carriesSignatureLine): only its folder's manifest can vouch for it.
-  if (!parsed && label.endsWith(".d.ts")) {
-    return { ...base, message: `No signature of its own: ${label}\n  A declaration (.d.ts) is vouched for only by the signed manifest of the output folder it was built into\n  Fix: verify that folder (rye verify out/)` };
-  }
   if (!parsed) {
-    return { ...base, message: `Unsigned module: ${label}\n  Expected: // rye:signed: header on line 1\n  Fix: rebuild it with rye build` };
+    // A declaration never has a line of its own (carriesSignatureLine): only its folder's manifest can vouch for it.
+    const message = label.endsWith(".d.ts")
+      ? `No signature of its own: ${label}\n  A declaration (.d.ts) is vouched for only by the signed manifest of the output folder it was built into\n  Fix: verify that folder (rye verify out/)`
+      : `Unsigned module: ${label}\n  Expected: // rye:signed: header on line 1\n  Fix: rebuild it with rye build`;
+    return { ...base, message };
   }
   const { info, body } = parsed;
   const actual = sha256Hex(body);
