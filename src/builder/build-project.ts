@@ -222,7 +222,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const carried = memo && trusted ? (memo.deps ??= new DependencyIndex()).unchangedSince(sources, cache) : null;
   const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
-  const produced = new Set<string>();
   const sign = moduleSigner(key, timestamp);
   const lookups = new LookupLog();
   const total = sources.filter((s) => (s.space ?? "project") === "project" && s.kind !== "tool").length;
@@ -235,7 +234,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   // An item compiled here or on a build worker: its files are written, what it looked up is recorded.
   const record = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>) => {
     if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
-    for (const r of records) produced.add(r[0]);
     const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
     next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
     rebuilt++;
@@ -275,10 +273,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
           if (kept !== rec.files[i]) (files === rec.files ? (files = [...rec.files]) : files)[i] = kept;
         }
         next.items[k] = files === rec.files ? rec : { ...rec, files };
-        for (const f of files) {
-          produced.add(f[0]);
-          out.keep(f[0]);
-        }
+        for (const f of files) out.keep(f[0]);
         reused++;
         progress();
         return rec;
@@ -304,7 +299,6 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }
-  for (const f of next.shared) produced.add(f[0]);
   // Moves the staged files into out/ and deletes the recorded files of items that are gone.
   const committed = tx.commit();
   if (memo) memo.output = tx.known;

@@ -83,7 +83,11 @@ const sorted = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntrie
 
 /** The canonical text of a shard: keys sorted, 1-space JSON, trailing newline. */
 export function serializeShard(shard: Shard): string {
-  return `${JSON.stringify({ folder: shard.folder, files: sorted(shard.files), items: sorted(shard.items) }, null, 1)}\n`;
+  // A list of keys orders every object JSON.stringify writes: the shard's own three, then the file
+  // names, of which the items' names are some. A shard's files are modules and declarations, so no
+  // name is one of the three. Sorting the entries into new objects instead cost ~3× as much.
+  const names = [...new Set([...Object.keys(shard.files), ...Object.keys(shard.items)])].sort();
+  return `${JSON.stringify({ folder: shard.folder, files: shard.files, items: shard.items }, ["folder", "files", "items", ...names], 1)}\n`;
 }
 
 function canonicalRoot(m: Manifest): Manifest {
