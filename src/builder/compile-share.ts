@@ -14,7 +14,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
-import { LISTED } from "../sign/sign-manifest.js";
+import { LISTED } from "../sign/signed-files.js";
 import type { SigningKey } from "../sign/keys.js";
 import type { SharedSources } from "./shared-sources.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";

@@ -4,7 +4,7 @@ import { standaloneCopy } from "../analyze/standalone-copy.js";
 import { itemKey } from "../cache/build-cache.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { SigningKey } from "../sign/keys.js";
-import { carriesSignatureLine } from "../sign/sign-manifest.js";
+import { carriesSignatureLine } from "../sign/signed-files.js";
 import { signModule } from "../sign/sign-module.js";
 
 /** Signs the modules (see carriesSignatureLine); other files (and every file of an unsigned build) pass as they are. */

@@ -4,7 +4,7 @@
 // and one is made per module, 10.5k at 10k directives.
 import type { FileRecord } from "../cache/build-cache.js";
 import { sha256Hex } from "../sign/hash-region.js";
-import { carriesSignatureLine } from "../sign/sign-manifest.js";
+import { carriesSignatureLine } from "../sign/signed-files.js";
 import { moduleBody, signBody, type ModuleBody } from "../sign/sign-module.js";
 import type { SigningKey } from "../sign/keys.js";
 

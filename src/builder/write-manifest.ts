@@ -7,7 +7,8 @@ import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
 import type { OutputUpdate } from "../cache/build-cache-write.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
-import { MANIFEST, MANIFEST_FORMAT, LISTED, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
+import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
+import { LISTED } from "../sign/signed-files.js";
 
 
 interface ShardMemo {

@@ -19,18 +19,6 @@ import { judge, type ItemVerification } from "./verify-item.js";
 
 /** The root manifest's name in out/. */
 export const MANIFEST = "manifest.json";
-/** The files a build's manifest lists: its modules (.js, .mjs, .ts) and their declarations (.d.ts). */
-export const LISTED = /\.(?:js|mjs|ts)$/;
-
-/**
- * Whether a listed file also starts with its own signature line: every module does, so one can be
- * checked, loaded or bundled on its own. A declaration (.d.ts) is never evaluated (TypeScript reads
- * it for types only) and is bound by the manifest alone: an Ed25519 signature per declaration cost
- * a cold build ~5 % of its time for no check anyone makes (docs/signing.md).
- */
-export function carriesSignatureLine(rel: string): boolean {
-  return LISTED.test(rel) && !rel.endsWith(".d.ts");
-}
 /** The folder of out/ holding the shards. */
 export const SHARD_DIR = "manifest";
 /** Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild". */

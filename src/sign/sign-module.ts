@@ -10,6 +10,7 @@ import { signMessage, verifyMessage } from "./ed25519.js";
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
 import { checkTimestamp } from "./sign-item.js";
+import { isDeclaration } from "./signed-files.js";
 import type { SignatureInfo } from "./signature-line.js";
 import type { TrustStore } from "./trust-store.js";
 import { judge, type Fixes, type ItemVerification } from "./verify-item.js";
@@ -92,7 +93,7 @@ export function verifyModule(text: string, trust: TrustStore, options: VerifyMod
   const parsed = parseModuleSignature(text);
   if (!parsed) {
     // A declaration never has a line of its own (carriesSignatureLine): only its folder's manifest can vouch for it.
-    const message = label.endsWith(".d.ts")
+    const message = isDeclaration(label)
       ? `No signature of its own: ${label}\n  A declaration (.d.ts) is vouched for only by the signed manifest of the output folder it was built into\n  Fix: verify that folder (rye verify out/)`
       : `Unsigned module: ${label}\n  Expected: // rye:signed: header on line 1\n  Fix: rebuild it with rye build`;
     return { ...base, message };

@@ -1,6 +1,7 @@
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
-import { LISTED, carriesSignatureLine, manifestFiles } from "./sign-manifest.js";
+import { manifestFiles } from "./sign-manifest.js";
+import { LISTED, carriesSignatureLine } from "./signed-files.js";
 import { signModule } from "./sign-module.js";
 
 
