@@ -16,7 +16,7 @@ import { OutputUpdate } from "../cache/build-cache-write.js";
 import { StagingWriter } from "../output/write-output.js";
 import { LISTED } from "../sign/signed-files.js";
 import type { SigningKey } from "../sign/keys.js";
-import type { SharedSources } from "./shared-sources.js";
+import { dropReadAhead, readAhead, type SharedSources } from "./shared-sources.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
 import { SigningBatch } from "./signing-batch.js";
 
@@ -68,6 +68,9 @@ export interface BuiltItem {
   lookups: [ItemKind, string][];
 }
 
+/** Texts read ahead at a time: enough for the reads to run back to back, few enough to hold no memory worth counting. */
+const READ_AHEAD = 32;
+
 const SKIPPED: ItemOutcome = { parseDiagnostics: [], diagnostics: [], compiled: false };
 
 /** Compiles the runs of `task.items` this thread claims, handing each item to `onBuilt` as it is done. */
@@ -100,29 +103,44 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
     while (at >= to) [from, to] = claim(shared, task);
     return at >= from;
   };
-  build(sources, task.version, {
-    hookConfig: task.hookConfig,
-    emitTs: task.emitTs,
-    items: {
-      wholeBuild: false,
-      failed: () => Atomics.load(shared, FAILED) === 1,
-      reuse(src) {
-        const at = position.get(src);
-        return at !== undefined && mine(at) ? undefined : SKIPPED;
+  // The claimed items' texts are read a few at a time, ahead of their compiling (see shared-sources.ts).
+  let readTo = 0;
+  const readNext = (at: number) => {
+    if (at < readTo) return;
+    readTo = Math.min(to, at + READ_AHEAD);
+    const next: SourceFile[] = [];
+    for (let i = at; i < readTo; i++) next.push(sources[task.items[i]!]!);
+    readAhead(next);
+  };
+  try {
+    build(sources, task.version, {
+      hookConfig: task.hookConfig,
+      emitTs: task.emitTs,
+      items: {
+        wholeBuild: false,
+        failed: () => Atomics.load(shared, FAILED) === 1,
+        reuse(src) {
+          const at = position.get(src);
+          if (at === undefined || !mine(at)) return SKIPPED;
+          readNext(at);
+          return undefined;
+        },
+        onLookup: (src, kind, id) => lookups.add(src, kind, id),
+        onItem(src, outcome, files) {
+          if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) Atomics.store(shared, FAILED, 1);
+          const at = position.get(src)!;
+          const before = task.before[at]!;
+          const records = files ? [...files].map(([rel, text]) => put(rel, text, before)) : [];
+          const item = { at, outcome, records, staged: [], lookups: lookups.take(src) };
+          if (batch) batch.item(item);
+          else done(item);
+        },
       },
-      onLookup: (src, kind, id) => lookups.add(src, kind, id),
-      onItem(src, outcome, files) {
-        if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) Atomics.store(shared, FAILED, 1);
-        const at = position.get(src)!;
-        const before = task.before[at]!;
-        const records = files ? [...files].map(([rel, text]) => put(rel, text, before)) : [];
-        const item = { at, outcome, records, staged: [], lookups: lookups.take(src) };
-        if (batch) batch.item(item);
-        else done(item);
-      },
-    },
-  });
-  batch?.flush();
+    });
+    batch?.flush();
+  } finally {
+    dropReadAhead();
+  }
 }
 
 /** The next run of items for this thread, as [from, to) positions; [∞, ∞) once every item is claimed. */

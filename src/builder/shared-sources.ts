@@ -5,6 +5,9 @@
 // a thread parses only its share and what that looks up). Other texts (given by a caller, or not
 // valid UTF-8 round trips) travel UTF-8 encoded in one SharedArrayBuffer, decoded when read.
 // Either way the decoded string is short-lived garbage instead of a copy kept to the end.
+// A thread that is about to compile a run of items reads their files ahead, a few back to back
+// (`readAhead`): a read between two compiles costs two to three times as much, its system call
+// path no longer in the CPU's caches (docs/performance.md).
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { readAgain, sourceWithText, textGetter, type SourceFacts } from "../project/source-facts.js";
 
@@ -43,6 +46,7 @@ export function shareSources(sources: readonly SourceFile[], onDisk: SourceOnDis
     const found = disk[i];
     if (found) {
       const file = { file: found.file, sha256: found.sha256, size: found.size };
+      onDiskOf.set(s, file);
       return textGetter(s, reader(s.path, file)), entry(file);
     }
     if (n < 0) return entry(s.text);
@@ -62,12 +66,47 @@ export function receiveSources(shared: SharedSources): SourceFile[] {
     if (ext !== undefined) fields.ext = ext;
     if (space !== undefined) fields.space = space;
     if (typeof place === "string") return { ...fields, text: place };
-    return sourceWithText(fields, Array.isArray(place) ? decoder(bytes, place[0], place[1]) : reader(path, place));
+    if (Array.isArray(place)) return sourceWithText(fields, decoder(bytes, place[0], place[1]));
+    const src = sourceWithText(fields, reader(path, place));
+    onDiskOf.set(src, place);
+    return src;
   });
 }
 
 const decoder = (bytes: Buffer, start: number, end: number) => () => bytes.toString("utf8", start, end);
-const reader = (path: string, file: OnDisk) => () => readAgain(path, file);
+
+/** The file each source of this thread whose text is read again was read from. */
+const onDiskOf = new WeakMap<SourceFile, OnDisk>();
+/** Texts read ahead, each until its source's text is first asked for. */
+const ahead = new Map<OnDisk, string>();
+
+const reader = (path: string, file: OnDisk) => () => {
+  const text = ahead.get(file);
+  if (text === undefined) return readAgain(path, file);
+  ahead.delete(file);
+  return text;
+};
+
+/**
+ * Reads the texts of `sources` that are read again from their files now, one after another, for
+ * their first use. A file that fails the check is left for that use to report (RYE8002).
+ */
+export function readAhead(sources: Iterable<SourceFile>): void {
+  for (const src of sources) {
+    const file = onDiskOf.get(src);
+    if (!file || ahead.has(file)) continue;
+    try {
+      ahead.set(file, readAgain(src.path, file));
+    } catch {
+      // Read again, and reported, where the text is used.
+    }
+  }
+}
+
+/** Forgets the texts read ahead and not used (a thread that stopped early). */
+export function dropReadAhead(): void {
+  ahead.clear();
+}
 
 /** True when `text` comes back from UTF-8 unchanged (no lone surrogates). */
 function shareable(text: string): boolean {

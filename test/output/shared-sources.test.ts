@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { receiveSources, shareSources } from "../../src/builder/shared-sources.js";
+import { dropReadAhead, readAhead, receiveSources, shareSources } from "../../src/builder/shared-sources.js";
 import type { SourceFile } from "../../src/compile/source.js";
 import { OutputError } from "../../src/output/output-fs.js";
 import { readProject } from "../../src/project/read-project.js";
@@ -93,6 +93,40 @@ describe("sources read from files", () => {
       expect((thrown as Error).message).toContain("changed while the build was reading it");
     }
     expect(received[2]!.text).toBe("third\n");
+  });
+
+  test("read ahead, give each text read ahead once, then read the file again", () => {
+    const { dir, read, shared } = project("ahead", { "a.md": "first\n", "b.md": "second\n", "c.md": "third\n" });
+    const received = receiveSources(structuredClone(shared));
+    const file = (name: string) => join(dir, ".ai", "directives", name);
+    try {
+      readAhead([read[0]!, received[1]!]);
+      // What was read ahead is what the build read first: an edit after it reaches the next read only.
+      writeFileSync(file("a.md"), "FIRST\n");
+      writeFileSync(file("b.md"), "SECOND\n");
+      expect(read[0]!.text).toBe("first\n");
+      expect(received[1]!.text).toBe("second\n");
+      expect(() => read[0]!.text).toThrow(/changed while the build was reading it/);
+      expect(() => received[1]!.text).toThrow(/changed while the build was reading it/);
+      // A file that changed before the read ahead fails where its text is used, as without it.
+      writeFileSync(file("c.md"), "THIRD\n");
+      expect(() => readAhead([read[2]!, received[2]!])).not.toThrow();
+      for (const side of [read, received]) expect(() => side[2]!.text).toThrow(expect.objectContaining({ code: "RYE8002", path: side[2]!.path }));
+    } finally {
+      dropReadAhead();
+    }
+  });
+
+  test("leave texts that are not read again from a file alone, and forget what was read ahead when told", () => {
+    const plain = sources();
+    const onThread = receiveSources(structuredClone(shareSources(plain)));
+    readAhead([...plain, ...onThread]);
+    expect(onThread.map((s) => s.text)).toEqual(sources().map((s) => s.text));
+    const { dir, read } = project("forget", { "a.md": "kept?\n" });
+    readAhead(read);
+    dropReadAhead();
+    writeFileSync(join(dir, ".ai", "directives", "a.md"), "no\n");
+    expect(() => read[0]!.text).toThrow(/changed while the build was reading it/);
   });
 
   test.skipIf(process.platform === "win32")("fail, without waiting, when a FIFO took the file's place", () => {
