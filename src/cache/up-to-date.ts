@@ -8,7 +8,7 @@
 // What a stat cannot see: an out/ file edited in place. `rye verify` checks every file, so such an
 // edit is caught there; deleting `.rye-cache/` forces the full check.
 import { mkdirSync, type Stats, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
 import { signingKeyDir } from "../sign/keys.js";
@@ -17,6 +17,7 @@ import { compilerFiles, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "../project/read-project.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
 import { frameLines } from "../diagnostics/code-frame.js";
+import { factsOf } from "../project/source-facts.js";
 
 const FORMAT = 4;
 /** A path and what stat said: size (-1 for a folder, -2 when absent), mtime and inode. */
@@ -70,28 +71,47 @@ function toEntry(path: string, st: Stats | undefined): Entry {
 
 const entry = (path: string) => toEntry(path, statSync(path, { throwIfNoEntry: false }));
 
+/** The size of an entry whose stat the build's own read takes (see `beginStamp`), until it has. */
+const DEFERRED = -3;
+
+/**
+ * Item files whose stat the build takes as it opens them, by the path it opens them at (the item
+ * folder resolved, then the names walked): the entry each fills in.
+ */
+type Deferred = Map<string, number>;
+
 /**
  * The stat of every folder and file a build of these spaces reads (following symlinks, as reading
  * does), or null when a stat alone cannot tell (a symlink loop, an unreadable entry): no stamp then.
+ * With `deferred`, an item file listed as a plain file with an extension its kind reads gets a
+ * DEFERRED entry instead, recorded in `deferred`.
  */
-function snapshotInputs(o: StampOptions): Entry[] | null {
+function snapshotInputs(o: StampOptions, deferred?: Deferred): Entry[] | null {
   const out: Entry[] = [];
   const seen = new Set<string>();
-  const walk = (dir: string): boolean => {
+  const walk = (dir: string, exts: readonly string[]): boolean => {
     const st = statSync(dir, { throwIfNoEntry: false });
     out.push(toEntry(dir, st));
     if (!st?.isDirectory()) return true;
     const id = `${st.dev}:${st.ino}`;
     if (seen.has(id)) return false;
     seen.add(id);
-    for (const name of readdirSync(dir).sort()) if (!walk(join(dir, name))) return false;
+    const resolved = deferred && resolve(dir);
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort(byName)) {
+      // `dir` is normalised and a listed name is one component: join(dir, name) without normalising again.
+      const path = `${dir}${sep}${e.name}`;
+      if (resolved && e.isFile() && exts.some((x) => e.name.endsWith(x))) {
+        deferred!.set(`${resolved}${sep}${e.name}`, out.length);
+        out.push([path, DEFERRED, 0, 0]);
+      } else if (!walk(path, exts)) return false;
+    }
     return true;
   };
   try {
     for (const [, root] of spacesInOrder(o.spaces)) {
       const ai = join(root, ".ai");
       out.push(entry(ai), entry(join(ai, "config")), entry(join(ai, "config", "agent")), entry(join(ai, "config", "agent", "hook_conditions.yaml")));
-      for (const { dir } of Object.values(ITEM_DIRS)) if (!walk(join(ai, dir))) return null;
+      for (const { dir, exts } of Object.values(ITEM_DIRS)) if (!walk(join(ai, dir), exts)) return null;
     }
     const keys = signingKeyDir(o.env);
     out.push(entry(join(keys, "private_key.pem")), entry(join(keys, "public_key.pem")));
@@ -99,6 +119,26 @@ function snapshotInputs(o: StampOptions): Entry[] | null {
   } catch {
     return null;
   }
+}
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * `inputs` with each DEFERRED entry filled in from the stat the build's read took of its file
+ * (`factsOf`), or null when one was not read that way (a file the build refused, a source whose
+ * text was replaced): no stamp then.
+ */
+function withReadStats(inputs: Entry[], deferred: Deferred, sources: readonly SourceFile[]): Entry[] | null {
+  const filled = [...inputs];
+  let left = deferred.size;
+  for (const src of sources) {
+    const read = factsOf(src);
+    const at = read && deferred.get(read.file);
+    if (at === undefined || filled[at]![1] !== DEFERRED) continue;
+    filled[at] = [filled[at]![0], read!.size, read!.mtimeMs, read!.ino];
+    left--;
+  }
+  return left === 0 ? filled : null;
 }
 
 const same = (a: Entry, b: Entry) => a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
@@ -157,10 +197,16 @@ function readStamp(o: StampOptions, file: string): (StampedResult & { sources: S
 /**
  * Starts a stamp before a build reads anything (so a change made while it runs makes the stamp
  * stale, never wrong) and removes the old one; `save` records it once the build has committed.
+ * The item files the build reads are not stat-ed here: the build's read takes each one's stat from
+ * the open file just before reading it (`SourceFacts`), which is as early for that file and saves
+ * a stat per item before any thread compiles. `save` must be given the sources that read made.
  */
 export function beginStamp(o: StampOptions): {
   save(result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>): void;
-  /** How many files the spaces hold and the largest one's size in bytes, from the stat taken here; null when none was. */
+  /**
+   * How many files the spaces hold and the largest one's size in bytes (Infinity when some are
+   * only stat-ed as the build reads them), from the walk taken here; null when none was.
+   */
   files: { count: number; largest: number } | null;
 } {
   const path = fileOf(o.project);
@@ -171,7 +217,8 @@ export function beginStamp(o: StampOptions): {
   }
   const started = Date.now();
   const key = keyOf(o);
-  const inputs = snapshotInputs(o);
+  const deferred: Deferred = new Map();
+  const inputs = snapshotInputs(o, deferred);
   const { dirs, files } = compilerFiles();
   const compiler = [...dirs, ...files].map(entry);
   const write = (result: StampedResult & { sources?: readonly SourceFile[] }, outputs: Iterable<string>, inputs: Entry[]) => {
@@ -193,8 +240,10 @@ export function beginStamp(o: StampOptions): {
     files: inputs && sizes(inputs),
     save(result, outputs) {
       if (!inputs || result.diagnostics.some((d) => d.severity === "error")) return;
+      const read = withReadStats(inputs, deferred, result.sources ?? []);
+      if (!read) return;
       try {
-        write(result, outputs, inputs);
+        write(result, outputs, read);
       } catch {
         // Only an optimisation: without a stamp the next build checks everything.
       }
@@ -202,11 +251,11 @@ export function beginStamp(o: StampOptions): {
   };
 }
 
-/** How many of `entries` are files, and the largest one's size. */
+/** How many of `entries` are files, and the largest one's size (Infinity when one is DEFERRED). */
 function sizes(entries: readonly Entry[]): { count: number; largest: number } {
   let count = 0;
   let largest = 0;
-  for (const e of entries) if (e[1] >= 0) (count++, (largest = Math.max(largest, e[1])));
+  for (const e of entries) if (e[1] >= 0 || e[1] === DEFERRED) (count++, (largest = Math.max(largest, e[1] === DEFERRED ? Infinity : e[1])));
   return { count, largest };
 }
 

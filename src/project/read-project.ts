@@ -63,7 +63,7 @@ export function readProject(
       }
       const read = readText(file, path, maxBytes, diagnostics);
       if (read === null) continue;
-      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, `${absolute}${sep}${native}`, read.bytes, read.text) : { kind, id, path, ext, text: read.text });
+      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, `${absolute}${sep}${native}`, read.bytes, read.text, read) : { kind, id, path, ext, text: read.text });
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).
@@ -83,15 +83,23 @@ function usableId(id: string): boolean {
   return !/[\\\u0000-\u001f\u007f-\u009f\u2028\u2029%?#]/.test(id) && id.split("/").every((p) => p !== "" && p !== "." && p !== "..");
 }
 
-/** Reads one item as UTF-8 text (the bytes are valid until the next read), or reports why it cannot be used. */
-function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): { text: string; bytes: Buffer } | null {
+/**
+ * Reads one item as UTF-8 text (the bytes are valid until the next read), with what the open file's
+ * stat said before it was read, or reports why it cannot be used.
+ */
+function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): { text: string; bytes: Buffer; mtimeMs: number; ino: number } | null {
   const loc = { source: path, start: START, end: START };
   let bytes: Buffer;
   let fd: number | undefined;
+  let mtimeMs: number;
+  let ino: number;
   try {
     fd = openSync(file, "r");
     // Size from the open file, so a file swapped after the walk is still measured before reading.
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    const size = st.size;
+    mtimeMs = st.mtimeMs;
+    ino = st.ino;
     if (size > maxBytes) {
       diagnostics.push(d.fileTooLarge(loc, size, maxBytes));
       return null;
@@ -124,7 +132,7 @@ function readText(file: string, path: string, maxBytes: number, diagnostics: Dia
     diagnostics.push(d.unreadableFile({ source: path, start: pos, end: pos }, "it holds a NUL byte, so it is binary, not text"));
     return null;
   }
-  return { text, bytes };
+  return { text, bytes, mtimeMs, ino };
 }
 
 /** An fs error as a short reason without the absolute path Node puts in its message. */

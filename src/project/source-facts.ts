@@ -22,6 +22,9 @@ export interface SourceFacts {
   stamp: string | null;
   /** Whether `rye:signed:` occurs in its first 512 characters (`mayBeSigned`). */
   signed: boolean;
+  /** What the open file's stat said just before it was read (the up-to-date stamp records it). */
+  mtimeMs: number;
+  ino: number;
 }
 
 const facts = new WeakMap<SourceFile, SourceFacts>();
@@ -40,14 +43,14 @@ export function mayBeSigned(text: string): boolean {
 }
 
 /**
- * `fields` as a source whose text `text` was decoded from `bytes` read from `file`: what a build asks
- * of it is recorded, and its `text` reads the file again on every use, checked against them (see
- * `readAgain`).
+ * `fields` as a source whose text `text` was decoded from `bytes` read from `file`, whose open file's
+ * stat was `stat`: what a build asks of it is recorded, and its `text` reads the file again on every
+ * use, checked against them (see `readAgain`).
  */
-export function readTextOnUse(fields: Omit<SourceFile, "text">, file: string, bytes: Uint8Array, text: string): SourceFile {
+export function readTextOnUse(fields: Omit<SourceFile, "text">, file: string, bytes: Uint8Array, text: string, stat: Pick<SourceFacts, "mtimeMs" | "ino">): SourceFile {
   const stamp = sourceTimestamp(text);
   // A match is a view into the whole text: a copy of its characters keeps the text collectable.
-  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text) };
+  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text), mtimeMs: stat.mtimeMs, ino: stat.ino };
   const src = sourceWithText(fields, () => readAgain(fields.path, read));
   facts.set(src, read);
   return src;

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -158,6 +158,40 @@ describe("rye build when nothing changed", () => {
     } finally {
       utimesSync(compiler, before.atime, before.mtime);
     }
+  });
+
+  // The item files are not stat-ed before the build reads them: the read's own stat of each open
+  // file is what the stamp records. It must be what a stat of the path says, or no build would
+  // ever be answered from the stamp (or a stale one would).
+  test("records each item file as a stat of its path gives it, from the stat the build's read took", async () => {
+    const dir = await stamped();
+    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8")) as { inputs: [string, number, number, number][] };
+    const items = stamp.inputs.filter(([path]) => path.endsWith(".md"));
+    expect(items.map(([path]) => path).sort()).toEqual(["one.md", "two.md"].map((n) => join(dir, ".ai", "directives", "t", n)));
+    for (const [path, size, mtimeMs, ino] of items) {
+      const st = statSync(path);
+      expect([size, mtimeMs, ino]).toEqual([st.size, st.mtimeMs, st.ino]);
+    }
+  });
+
+  test.skipIf(process.platform === "win32")("items read through a symlinked folder are answered from the stamp, and an edit there is rebuilt", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-stamp-"));
+    mkdirSync(join(dir, "shared"), { recursive: true });
+    mkdirSync(join(dir, ".ai", "directives"), { recursive: true });
+    writeFileSync(join(dir, "shared", "linked.md"), directive("linked", "Write about {input:topic}."));
+    symlinkSync(join("..", "..", "shared"), join(dir, ".ai", "directives", "s"));
+    age(join(dir, ".ai"));
+    age(join(dir, "shared"));
+    expect((await rye(dir)).code).toBe(0);
+    age(join(dir, "out"));
+    age(TEST_USER);
+    expect((await rye(dir)).code).toBe(0);
+    expect(existsSync(stampOf(dir))).toBe(true);
+    expect((await rye(dir)).stdout).toContain("(0 files written)");
+    appendFileSync(join(dir, "shared", "linked.md"), "\nOne more line.\n");
+    const r = await rye(dir);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, "out", "directives", "s", "linked.js"), "utf8")).toContain("One more line.");
   });
 
   test("other flags or another output folder are not answered from the stamp", async () => {
