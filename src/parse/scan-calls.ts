@@ -1,4 +1,5 @@
 import { parse } from "./generated/calls.js";
+import { parseSimpleCall } from "./call-simple.js";
 
 // grammar/calls.peggy reads a body as (Call / BrokenCall / Skip)*: prose up to a backtick is skipped,
 // and at each backtick a call is tried, else the backtick is skipped. Running that over a whole body
@@ -28,7 +29,12 @@ export function scanCalls<T>(text: string): T[] {
   while (pos !== -1) {
     CALL_START.lastIndex = pos;
     let next = pos + 1;
-    if (CALL_START.test(text)) {
+    // Most calls are read without the grammar (call-simple.ts); it decides the rest and the broken ones.
+    const simple = CALL_START.test(text) ? parseSimpleCall(text, pos) : undefined;
+    if (simple) {
+      out.push(simple.call as T);
+      next = simple.end;
+    } else if (simple === null) {
       for (const startRule of ["Call", "BrokenCall"] as const) {
         // Library mode parses a prefix from the given offset; silent: failures here are not errors.
         const r = parse(text, { startRule, peg$library: true, peg$currPos: pos, peg$silentFails: 1 }) as LibraryResult;
