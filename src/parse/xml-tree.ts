@@ -77,7 +77,7 @@ function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope
   const attrib: Record<string, string> = {};
   const attribLocs: Record<string, Location> = {};
   for (const a of raw.attrs) {
-    if (a.name === "xmlns" || a.name.startsWith("xmlns:")) continue;
+    if (declaresNamespace(a)) continue;
     const name = a.name.includes(":") ? qualify(a.name, local, a.start) : a.name;
     attrib[name] = a.value;
     attribLocs[name] = loc(a.start, a.start + a.name.length);
@@ -98,7 +98,8 @@ function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope
   let pending: RawText[] = [];
   const flush = () => {
     if (pending.length === 0) return;
-    const text = pending.map((p) => p.text).join("");
+    // Mostly one run of text (comments and instructions are what split it).
+    const text = pending.length === 1 ? pending[0]!.text : pending.map((p) => p.text).join("");
     const last = el.children[el.children.length - 1];
     if (text !== "") {
       if (last) last.tail = text;
@@ -119,9 +120,12 @@ function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope
   return el;
 }
 
+const declaresNamespace = (a: RawElement["attrs"][number]) => a.name === "xmlns" || a.name.startsWith("xmlns:");
+
 function withNamespaces(raw: RawElement, scope: Map<string, string>): Map<string, string> {
-  const decls = raw.attrs.filter((a) => a.name === "xmlns" || a.name.startsWith("xmlns:"));
-  if (decls.length === 0) return scope;
+  // Nearly every element declares none: no list is made for it.
+  if (!raw.attrs.some(declaresNamespace)) return scope;
+  const decls = raw.attrs.filter(declaresNamespace);
   const next = new Map(scope);
   for (const d of decls) next.set(d.name === "xmlns" ? "" : d.name.slice(6), d.value);
   return next;
