@@ -83,10 +83,10 @@ type Deferred = Map<string, number>;
 /**
  * The stat of every folder and file a build of these spaces reads (following symlinks, as reading
  * does), or null when a stat alone cannot tell (a symlink loop, an unreadable entry): no stamp then.
- * With `deferred`, an item file listed as a plain file with an extension its kind reads gets a
- * DEFERRED entry instead, recorded in `deferred`.
+ * An item file listed as a plain file with an extension its kind reads gets a DEFERRED entry
+ * instead, recorded in `deferred`.
  */
-function snapshotInputs(o: StampOptions, deferred?: Deferred): Entry[] | null {
+function snapshotInputs(o: StampOptions, deferred: Deferred): Entry[] | null {
   const out: Entry[] = [];
   const seen = new Set<string>();
   const walk = (dir: string, exts: readonly string[]): boolean => {
@@ -96,12 +96,12 @@ function snapshotInputs(o: StampOptions, deferred?: Deferred): Entry[] | null {
     const id = `${st.dev}:${st.ino}`;
     if (seen.has(id)) return false;
     seen.add(id);
-    const resolved = deferred && resolve(dir);
+    const resolved = resolve(dir);
     for (const e of readdirSync(dir, { withFileTypes: true }).sort(byName)) {
       // `dir` is normalised and a listed name is one component: join(dir, name) without normalising again.
       const path = `${dir}${sep}${e.name}`;
-      if (resolved && e.isFile() && exts.some((x) => e.name.endsWith(x))) {
-        deferred!.set(`${resolved}${sep}${e.name}`, out.length);
+      if (e.isFile() && exts.some((x) => e.name.endsWith(x))) {
+        deferred.set(`${resolved}${sep}${e.name}`, out.length);
         out.push([path, DEFERRED, 0, 0]);
       } else if (!walk(path, exts)) return false;
     }
