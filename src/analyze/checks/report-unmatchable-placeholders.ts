@@ -8,6 +8,8 @@ const LOOSE = /\{input:[^}\n]{0,80}\}?/gu;
 export function reportUnmatchablePlaceholders({ parsed, refs, bag }: CheckContext): void {
   const { text } = parsed.file;
   const matched = new Set(refs.filter((r) => r.type === "input_ref").map((r) => r.loc.start.offset));
+  // Every near-miss starts with `{input:`: when each one there starts a real ref, there is none.
+  if (!unmatchedStart(text, matched)) return;
   for (const m of text.matchAll(LOOSE)) {
     if (matched.has(m.index)) continue;
     // A real ref that starts inside a near-miss (`{input:{input:x}`) is not a near-miss itself.
@@ -15,6 +17,12 @@ export function reportUnmatchablePlaceholders({ parsed, refs, bag }: CheckContex
     const loc = parsed.lines.location(parsed.source, m.index, m.index + m[0].length);
     bag.add(d.unmatchablePlaceholder(loc, m[0], hint(m[0])));
   }
+}
+
+/** Whether some `{input:` in `text` starts at none of the offsets in `matched`. */
+function unmatchedStart(text: string, matched: ReadonlySet<number>): boolean {
+  for (let at = text.indexOf("{input:"); at !== -1; at = text.indexOf("{input:", at + 1)) if (!matched.has(at)) return true;
+  return false;
 }
 
 function hint(raw: string): string {
