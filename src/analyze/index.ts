@@ -1,7 +1,7 @@
 import { DiagnosticBag, type Diagnostic, type LineIndex } from "../diagnostics/diagnostic.js";
 import { extensionPlaceholder } from "../diagnostics/codes.js";
 import type { Span, TemplateNode } from "../parse/ast.js";
-import { mayContain, scanPlaceholders } from "../parse/placeholders.js";
+import { mayContain, placeholdersWithin, scanPlaceholders } from "../parse/placeholders.js";
 import type { DirectiveLocations } from "../parse/directive-data.js";
 import type { AnalyzeInput, CompiledText, DeclaredAt, DirectiveAnalysis } from "./analysis.js";
 import type { CheckContext } from "./checks/context.js";
@@ -54,9 +54,9 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
     source: parsed.source,
     data,
     inputs: data.inputs ?? [],
-    body: compileText(span(parsed.file.body), true, parsed.source, parsed.lines),
-    content: compileText(span(fence.content), true, parsed.source, parsed.lines),
-    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines, rawSegments),
+    body: compileText(span(parsed.file.body), true, parsed.source, parsed.lines, rawSegments && { nodes: rawSegments, text }),
+    content: compileText(span(fence.content), true, parsed.source, parsed.lines, rawSegments && { nodes: rawSegments, text }),
+    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines, rawSegments && { nodes: rawSegments, text }),
     actions: compileActions(data.actions ?? [], parsed.source, parsed.lines),
     diagnostics: bag.items,
     declared: declaredAt(parsed.locs),
@@ -69,15 +69,19 @@ function declaredAt(locs: DirectiveLocations): DeclaredAt {
   return { root: locs.root.start, inputs: locs.inputs.map((i) => (i.name ?? i.element).start), outputs: locs.outputs.map((o) => o.start) };
 }
 
-/** Splits a field into literal text and input refs, or marks it for the run-time interpreter. */
-function compileText(s: { text: string; base: number }, envPass: boolean, source: string, lines: LineIndex, scanned: TemplateNode[] | null = null): CompiledText {
+/**
+ * Splits a field into literal text and input refs, or marks it for the run-time interpreter. `file`:
+ * the input-ref scan of the whole file the field is a slice of (at `s.base`), which holds the field's.
+ */
+function compileText(s: { text: string; base: number }, envPass: boolean, source: string, lines: LineIndex, file: { nodes: TemplateNode[]; text: string } | null = null): CompiledText {
   const where = { source, lines, base: s.base };
   // `{env:…}` runs first and its values may form or break input refs, so such fields are interpreted.
   if (envPass && mayContain(s.text, "EnvRefs") && scanPlaceholders(s.text, "EnvRefs", where).some((n) => n.type !== "text")) {
     return { text: s.text, segments: null, env: true };
   }
+  const within = () => (file ? placeholdersWithin(file.nodes, file.text, s.base, s.base + s.text.length, { source, lines, base: 0 }) : null);
   const segments = mayContain(s.text, "InputRefs")
-    ? (scanned ?? scanPlaceholders(s.text, "InputRefs", where))
+    ? (within() ?? scanPlaceholders(s.text, "InputRefs", where))
     : [{ type: "text" as const, value: s.text, loc: lines.location(source, s.base, s.base + s.text.length) }];
   return { text: s.text, segments, env: false };
 }

@@ -96,6 +96,34 @@ export function scanPlaceholders(
   return out;
 }
 
+/**
+ * What `scanPlaceholders` returns for `text.slice(start, end)` (at `where.base + start`), taken from
+ * `nodes`, the scan of all of `text` by the same pass: its placeholders that lie inside, and its text
+ * cut to the ends. The passes match left to right without looking behind or past a match, so that is
+ * the same, unless a placeholder of the whole crosses an end: then null, and the slice is scanned.
+ */
+export function placeholdersWithin(nodes: readonly TemplateNode[], text: string, start: number, end: number, where: { source: string; lines: LineIndex; base: number }): TemplateNode[] | null {
+  const out: TemplateNode[] = [];
+  for (const node of nodes) {
+    const from = node.loc.start.offset - where.base;
+    const to = node.loc.end.offset - where.base;
+    if (to <= start || from >= end) {
+      if (from >= end) break;
+      continue;
+    }
+    if (node.type !== "text") {
+      if (from < start || to > end) return null;
+      out.push(node);
+      continue;
+    }
+    const a = Math.max(from, start);
+    const b = Math.min(to, end);
+    if (a === b) continue;
+    out.push(a === from && b === to ? node : { type: "text", value: text.slice(a, b), loc: where.lines.location(where.source, where.base + a, where.base + b) });
+  }
+  return out;
+}
+
 /** Fast check used before scanning: most strings hold no placeholder of the pass at all. */
 export function mayContain(text: string, system: PlaceholderSystem): boolean {
   switch (system) {
