@@ -25,7 +25,7 @@ export interface SourceGroups {
   byId: Record<ItemKind, Map<string, SourceFile[]>>;
   /** decisions.md #18: a second file of one id, kind and space. */
   duplicates: Diagnostic[];
-  /** The project items in the order they are compiled: knowledge, then directives. */
+  /** The project items in the order `compileDirectives` compiles them (or asks `reuse` about them): knowledge, then directives. */
   order: SourceFile[];
 }
 
@@ -90,11 +90,6 @@ function groupById(sources: readonly SourceFile[]): { ordered: SourceFile[]; byI
   return { ordered, byId };
 }
 
-/** The project items `compileDirectives` compiles (or asks `reuse` about), in the order it does: knowledge, then directives. */
-export function projectItemOrder(sources: readonly SourceFile[]): SourceFile[] {
-  return itemOrder(groupById(sources).byId);
-}
-
 function itemOrder(byId: SourceGroups["byId"]): SourceFile[] {
   return [...byId.knowledge.values(), ...byId.directive.values()].map((srcs) => srcs[0]!).filter((s) => spaceOf(s) === "project");
 }
@@ -122,8 +117,8 @@ export function groupSources(sources: readonly SourceFile[]): SourceGroups {
  * Items are parsed when first needed, so reused items and unreferenced items of other spaces cost nothing;
  * for each id the first file (project → user → system) that parses wins, as if all were parsed in order.
  */
-export function compileDirectives(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, hooks: CompileHooks = {}, scope?: CompileScope): CompiledDirectives {
-  const groups = scope ? scope.groups : groupSources(sources);
+export function compileDirectives(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, hooks: CompileHooks = {}, scope?: CompileScope, grouped?: SourceGroups): CompiledDirectives {
+  const groups = scope ? scope.groups : (grouped ?? groupSources(sources));
   const { byId } = groups;
   const diagnostics: Diagnostic[] = [...groups.duplicates];
   /** With a scope: whether each visited directive compiled now. */

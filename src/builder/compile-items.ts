@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { build, type BuildItemHooks, type BuildOptions, type BuildResult } from "../compile/build.js";
-import { projectItemOrder, type ItemOutcome } from "../compile-directives.js";
+import { groupSources, type ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { FileRecord } from "../cache/build-cache.js";
 import type { OutputTransaction } from "../output/write-output.js";
@@ -82,7 +82,9 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   const hooks = options.items;
   const decided = new Map<SourceFile, ItemOutcome | undefined>();
   const pending: SourceFile[] = [];
-  for (const src of projectItemOrder(sources)) {
+  // Grouped once, for the decisions here and for the pass that assembles the result.
+  const groups = groupSources(sources);
+  for (const src of groups.order) {
     const reused = hooks.reuse?.(src);
     decided.set(src, reused);
     if (!reused) pending.push(src);
@@ -116,6 +118,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
     ...options,
+    groups,
     items: {
       ...hooks,
       reuse(src) {

@@ -25,6 +25,8 @@ export interface BuildOptions {
   declarationMap?: DeclarationMapOptions;
   /** A warm rebuild (with `items`): see `WarmCompile`. */
   warm?: WarmCompile;
+  /** `groupSources` of these sources, when the caller has made it already. */
+  groups?: SourceGroups;
 }
 
 /**
@@ -98,7 +100,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         const carried: ItemOutcome & { registry: RegistryEntry } = { ...outcome, registry: m.registry };
         items.onItem(src, carried, moduleFiles(m, ts));
       },
-    }, warm);
+    }, warm, options.groups);
     if (items.wholeBuild === false) return { files: new Map(), diagnostics, compiled, tools: tools.tools.map((t) => t.id) };
     // Tools are few and cheap: compiled every build, written only when their text changes.
     const last = warm?.shared;
