@@ -78,9 +78,16 @@ export interface CompileHooks {
 const spaceOf = (s: SourceFile) => s.space ?? "project";
 const rank = (space: string) => (space === "project" ? 0 : space === "user" ? 1 : 2);
 
+/** Whether no source comes after one of a later space in probing order. */
+function inProbingOrder(sources: readonly SourceFile[]): boolean {
+  for (let i = 1; i < sources.length; i++) if (rank(spaceOf(sources[i - 1]!)) > rank(spaceOf(sources[i]!))) return false;
+  return true;
+}
+
 /** Sources by kind and id, each id's files in probing order (project → user → system). */
 function groupById(sources: readonly SourceFile[]): { ordered: SourceFile[]; byId: Record<ItemKind, Map<string, SourceFile[]>> } {
-  const ordered = [...sources].sort((a, b) => rank(spaceOf(a)) - rank(spaceOf(b)));
+  // readSpaces reads the spaces in probing order already: the (stable) sort is then needed by other callers only.
+  const ordered = inProbingOrder(sources) ? [...sources] : [...sources].sort((a, b) => rank(spaceOf(a)) - rank(spaceOf(b)));
   const byId = { directive: new Map<string, SourceFile[]>(), knowledge: new Map<string, SourceFile[]>(), tool: new Map<string, SourceFile[]>() };
   for (const src of ordered) {
     const list = byId[src.kind].get(src.id);
