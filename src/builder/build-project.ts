@@ -190,6 +190,9 @@ function manifestItemOf(fps: Fingerprints): (k: string, path: string) => { itemI
   };
 }
 
+/** The records of an item the last build did not make: one list for all, so a task posted to build workers carries it once. */
+const NO_FILES = Object.freeze([]) as unknown as FileRecord[];
+
 /** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
 type SignedText = [text: string, signed: string, sha256: string];
 
@@ -246,7 +249,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     timestamp,
     tx,
     trusted,
-    before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? [],
+    before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? NO_FILES,
     built: record,
     // The fingerprints `record` looks up, computed while the threads compile (each is kept once made).
     arrived(src: SourceFile, looked: readonly [ItemKind, string][]) {
