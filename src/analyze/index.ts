@@ -49,14 +49,15 @@ export function analyzeDirective({ id, parsed }: AnalyzeInput): { analysis: Dire
   if (bag.hasErrors) return { analysis: null, diagnostics: bag.items };
   const span = (s: Span) => ({ text: s.text, base: s.loc.start.offset });
   const fence = parsed.file.fence!;
+  const file = rawSegments && { nodes: rawSegments, text };
   const analysis: DirectiveAnalysis = {
     id,
     source: parsed.source,
     data,
     inputs: data.inputs ?? [],
-    body: compileText(span(parsed.file.body), true, parsed.source, parsed.lines, rawSegments && { nodes: rawSegments, text }),
-    content: compileText(span(fence.content), true, parsed.source, parsed.lines, rawSegments && { nodes: rawSegments, text }),
-    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines, rawSegments && { nodes: rawSegments, text }),
+    body: compileText(span(parsed.file.body), true, parsed.source, parsed.lines, file),
+    content: compileText(span(fence.content), true, parsed.source, parsed.lines, file),
+    raw: compileText({ text, base: 0 }, true, parsed.source, parsed.lines, file),
     actions: compileActions(data.actions ?? [], parsed.source, parsed.lines),
     diagnostics: bag.items,
     declared: declaredAt(parsed.locs),
@@ -79,7 +80,9 @@ function compileText(s: { text: string; base: number }, envPass: boolean, source
   if (envPass && mayContain(s.text, "EnvRefs") && scanPlaceholders(s.text, "EnvRefs", where).some((n) => n.type !== "text")) {
     return { text: s.text, segments: null, env: true };
   }
-  const within = () => (file ? placeholdersWithin(file.nodes, file.text, s.base, s.base + s.text.length, { source, lines, base: 0 }) : null);
+  // The whole file (`raw`) is the scan itself.
+  const within = () =>
+    !file ? null : s.base === 0 && s.text.length === file.text.length ? file.nodes : placeholdersWithin(file.nodes, file.text, s.base, s.base + s.text.length, { source, lines, base: 0 });
   const segments = mayContain(s.text, "InputRefs")
     ? (within() ?? scanPlaceholders(s.text, "InputRefs", where))
     : [{ type: "text" as const, value: s.text, loc: lines.location(source, s.base, s.base + s.text.length) }];
