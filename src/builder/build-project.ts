@@ -45,6 +45,12 @@ export interface ProjectBuildOptions {
   sourceTrust?: TrustStore | null;
   /** Threads to compile on (`--jobs`; default RYE_JOBS, else one per core); 1: this thread only. */
   jobs?: number;
+  /**
+   * Bytes of source text a one-shot build keeps in memory once read (default 64 MiB, ~17k typical
+   * items): each thread decodes a text from them where it parses it. Texts beyond are read again
+   * from their files there, and a file changed since the first read fails the build (RYE8002).
+   */
+  keptSourceBytes?: number;
 }
 
 /**
@@ -75,8 +81,8 @@ export interface BuildMemo {
 export interface ProjectBuildResult {
   /**
    * The sources built. After a build that read them itself (no `read`, no `memo`), each text is
-   * read again from its file when asked for, and throws (an OutputError, RYE8002) once that file
-   * has changed: keep the texts you need before editing files.
+   * decoded when asked for from the bytes the build read, or, beyond `keptSourceBytes`, read again
+   * from its file, which throws (an OutputError, RYE8002) once that file has changed.
    */
   sources: SourceFile[];
   diagnostics: Diagnostic[];
@@ -119,7 +125,7 @@ export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): Pro
 
 function buildProjectFully(opts: ProjectBuildOptions, io: Io, early: BuildWorkers | null = null): ProjectBuildResult {
   // A build no later build of this process reuses keeps no text: each is read again where it is parsed.
-  const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces, { rereadTexts: !opts.memo });
+  const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces, { rereadTexts: !opts.memo, keptBytes: opts.keptSourceBytes });
   const warm = planWarm(opts, sources);
   const directives = warm ? warm.state.directives : sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;
   const none = { sources, compiled: [], directives, rebuilt: 0, reused: 0, written: 0, removed: 0 };

@@ -5,6 +5,7 @@ import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import { readTextOnUse } from "./source-facts.js";
+import type { KeptSourceBytes } from "./kept-bytes.js";
 import { decodeSource, readBuffer } from "./source-text.js";
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
@@ -20,10 +21,13 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 export interface ReadOptions {
   maxFileBytes?: number;
   /**
-   * Keep no text: each source's `text` reads its file again on every use and throws (an OutputError,
-   * RYE8002) once the file no longer holds what was first read (see source-facts.ts).
+   * Keep no text as a string: each source's `text` is decoded on every use from its bytes kept in
+   * `keep`, or, once `keep` is full (or without it), read from its file again, which throws (an
+   * OutputError, RYE8002) once the file no longer holds what was first read (see source-facts.ts).
    */
   rereadTexts?: boolean;
+  /** Where `rereadTexts` keeps the bytes read (one store for every space a build reads). */
+  keep?: KeptSourceBytes;
 }
 
 /** Finds every item under `<project>/.ai/`, sorted by kind and item id so builds are deterministic. */
@@ -63,7 +67,7 @@ export function readProject(
       }
       const read = readText(file, path, maxBytes, diagnostics);
       if (read === null) continue;
-      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, `${absolute}${sep}${native}`, read.bytes, read.text, read) : { kind, id, path, ext, text: read.text });
+      sources.push(options.rereadTexts ? readTextOnUse({ kind, id, path, ext }, `${absolute}${sep}${native}`, read.bytes, read.text, read, options.keep?.keep(read.bytes)) : { kind, id, path, ext, text: read.text });
     }
   }
   // Within one id, files follow the fixed extension probing order of ITEM_DIRS (decisions.md #18).

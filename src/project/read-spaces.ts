@@ -5,6 +5,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
 import * as d from "../diagnostics/codes.js";
 import { describe, readProject, type ReadOptions } from "./read-project.js";
+import { KeptSourceBytes } from "./kept-bytes.js";
 
 export interface Spaces {
   project: string;
@@ -45,13 +46,15 @@ export function spacesInOrder(spaces: Spaces): [space: string, root: string][] {
 /**
  * Reads every space, project → user → system, tagging each item with its space; items of other
  * spaces carry absolute paths so diagnostics name them unambiguously. The first
- * `hook_conditions.yaml` found in that order configures context hooks.
+ * `hook_conditions.yaml` found in that order configures context hooks. With `rereadTexts`, up to
+ * `keptBytes` bytes of the texts (default KEPT_SOURCE_BYTES) are kept for every space together.
  */
 export function readSpaces(
   spaces: Spaces,
-  read: Pick<ReadOptions, "rereadTexts"> = {},
+  read: { rereadTexts?: boolean; keptBytes?: number } = {},
 ): { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null } {
-  const options = { maxFileBytes: spaces.maxFileBytes, rereadTexts: read.rereadTexts };
+  const keep = read.rereadTexts ? new KeptSourceBytes(read.keptBytes) : undefined;
+  const options: ReadOptions = { maxFileBytes: spaces.maxFileBytes, rereadTexts: read.rereadTexts, keep };
   const project = readProject(spaces.project, undefined, options);
   // The objects readProject made, labelled in place: each stays the one it knows the file of (factsOf).
   const sources: SourceFile[] = project.sources.map((s) => Object.assign(s, { space: "project" }));

@@ -1,8 +1,9 @@
 // What a build asks of every source before it compiles any (its fingerprint, whether it may be
 // signed, its signature's timestamp), taken from the file's bytes when `readProject` first reads
-// it. A build that reads the texts again when it parses them then never holds every text at once:
-// at 10k items those are ~37 MB of strings that lived long enough on the main thread to be promoted
-// to its old generation, and the heap that grew for them stayed committed to the build's end.
+// it. A one-shot build then holds no text as a string: each is decoded where it is parsed, from the
+// bytes kept in shared memory (kept-bytes.ts) or, beyond their budget, from the file read again.
+// At 10k items the texts are ~37 MB of strings that lived long enough on the main thread to be
+// promoted to its old generation, and the heap that grew for them stayed committed to the build's end.
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import type { SourceFile } from "../compile/source.js";
 import { OutputError } from "../output/output-fs.js";
@@ -10,6 +11,7 @@ import { sha256Hex } from "../sign/hash-region.js";
 import { sourceTimestamp } from "../sign/sign-item.js";
 import { standaloneString } from "../analyze/standalone-copy.js";
 import { decodeSource, readBuffer } from "./source-text.js";
+import { keptText, type KeptBytes } from "./kept-bytes.js";
 
 /** A source file as the build first read it. */
 export interface SourceFacts {
@@ -25,13 +27,15 @@ export interface SourceFacts {
   /** What the open file's stat said just before it was read (the up-to-date stamp records it). */
   mtimeMs: number;
   ino: number;
+  /** Where its bytes are kept in shared memory, when they are (else its text is read again from the file). */
+  kept?: KeptBytes;
 }
 
 const facts = new WeakMap<SourceFile, SourceFacts>();
 
 /**
- * What `readProject` recorded of the file `src` was read from, when it was read to be read again
- * (`rereadTexts`) and its text has not been assigned since; otherwise undefined.
+ * What `readProject` recorded of the file `src` was read from, when its text is decoded on use
+ * (`rereadTexts`) and has not been assigned since; otherwise undefined.
  */
 export function factsOf(src: SourceFile): SourceFacts | undefined {
   return facts.get(src);
@@ -44,14 +48,15 @@ export function mayBeSigned(text: string): boolean {
 
 /**
  * `fields` as a source whose text `text` was decoded from `bytes` read from `file`, whose open file's
- * stat was `stat`: what a build asks of it is recorded, and its `text` reads the file again on every
- * use, checked against them (see `readAgain`).
+ * stat was `stat`: what a build asks of it is recorded, and its `text` is decoded again on every
+ * use from `kept` (those bytes, kept), or without it read from the file again and checked against
+ * them (see `readAgain`).
  */
-export function readTextOnUse(fields: Omit<SourceFile, "text">, file: string, bytes: Uint8Array, text: string, stat: Pick<SourceFacts, "mtimeMs" | "ino">): SourceFile {
+export function readTextOnUse(fields: Omit<SourceFile, "text">, file: string, bytes: Uint8Array, text: string, stat: Pick<SourceFacts, "mtimeMs" | "ino">, kept: KeptBytes | null = null): SourceFile {
   const stamp = sourceTimestamp(text);
   // A match is a view into the whole text: a copy of its characters keeps the text collectable.
-  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text), mtimeMs: stat.mtimeMs, ino: stat.ino };
-  const src = sourceWithText(fields, () => readAgain(fields.path, read));
+  const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text), mtimeMs: stat.mtimeMs, ino: stat.ino, kept: kept ?? undefined };
+  const src = sourceWithText(fields, kept ? () => keptText(kept) : () => readAgain(fields.path, read));
   facts.set(src, read);
   return src;
 }

@@ -1,7 +1,10 @@
-// A one-shot build keeps no source text: it records each file's size and sha256 when it first reads
-// it, and reads the file again where it parses it. A file edited in between must fail the build
-// (RYE8002) with nothing written, never be compiled as its new text under its old fingerprint; what
-// the build needs of every source first (fingerprints, signature timestamps) must still be right.
+// A one-shot build keeps no source text as a string: it records each file's size and sha256 when it
+// first reads it, and keeps its bytes (up to a budget) to decode where it parses it. A file edited in
+// between is then compiled as the build read it, under the fingerprint of that text, and the next
+// build sees the edit. Beyond the budget a file is read again where it is parsed, and one edited in
+// between must fail the build (RYE8002) with nothing written, never be compiled as its new text under
+// its old fingerprint. What the build needs of every source first (fingerprints, signature
+// timestamps) must be right either way.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,13 +24,30 @@ const sink = { write: () => true, isTTY: false } as unknown as Io["stdout"];
 const directive = (name: string, body?: string) => plainDirective(name, body);
 const project = (name: string, files: Record<string, string>): string => writeTree(join(base, name), files);
 
-function build(dir: string, onProgress?: (done: number) => void) {
+function build(dir: string, onProgress?: (done: number) => void, keptSourceBytes?: number) {
   const spaces = spacesFrom(dir, {}, dir, env);
-  return buildProject({ project: dir, outDir: join(dir, "out"), spaces, jobs: 1, onProgress }, { stdout: sink, stderr: sink, cwd: dir, env });
+  return buildProject({ project: dir, outDir: join(dir, "out"), spaces, jobs: 1, onProgress, keptSourceBytes }, { stdout: sink, stderr: sink, cwd: dir, env });
 }
 
 describe("a source edited while a one-shot build runs", () => {
-  test("fails the build at that file with RYE8002 and writes nothing", () => {
+  test("is compiled as the build read it, and the next build compiles the edit", () => {
+    const dir = project("kept", { ".ai/directives/a.md": directive("a"), ".ai/directives/b.md": directive("b"), ".ai/directives/c.md": directive("c") });
+    const file = join(dir, ".ai/directives/c.md");
+    let edited = false;
+    const r = build(dir, () => {
+      if (!edited) writeFileSync(file, directive("c", "Do another thing, now {input:missing}."));
+      edited = true;
+    });
+    expect(edited).toBe(true);
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(r.written).toBeGreaterThan(0);
+    expect(readFileSync(join(dir, "out/directives/c.js"), "utf8")).not.toContain("another thing");
+    const again = build(dir);
+    expect(again.rebuilt).toBe(1);
+    expect(again.diagnostics.map((d) => d.code)).toContain("RYE2001");
+  });
+
+  test("past the bytes a build keeps, fails the build at that file with RYE8002 and writes nothing", () => {
     const dir = project("edited", { ".ai/directives/a.md": directive("a"), ".ai/directives/b.md": directive("b"), ".ai/directives/c.md": directive("c") });
     const marker = join(dir, ".ai/directives/c.md");
     let edited = false;
@@ -35,7 +55,7 @@ describe("a source edited while a one-shot build runs", () => {
       // After the first item, before c is parsed: the text it would compile is not the one fingerprinted.
       if (!edited) writeFileSync(marker, directive("c", "Do another thing, now {input:missing}."));
       edited = true;
-    });
+    }, 0);
     expect(edited).toBe(true);
     const failure = r.diagnostics.filter((d) => d.code === "RYE8002");
     expect(failure.map((d) => [d.loc?.source, d.message])).toEqual([[".ai/directives/c.md", expect.stringContaining("changed while the build was reading it")]]);

@@ -14,6 +14,7 @@ import type { SourceFile } from "../../src/compile/source.js";
 import { OutputError } from "../../src/output/output-fs.js";
 import { readProject } from "../../src/project/read-project.js";
 import { factsOf } from "../../src/project/source-facts.js";
+import { KeptSourceBytes } from "../../src/project/kept-bytes.js";
 
 const sources = (): SourceFile[] => [
   { kind: "directive", id: "a/b", path: ".ai/directives/a/b.md", text: "plain ascii\n" },
@@ -37,7 +38,7 @@ describe("shared sources", () => {
   test("hold each text once, as UTF-8; a lone surrogate stays a string", () => {
     const shared = shareSources(sources());
     const utf8 = sources().slice(0, 3).reduce((n, s) => n + Buffer.byteLength(s.text), 0);
-    expect(shared.buffer.byteLength).toBe(utf8);
+    expect(shared.buffers.map((b) => b.byteLength)).toEqual([utf8]);
     expect(shared.entries[3]![5]).toBe("half a pair: \uD800 here");
   });
 
@@ -55,18 +56,54 @@ describe("sources read from files", () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
-  const project = (name: string, texts: Record<string, string>) => {
+  const project = (name: string, texts: Record<string, string>, keep?: KeptSourceBytes) => {
     const dir = join(root, name);
     mkdirSync(join(dir, ".ai", "directives"), { recursive: true });
     for (const [file, text] of Object.entries(texts)) writeFileSync(join(dir, ".ai", "directives", file), text);
-    const read = readProject(dir, undefined, { rereadTexts: true }).sources;
+    const read = readProject(dir, undefined, { rereadTexts: true, keep }).sources;
     return { dir, read, shared: shareSources(read, factsOf) };
   };
+
+  test("whose bytes are kept travel as places in the buffers they were kept in, and read back as they were", () => {
+    const texts = { "a.md": "\uFEFFwith a BOM\n", "b.md": "Grüße 😀\r\n", "c.md": "" };
+    const { read, shared } = project("kept", texts, new KeptSourceBytes());
+    expect(shared.buffers.map((b) => b.byteLength)).toEqual([0, 4 * 1024 * 1024]);
+    expect(shared.entries.map((e) => e[5])).toEqual([
+      [1, 0, 14],
+      [1, 14, 28],
+      [1, 28, 28],
+    ]);
+    const received = receiveSources(structuredClone(shared));
+    expect(received.map((s) => s.text)).toEqual(Object.values(texts));
+    expect(read.map((s) => s.text)).toEqual(Object.values(texts));
+  });
+
+  test("whose bytes are kept are the texts the build read and hashed, whatever the files hold since", () => {
+    const { dir, read, shared } = project("kept-edited", { "a.md": "first\n", "b.md": "second\n" }, new KeptSourceBytes());
+    const received = receiveSources(structuredClone(shared));
+    writeFileSync(join(dir, ".ai", "directives", "a.md"), "FIRST, edited\n");
+    unlinkSync(join(dir, ".ai", "directives", "b.md"));
+    for (const side of [read, received]) expect(side.map((s) => s.text)).toEqual(["first\n", "second\n"]);
+    for (const s of read) expect(sha(s.text)).toBe(factsOf(s)!.sha256);
+  });
+
+  test("beyond the kept bytes' budget are read from their files again, and checked", () => {
+    // 6 + 7 bytes fit a budget of 14; the third file's 6 do not, the fourth's 1 still does.
+    const keep = new KeptSourceBytes(14);
+    const { dir, read, shared } = project("over", { "a.md": "first\n", "b.md": "second\n", "c.md": "third\n", "d.md": "\n" }, keep);
+    expect(read.map((s) => factsOf(s)!.kept !== undefined)).toEqual([true, true, false, true]);
+    const received = receiveSources(structuredClone(shared));
+    for (const name of ["a.md", "c.md"]) writeFileSync(join(dir, ".ai", "directives", name), "edited\n");
+    for (const side of [read, received]) {
+      expect(side[0]!.text).toBe("first\n");
+      expect(() => side[2]!.text).toThrow(expect.objectContaining({ code: "RYE8002", path: side[2]!.path }));
+    }
+  });
 
   test("are not copied into the buffer, and read back as they were on both sides", () => {
     const texts = { "a.md": "\uFEFFwith a BOM\n", "b.md": "Grüße 😀\r\n" };
     const { read, shared } = project("same", texts);
-    expect(shared.buffer.byteLength).toBe(0);
+    expect(shared.buffers.map((b) => b.byteLength)).toEqual([0]);
     const received = receiveSources(structuredClone(shared));
     expect(received.map((s) => s.text)).toEqual(Object.values(texts));
     expect(read.map((s) => s.text)).toEqual(Object.values(texts));
@@ -168,16 +205,26 @@ describe("sources read from files", () => {
   test("keep fast properties and one shape, on the reading side and the receiving side", () => {
     project("shape", { "a.md": "one\n", "b.md": "two\n", "c.md": "three\n" });
     const dist = (rel: string) => JSON.stringify(new URL(`../../dist/${rel}`, import.meta.url).href);
-    const script = `
+    // Each way in a process of its own, as each build worker is a new thread.
+    const script = (kept: boolean) => `
       const { readProject } = await import(${dist("project/read-project.js")});
       const { shareSources, receiveSources } = await import(${dist("builder/shared-sources.js")});
       const { factsOf } = await import(${dist("project/source-facts.js")});
-      const read = readProject(${JSON.stringify(join(root, "shape"))}, undefined, { rereadTexts: true }).sources;
+      const { KeptSourceBytes } = await import(${dist("project/kept-bytes.js")});
+      const keep = ${kept} ? new KeptSourceBytes() : undefined;
+      const read = readProject(${JSON.stringify(join(root, "shape"))}, undefined, { rereadTexts: true, keep }).sources;
       const received = receiveSources(structuredClone(shareSources(read, factsOf)));
       const check = (list) => ({ fast: list.map((s) => %HasFastProperties(s)), same: list.every((s) => %HaveSameMap(s, list[0])), texts: list.map((s) => s.text) });
-      console.log(JSON.stringify({ read: check(read), received: check(received) }));
+      console.log(JSON.stringify({ kept: read.every((s) => factsOf(s).kept !== undefined), read: check(read), received: check(received) }));
     `;
-    const out = JSON.parse(execFileSync(process.execPath, ["--allow-natives-syntax", "--input-type=module", "-e", script], { encoding: "utf8" })) as Record<string, { fast: boolean[]; same: boolean; texts: string[] }>;
-    for (const side of ["read", "received"]) expect(out[side], side).toEqual({ fast: [true, true, true], same: true, texts: ["one\n", "two\n", "three\n"] });
+    const run = (kept: boolean) => JSON.parse(execFileSync(process.execPath, ["--allow-natives-syntax", "--input-type=module", "-e", script(kept)], { encoding: "utf8" })) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const kept of [false, true]) {
+      const { kept: all, ...sides } = run(kept);
+      expect(all).toBe(kept);
+      for (const [side, seen] of Object.entries(sides)) out[`${kept ? "kept" : "read again"}, ${side}`] = seen;
+    }
+    expect(Object.keys(out)).toEqual(["read again, read", "read again, received", "kept, read", "kept, received"]);
+    for (const side of Object.keys(out)) expect(out[side], side).toEqual({ fast: [true, true, true], same: true, texts: ["one\n", "two\n", "three\n"] });
   });
 });
