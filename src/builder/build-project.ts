@@ -240,11 +240,16 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
 
   const isError = (x: Diagnostic) => x.severity === "error";
   let failed = readProblems.some(isError) || signatures.some(isError);
+  const itemRecord = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>): ItemRecord => {
+    const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
+    return { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+  };
+  // The records of items built on several threads, made as each arrived (see `arrived` below).
+  const made = new Map<SourceFile, ItemRecord>();
   // An item compiled here or on a build worker: its files are written, what it looked up is recorded.
   const record = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>) => {
     if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
-    const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
-    next.items[itemKey(src.kind, src.id)] = { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+    next.items[itemKey(src.kind, src.id)] = made.get(src) ?? itemRecord(src, outcome, records, looked);
     rebuilt++;
     progress();
   };
@@ -257,10 +262,9 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     trusted,
     before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? NO_FILES,
     built: record,
-    // The fingerprints `record` looks up, computed while the threads compile (each is kept once made).
-    arrived(src: SourceFile, looked: readonly [ItemKind, string][]) {
-      fps.of(src.kind, src.id);
-      for (const [kind, id] of looked) fps.of(kind, id);
+    // The record `record` files, made while the threads compile: from what `built` is given for the item.
+    arrived(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: [ItemKind, string][]) {
+      made.set(src, itemRecord(src, outcome, records, looked));
     },
     progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
   };

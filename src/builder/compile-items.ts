@@ -65,11 +65,11 @@ export interface ParallelItems {
   /** Records an item a worker built, as `onItem` records one built here (its files are written). */
   built(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], lookups: [ItemKind, string][]): void;
   /**
-   * Called for each item as soon as a thread has built it, in no fixed order, while the threads still
-   * compile: what `built` will need that does not depend on the order can be worked out here, where
-   * the work is shared with the compiling instead of added after it.
+   * Called for each item as soon as a thread has built it, with what `built` will be given, in no
+   * fixed order, while the threads still compile: what `built` needs that does not depend on the
+   * order can be worked out here, where the work is shared with the compiling instead of added after it.
    */
-  arrived?(src: SourceFile, lookups: readonly [ItemKind, string][]): void;
+  arrived?(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], lookups: [ItemKind, string][]): void;
 }
 
 /** `build` with item hooks, compiling the items `reuse` does not answer for on up to `parallel.jobs` threads. */
@@ -113,7 +113,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   const workers = early?.count === threads - 1 ? early : threads - 1;
   if (workers !== early) early?.close();
   const arrived = parallel.arrived;
-  const onArrived = arrived && ((b: BuiltItem) => arrived(pending[b.at]!, b.lookups));
+  const onArrived = arrived && ((b: BuiltItem) => arrived(pending[b.at]!, b.outcome, b.records, b.lookups));
   const built = compileInParallel(task, workers, WORKER, hooks.failed?.() === true, parallel.progress, factsOf, onArrived);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
   const result = build(sources, version, {
