@@ -242,7 +242,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   let failed = readProblems.some(isError) || signatures.some(isError);
   const itemRecord = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>): ItemRecord => {
     const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
-    return { ...outcome, self: fps.of(src.kind, src.id), deps, files: records };
+    return Object.assign({}, outcome, { self: fps.of(src.kind, src.id), deps, files: records });
   };
   // The records of items built on several threads, made as each arrived (see `arrived` below).
   const made = new Map<SourceFile, ItemRecord>();
@@ -409,7 +409,7 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         const made = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
         for (const f of before) if (!made.some((r) => r[0] === f[0])) tx.drop(f[0]);
         const deps = lookups.take(src).map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
-        records.set(k, { ...outcome, self: fps.of(src.kind, src.id), deps, files: made });
+        records.set(k, Object.assign({}, outcome, { self: fps.of(src.kind, src.id), deps, files: made }));
       },
     },
   });

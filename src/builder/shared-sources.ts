@@ -76,7 +76,7 @@ export function receiveSources(shared: SharedSources): SourceFile[] {
     const fields: Omit<SourceFile, "text"> = { kind, id, path };
     if (ext !== undefined) fields.ext = ext;
     if (space !== undefined) fields.space = space;
-    if (typeof place === "string") return { ...fields, text: place };
+    if (typeof place === "string") return Object.assign(fields, { text: place });
     if (Array.isArray(place)) return sourceWithText(fields, decoder(shared.buffers[place[0]]!, place[1], place[2]));
     const src = sourceWithText(fields, reader(path, place));
     onDiskOf.set(src, place);

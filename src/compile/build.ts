@@ -97,7 +97,7 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         if (!a || !emitting()) return items.onItem(src, outcome, null);
         const m = emitDirective(a, version, { ts });
         entry(a.id, m.registry);
-        const carried: ItemOutcome & { registry: RegistryEntry } = { ...outcome, registry: m.registry };
+        const carried: ItemOutcome & { registry: RegistryEntry } = Object.assign({}, outcome, { registry: m.registry });
         items.onItem(src, carried, moduleFiles(m, ts));
       },
     }, warm, options.groups);

@@ -71,7 +71,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   }
   locs.root = root.loc;
   locs.extends = attributeValue(text, source, lines, root.attribLocs.extends);
-  const data = { ...head } as DirectiveData;
+  const data = Object.assign({}, head) as DirectiveData;
   extractMetadata(root, data, locs);
   if (locs.unknownPermissionTags.length > 0) {
     for (const u of locs.unknownPermissionTags) diagnostics.push(d.unknownPermissionTag(u.loc, u.tag));
@@ -85,7 +85,7 @@ export function parseDirective(input: string, source: string): ParsedDirective {
     raw: text,
     content: content.text,
   });
-  return { ...base, root, data, result: data };
+  return Object.assign(base, { root, data, result: data });
 }
 
 /** Where an attribute's value was written (inside its quotes), from where its name was: the id a diagnostic is about. */

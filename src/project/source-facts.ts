@@ -82,8 +82,10 @@ const TEXT_ON_USE: PropertyDescriptor = { get: loadText, set: assignText, enumer
 /** A new source of `fields` whose `text` is `get()` on every use; whoever assigns a text gets a plain property again, and no facts. */
 export function sourceWithText(fields: Omit<SourceFile, "text">, get: () => string): SourceFile {
   // Added to an object that has no `text` yet: turning a data property into an accessor would
-  // make the object a dictionary too.
-  const src = { ...fields } as SourceFile;
+  // make the object a dictionary too. Copied with Object.assign: in this V8 (Node 20) an object
+  // made by a spread and then given another property gets a map of its own once the spread's inline
+  // cache is warm, so every source had its own shape (docs/performance.md, "One shape per kind").
+  const src = Object.assign({}, fields) as SourceFile;
   Object.defineProperty(src, "text", TEXT_ON_USE);
   loaders.set(src, get);
   return src;
