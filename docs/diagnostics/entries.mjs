@@ -555,10 +555,11 @@ read as text.`,
   RYE8002: {
     summary: "a file or folder of the project cannot be read",
     explain: `A file or folder that cannot be read (permissions, an I/O error) would make its items silently missing, so it is reported.
-A build keeps no source's text: it reads each source again where it compiles it (on any of its threads), and checks that
-its bytes are the ones the build read first; a file edited, replaced or deleted in between fails the build with \`Cannot
-read: it changed while the build was reading it, so nothing was written; build again.\` (\`rye build --watch\` keeps the
-texts it read, and builds again after an edit.)`,
+A build compiles the bytes it read of each source, kept in memory up to 64 MiB in all, so a file edited while it runs
+is compiled as it was read and the next build sees the edit. Past that budget it reads a source again where it compiles it
+(on any of its threads), and checks that its bytes are the ones the build read first; a file edited, replaced or deleted
+in between fails the build with \`Cannot read: it changed while the build was reading it, so nothing was written; build
+again.\` (\`rye build --watch\` keeps the texts it read, and builds again after an edit.)`,
     example: {
       files: [],
       setup: "With `chmod 000 .ai/directives/locked.md`:",
