@@ -124,7 +124,8 @@ export function buildProject(opts: ProjectBuildOptions, io: Io = quietIo()): Pro
 }
 
 function buildProjectFully(opts: ProjectBuildOptions, io: Io, early: BuildWorkers | null = null): ProjectBuildResult {
-  // A build no later build of this process reuses keeps no text: each is read again where it is parsed.
+  // A build no later build of this process reuses keeps no text as a string: each is decoded from
+  // the bytes read (or, past their budget, read again) where it is parsed.
   const { sources, diagnostics: readProblems, hookConfig } = opts.read ? opts.read() : readSpaces(opts.spaces, { rereadTexts: !opts.memo, keptBytes: opts.keptSourceBytes });
   const warm = planWarm(opts, sources);
   const directives = warm ? warm.state.directives : sources.filter((s) => s.kind === "directive" && (s.space ?? "project") === "project").length;

@@ -1,9 +1,9 @@
 // The bytes a one-shot build read of its sources, kept in shared memory up to a budget. Every
 // thread decodes a text from them when it parses it: reading each file a second time (open, read,
-// close and a sha256 to check it is unchanged) cost a parallel 10k build ~5 % of its time
-// (docs/performance.md). The bytes are the ones the build hashed, so what a thread compiles is what
-// the fingerprints describe. Beyond the budget, texts are read again from their files (source-facts.ts),
-// so a project of any size holds at most the budget.
+// close and a sha256 to check it is unchanged) cost a parallel 10k build 100–145 ms per thread
+// (docs/performance.md, "The sources read once"). The bytes are the ones the build hashed, so what a
+// thread compiles is what the fingerprints describe. Beyond the budget, texts are read again from
+// their files (source-facts.ts), so a project of any size holds at most the budget.
 
 /** Source bytes a one-shot build keeps by default: 10k typical items take ~37 MB. */
 export const KEPT_SOURCE_BYTES = 64 * 1024 * 1024;
