@@ -72,6 +72,10 @@ function tree(raw: RawElement, src: XmlSource): XmlElement {
   return convert(raw, loc, new Map());
 }
 
+function ownKey<T>(o: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope: Map<string, string>): XmlElement {
   const local = withNamespaces(raw, scope);
   const attrib: Record<string, string> = {};
@@ -79,6 +83,13 @@ function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope
   for (const a of raw.attrs) {
     if (declaresNamespace(a)) continue;
     const name = a.name.includes(":") ? qualify(a.name, local, a.start) : a.name;
+    // An attribute named `__proto__` is one like any other, as in the original's dict: assigned,
+    // it would set the prototype (or, as a string, be dropped).
+    if (name === "__proto__") {
+      ownKey(attrib, name, a.value);
+      ownKey(attribLocs, name, loc(a.start, a.start + a.name.length));
+      continue;
+    }
     attrib[name] = a.value;
     attribLocs[name] = loc(a.start, a.start + a.name.length);
   }

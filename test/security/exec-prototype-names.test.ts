@@ -57,6 +57,20 @@ describe("Object.prototype's names as names", () => {
     );
   }, 20_000);
 
+  // The original keeps every XML attribute in a dict: with `<model tier="general" __proto__="polluted"
+  // constructor="c" />`, rye_oracle.py's parse gives the model {'tier': 'general', '__proto__':
+  // 'polluted', 'constructor': 'c'}, in that order.
+  it("as XML attribute names: own keys of the module's metadata, in their order, no prototype set", async () => {
+    const text = `# Proto\n\n\`\`\`xml\n<directive name="proto" version="1.0.0">\n  <metadata>\n    <description>d</description>\n    <category>t</category>\n    <author>a</author>\n    <model tier="general" __proto__="polluted" constructor="c" />\n  </metadata>\n</directive>\n\`\`\`\n\nBody.\n`;
+    const { dir, result } = compileToDir([source("t/proto", text)]);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const model = (await importDirective(dir, "t/proto")).metadata.model;
+    expect(Object.keys(model)).toEqual(["tier", "__proto__", "constructor"]);
+    expect(Object.getOwnPropertyDescriptor(model, "__proto__")?.value).toBe("polluted");
+    expect(Object.getPrototypeOf(model)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it("the runtime's validation treats them as names: missing, unknown and type checks", () => {
     const declared = PROTO.map((name) => ({ name, type: name, required: true }));
     expect(validateInputs(declared, {})).toMatchObject({ status: "error", error: `Missing required inputs: ${PROTO.join(", ")}` });
