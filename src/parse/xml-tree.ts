@@ -3,6 +3,7 @@ import { parse as parseXml } from "./generated/xml.js";
 import type { XmlElement } from "./ast.js";
 import { MAX_XML_DEPTH, tooDeepAt } from "./xml-depth.js";
 import { parseSimpleXml, type RawElement, type RawText } from "./xml-simple.js";
+import { defineKey } from "../runtime/exec/expand-env.js";
 
 /** A well-formedness error: `message` is expat's wording, `offset` is in the parsed string. */
 export class XmlSyntaxError extends Error {
@@ -72,10 +73,6 @@ function tree(raw: RawElement, src: XmlSource): XmlElement {
   return convert(raw, loc, new Map());
 }
 
-function ownKey<T>(o: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
 function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope: Map<string, string>): XmlElement {
   const local = withNamespaces(raw, scope);
   const attrib: Record<string, string> = {};
@@ -86,8 +83,8 @@ function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope
     // An attribute named `__proto__` is one like any other, as in the original's dict: assigned,
     // it would set the prototype (or, as a string, be dropped).
     if (name === "__proto__") {
-      ownKey(attrib, name, a.value);
-      ownKey(attribLocs, name, loc(a.start, a.start + a.name.length));
+      defineKey(attrib, name, a.value);
+      defineKey(attribLocs, name, loc(a.start, a.start + a.name.length));
       continue;
     }
     attrib[name] = a.value;

@@ -46,12 +46,10 @@ export class KeptSourceBytes {
 // One Buffer view per shared buffer and thread, so a decode makes no object but the string.
 const views = new WeakMap<SharedArrayBuffer, Buffer>();
 
-/** The text of kept bytes, decoded as when they were read (they were checked to be valid UTF-8 then; a BOM is kept). */
-export function keptText(kept: KeptBytes): string {
-  return decodeShared(kept.buffer, kept.start, kept.end);
-}
-
-/** The UTF-8 text between two offsets of a shared buffer. */
+/**
+ * The UTF-8 text between two offsets of a shared buffer: kept bytes decode as when they were read
+ * (they were checked to be valid UTF-8 then; a BOM is kept).
+ */
 export function decodeShared(buffer: SharedArrayBuffer, start: number, end: number): string {
   let view = views.get(buffer);
   if (!view) views.set(buffer, (view = Buffer.from(buffer)));

@@ -11,7 +11,7 @@ import { sha256Hex } from "../sign/hash-region.js";
 import { sourceTimestamp } from "../sign/sign-item.js";
 import { standaloneString } from "../analyze/standalone-copy.js";
 import { decodeSource, readBuffer } from "./source-text.js";
-import { keptText, type KeptBytes } from "./kept-bytes.js";
+import { decodeShared, type KeptBytes } from "./kept-bytes.js";
 
 /** A source file as the build first read it. */
 export interface SourceFacts {
@@ -56,7 +56,7 @@ export function readTextOnUse(fields: Omit<SourceFile, "text">, file: string, by
   const stamp = sourceTimestamp(text);
   // A match is a view into the whole text: a copy of its characters keeps the text collectable.
   const read: SourceFacts = { file, size: bytes.length, sha256: sha256Hex(bytes), stamp: stamp === null ? null : standaloneString(stamp), signed: mayBeSigned(text), mtimeMs: stat.mtimeMs, ino: stat.ino, kept: kept ?? undefined };
-  const src = sourceWithText(fields, kept ? () => keptText(kept) : () => readAgain(fields.path, read));
+  const src = sourceWithText(fields, kept ? () => decodeShared(kept.buffer, kept.start, kept.end) : () => readAgain(fields.path, read));
   facts.set(src, read);
   return src;
 }

@@ -29,16 +29,24 @@ function build(dir: string, onProgress?: (done: number) => void, keptSourceBytes
   return buildProject({ project: dir, outDir: join(dir, "out"), spaces, jobs: 1, onProgress, keptSourceBytes }, { stdout: sink, stderr: sink, cwd: dir, env });
 }
 
+/**
+ * Builds `dir`, editing `.ai/directives/c.md` after the first item (before c is parsed: the text it
+ * would compile is then not the one fingerprinted); fails unless the edit happened.
+ */
+function buildEditingC(dir: string, keptSourceBytes?: number) {
+  let edited = false;
+  const r = build(dir, () => {
+    if (!edited) writeFileSync(join(dir, ".ai/directives/c.md"), directive("c", "Do another thing, now {input:missing}."));
+    edited = true;
+  }, keptSourceBytes);
+  expect(edited).toBe(true);
+  return r;
+}
+
 describe("a source edited while a one-shot build runs", () => {
   test("is compiled as the build read it, and the next build compiles the edit", () => {
     const dir = project("kept", { ".ai/directives/a.md": directive("a"), ".ai/directives/b.md": directive("b"), ".ai/directives/c.md": directive("c") });
-    const file = join(dir, ".ai/directives/c.md");
-    let edited = false;
-    const r = build(dir, () => {
-      if (!edited) writeFileSync(file, directive("c", "Do another thing, now {input:missing}."));
-      edited = true;
-    });
-    expect(edited).toBe(true);
+    const r = buildEditingC(dir);
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(r.written).toBeGreaterThan(0);
     expect(readFileSync(join(dir, "out/directives/c.js"), "utf8")).not.toContain("another thing");
@@ -49,14 +57,7 @@ describe("a source edited while a one-shot build runs", () => {
 
   test("past the bytes a build keeps, fails the build at that file with RYE8002 and writes nothing", () => {
     const dir = project("edited", { ".ai/directives/a.md": directive("a"), ".ai/directives/b.md": directive("b"), ".ai/directives/c.md": directive("c") });
-    const marker = join(dir, ".ai/directives/c.md");
-    let edited = false;
-    const r = build(dir, () => {
-      // After the first item, before c is parsed: the text it would compile is not the one fingerprinted.
-      if (!edited) writeFileSync(marker, directive("c", "Do another thing, now {input:missing}."));
-      edited = true;
-    }, 0);
-    expect(edited).toBe(true);
+    const r = buildEditingC(dir, 0);
     const failure = r.diagnostics.filter((d) => d.code === "RYE8002");
     expect(failure.map((d) => [d.loc?.source, d.message])).toEqual([[".ai/directives/c.md", expect.stringContaining("changed while the build was reading it")]]);
     expect(r.written).toBe(0);
