@@ -39,7 +39,7 @@ export const clock = (now: Date) => `[${now.toTimeString().slice(0, 8)}]`;
 
 /** Prints a build's report; returns the exit code of `rye build`. */
 export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): number {
-  const { sources, diagnostics, compiled } = built;
+  const { diagnostics, compiled } = built;
   // Hundreds of diagnostics point into far fewer files: each path is worked out once.
   const displayed = new Map<string, string>();
   const display = (source: string) => {
@@ -66,22 +66,7 @@ export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): numb
     return errors > 0 ? 1 : 0;
   }
   const stamp = o.watching ? `${clock(now)} ` : "";
-  // Only the files diagnostics point into are needed for code frames.
-  const cited = new Set(diagnostics.map((d) => d.loc?.source));
-  const citedSources = built.sourceAt ? [...cited].flatMap((p) => (p === undefined ? [] : (built.sourceAt!(p) ?? []))) : sources.filter((s) => cited.has(s.path));
-  const sourcesByPath = new Map(citedSources.flatMap((s) => {
-    const text = frameText(s);
-    return text === undefined ? [] : [[s.path, text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text] as const];
-  }));
-  const color = useColor(io);
-  // Info diagnostics (supported extensions and the like) are printed with --verbose only; --json has them all.
-  const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
-  // One write for the whole report: a no-op build repeats hundreds of stored warnings.
-  const report = shown.map((d) => `${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
-  const summary = formatSummary(shown);
-  if (summary) report.push(`${summary}\n`);
-  if (report.length > 0) io.stderr.write(report.join(""));
-  if (io.env.GITHUB_ACTIONS === "true" && shown.length > 0) io.stdout.write(shown.map((d) => `${formatGithubAnnotation(d, display)}\n`).join(""));
+  writeDiagnostics(built, { project: o.project, verbose: o.verbose }, io, display);
   if (built.refused) io.stderr.write(`${stamp}--verify-sources failed: nothing was written to ${outName}.\n`);
   else if (errors > 0) {
     io.stdout.write(`${stamp}${compiled.length} of ${built.directives} directives compiled without errors; ${outName} was left unchanged (a build with errors writes nothing).\n`);
@@ -92,7 +77,34 @@ export function reportBuild(built: BuildOutcome, o: ReportOptions, io: Io): numb
   return errors > 0 ? 1 : 0;
 }
 
-function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
+/**
+ * Prints diagnostics as tsc does (code frames from the cited sources only), then a summary line;
+ * on GitHub Actions also as annotations. Info diagnostics are printed with `verbose` only.
+ */
+export function writeDiagnostics(
+  built: Pick<BuildOutcome, "sources" | "diagnostics" | "sourceAt">,
+  o: { project: string; verbose: boolean },
+  io: Io,
+  display: (source: string) => string = (source) => relative(io.cwd, resolve(o.project, source)) || source,
+): void {
+  const { diagnostics, sources } = built;
+  const cited = new Set(diagnostics.map((d) => d.loc?.source));
+  const citedSources = built.sourceAt ? [...cited].flatMap((p) => (p === undefined ? [] : (built.sourceAt!(p) ?? []))) : sources.filter((s) => cited.has(s.path));
+  const sourcesByPath = new Map(citedSources.flatMap((s) => {
+    const text = frameText(s);
+    return text === undefined ? [] : [[s.path, text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text] as const];
+  }));
+  const color = useColor(io);
+  const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
+  // One write for the whole report: a no-op build repeats hundreds of stored warnings.
+  const report = shown.map((d) => `${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
+  const summary = formatSummary(shown);
+  if (summary) report.push(`${summary}\n`);
+  if (report.length > 0) io.stderr.write(report.join(""));
+  if (io.env.GITHUB_ACTIONS === "true" && shown.length > 0) io.stdout.write(shown.map((d) => `${formatGithubAnnotation(d, display)}\n`).join(""));
+}
+
+export function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
   return d.loc ? { ...d, loc: { ...d.loc, source: display(d.loc.source) } } : d;
 }
 

@@ -75,12 +75,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   const spaces = spacesFrom(project, { "user-space": settings.userSpace, system: settings.systems }, io.cwd, io.env);
   const allowUnsigned = settings.allowUnsigned;
   if (allowUnsigned) io.stderr.write((await import("../../builder/signing.js")).UNSIGNED_WARNING);
-  if (values.check) {
-    tuneForLongRun();
-    return checkOnly(spaces, outDir, allowUnsigned, values["emit-ts"], io);
-  }
   const json = Boolean(values.json);
   const verbose = settings.verbose;
+  const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
+  if (values.check) {
+    tuneForLongRun();
+    const sourceTrust = settings.verifySources ? (await import("../../builder/signing.js")).trustForSpaces(roots, io.env) : null;
+    return checkOnly(spaces, outDir, { allowUnsigned, emitTs: values["emit-ts"], json, verbose, sourceTrust }, io);
+  }
   if (!values.watch && !settings.verifySources) {
     // What buildProject asks first, asked before loading it: on a miss the build does not ask again.
     const started = performance.now();
@@ -89,7 +91,6 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   tuneForLongRun();
   const { runOnce } = await import("./build-once.js");
-  const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
   const sourceTrust = settings.verifySources ? (await import("../../builder/signing.js")).trustForSpaces(roots, io.env) : null;
   const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust, jobs };
   if (values.watch) {
@@ -99,21 +100,44 @@ export async function run(args: string[], io: Io): Promise<number> {
   return runOnce(options, io, json, false, verbose);
 }
 
-/** `--check`: from scratch, without the cache, signed with a key that lives only in memory; touches nothing. */
-async function checkOnly(spaces: Spaces, outDir: string, allowUnsigned: boolean, emitTs: boolean | undefined, io: Io): Promise<number> {
-  const [{ readSpaces }, { build }, { declarationMapFor }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }] = await Promise.all([
+/**
+ * `--check`: the whole check a build runs (reading, compiling, source signatures), from scratch and
+ * without the cache, then, only on a tree without errors, a comparison of out/ with what a build
+ * would write (signed with a key that lives only in memory). Touches nothing.
+ */
+async function checkOnly(spaces: Spaces, outDir: string, options: CheckOptions, io: Io): Promise<number> {
+  const [{ readSpaces }, { build }, { declarationMapFor }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }, { checkSourceSignatures }, { sortDiagnostics }] = await Promise.all([
     import("../../project/read-spaces.js"),
     import("../../compile/build.js"),
     import("../../emit/declaration-map.js"),
     import("../../output/runtime-files.js"),
     import("../../builder/signing.js"),
     import("../../output/check-output.js"),
+    import("../../sign/check-sources.js"),
+    import("../../diagnostics/diagnostic.js"),
   ]);
-  const { sources, hookConfig } = readSpaces(spaces);
-  const result = build(sources, VERSION, { hookConfig, emitTs, declarationMap: declarationMapFor(spaces.project, outDir) });
-  const unsigned = new Map([...result.files, ...runtimeFiles()]);
-  const files = allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
-  return reportDrift(checkOutput(outDir, files, unsignedView), relative(io.cwd, outDir) || ".", io);
+  const { sources, hookConfig, diagnostics: readProblems } = readSpaces(spaces);
+  const result = build(sources, VERSION, { hookConfig, emitTs: options.emitTs, declarationMap: declarationMapFor(spaces.project, outDir) });
+  const signatures = checkSourceSignatures(sources, options.sourceTrust ?? null);
+  const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
+  const outName = relative(io.cwd, outDir) || ".";
+  const failed = diagnostics.some((d) => d.severity === "error");
+  let drift: OutputDrift | null = null;
+  if (!failed) {
+    const unsigned = new Map([...result.files, ...runtimeFiles()]);
+    const files = options.allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
+    drift = checkOutput(outDir, files, unsignedView);
+  }
+  const { reportCheck } = await import("./check-report.js");
+  return reportCheck({ sources, diagnostics, drift, compiled: result.compiled }, { project: spaces.project, outName, json: options.json, verbose: options.verbose }, io);
+}
+
+interface CheckOptions {
+  allowUnsigned: boolean;
+  emitTs: boolean | undefined;
+  json: boolean;
+  verbose: boolean;
+  sourceTrust: import("../../sign/trust-store.js").TrustStore | null;
 }
 
 /** Prints the config file's problems; true when one is an error (the build then does not start). */
@@ -136,19 +160,4 @@ function reportNoProject(options: ProjectBuildOptions, io: Io, json: boolean): n
   if (json) io.stdout.write(`${JSON.stringify({ time: now.toISOString(), version: VERSION, error: message, errors: 1, warnings: 0 })}\n`);
   else io.stdout.write(`${clock(now)} ${message}.\n`);
   return 2;
-}
-
-/** `--check`: list what a build would change in out/, and fail if anything would. */
-function reportDrift(drift: OutputDrift, outName: string, io: Io): number {
-  const lines = [
-    ...drift.missing.map((f) => `missing  ${outName}/${f}`),
-    ...drift.stale.map((f) => `stale    ${outName}/${f}`),
-    ...drift.extra.map((f) => `extra    ${outName}/${f}`),
-  ];
-  if (lines.length === 0) {
-    io.stdout.write(`${outName} is up to date.\n`);
-    return 0;
-  }
-  io.stderr.write(`${lines.join("\n")}\n${outName} is out of date (${lines.length} files): run rye build.\n`);
-  return 1;
 }
