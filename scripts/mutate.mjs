@@ -12,7 +12,7 @@ const MIN_SCORE = 90;
 
 /** Each mutated file and the test files run against its mutants. */
 export const TARGETS = {
-  "src/emit/escape.ts": ["test/mutation/escape.test.ts"],
+  "src/emit/escape.ts": ["test/mutation/escape.test.ts", "test/mutation/escape-template.test.ts"],
   "src/runtime/py-json.ts": ["test/mutation/py-json.test.ts"],
   "src/runtime/pystr.ts": ["test/mutation/pystr.test.ts", "test/runtime/pystr.test.ts"],
   "src/runtime/exec/substitute-params.ts": ["test/mutation/substitute-params.test.ts", "test/exec/templating.test.ts"],
