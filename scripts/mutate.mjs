@@ -3,7 +3,7 @@
 // turn, each with only the tests that exercise it, then a table of mutation scores. Exits 1 when a
 // file scores below 90 % (survivors that are equivalent are listed in docs/mutation-testing.md).
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,6 +44,9 @@ console.log("\nfile                                   score   killed  timeout  s
 for (const r of rows) {
   console.log(`${r.file.padEnd(38)} ${Number.isNaN(r.score) ? "  error" : `${r.score.toFixed(1).padStart(5)} %`}  ${String(r.killed).padStart(6)}  ${String(r.timeout).padStart(7)}  ${String(r.survived).padStart(8)}  ${String(r.noCoverage).padStart(11)}`);
 }
+// The table as data, for CI's summary line (.ci/summarize.mjs counts each file as a test).
+mkdirSync(resolve(root, "reports/mutation"), { recursive: true });
+writeFileSync(resolve(root, "reports/mutation/summary.json"), `${JSON.stringify({ minScore: MIN_SCORE, rows }, null, 2)}\n`);
 process.exit(rows.every((r) => r.score >= MIN_SCORE) ? 0 : 1);
 
 /** The score as Stryker defines it: detected (killed + timed out) over valid mutants. */
