@@ -1,18 +1,36 @@
 import { register } from "node:module";
-import type { GuardOptions } from "../verify/output-guard.js";
+import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
+import { carryLoader } from "./carry-loader.js";
+import { installRequireHook } from "./require-hook.js";
+import { RESOLVE_PREFIX } from "./resolve-request.js";
 
 const registered = new Set<string>();
 
 // Node runs the hooks on a thread of its own, which loads JavaScript only: when this file runs from
 // the TypeScript sources (the test suite), the hooks come from the compiled dist/ beside them.
-function hooksUrl(): URL {
+function distUrl(name: string): URL {
   const self = import.meta.url;
-  return self.endsWith(".ts") ? new URL("../../dist/register/verify-hooks.js", self) : new URL("./verify-hooks.js", self);
+  return self.endsWith(".ts") ? new URL(`../../dist/register/${name}`, self) : new URL(`./${name}`, self);
 }
 
 /**
- * Installs the verifying loader hooks in this process (Node ≥ 20.6): every module Node loads from
- * a build output folder from now on is verified first. Registering the same options twice is a no-op.
+ * Resolves an import the way the ES module loader does (its conditions, the application's other
+ * resolve hooks), synchronously: `import.meta.resolve` blocks on the hooks thread, whose resolve
+ * hook answers a request naming the real specifier and parent.
+ */
+function resolveImport(specifier: string, parentUrl: string): string | null {
+  try {
+    return import.meta.resolve(RESOLVE_PREFIX + encodeURIComponent(JSON.stringify([specifier, parentUrl])));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Installs the verifier in this thread (Node ≥ 20.6): the loader hooks for `import`, the CommonJS
+ * handlers for `require()` (ES modules included), and the register entry in every worker and forked
+ * process started from here. Every file of a build output folder is verified before it runs.
+ * Registering the same options twice is a no-op.
  */
 export function registerVerifier(options: GuardOptions = {}): void {
   if (typeof register !== "function") throw new Error(`Node ${process.versions.node} cannot verify modules as it loads them: module.register needs Node 20.6 or later`);
@@ -20,6 +38,9 @@ export function registerVerifier(options: GuardOptions = {}): void {
   if (options.env) data.env = { ...options.env };
   const key = JSON.stringify(data);
   if (registered.has(key)) return;
-  register(hooksUrl(), { data });
+  register(distUrl("verify-hooks.js"), { data });
+  // The first registration's options guard require(): one set of CommonJS handlers per thread.
+  installRequireHook(new OutputGuard(data), resolveImport);
+  carryLoader(distUrl("index.js"));
   registered.add(key);
 }

@@ -4,12 +4,16 @@
  * source Node evaluates is exactly the source that was verified. A failing file throws an
  * IntegrityError naming its item, during loading: nothing of it, nor of what imports it, runs.
  */
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
+import { readResolveRequest } from "./resolve-request.js";
 
 type LoadResult = { format?: string | null; source?: string | ArrayBuffer | Uint8Array | null; shortCircuit?: boolean };
 type NextLoad = (url: string, context?: unknown) => Promise<LoadResult>;
+type ResolveContext = { parentURL?: string; conditions?: string[] };
+type NextResolve = (specifier: string, context?: ResolveContext) => Promise<{ url: string }>;
 
 let guard = new OutputGuard();
 
@@ -23,15 +27,29 @@ function bytesOf(source: LoadResult["source"]): Uint8Array | string {
   return new Uint8Array(source as ArrayBuffer);
 }
 
+/**
+ * Resolves as Node would; a request from the register entry's require() hook (which needs another
+ * module's import resolved synchronously) is resolved from the parent it names.
+ */
+export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<{ url: string }> {
+  const request = readResolveRequest(specifier);
+  if (request === null) return nextResolve(specifier, context);
+  return nextResolve(request.specifier, { ...context, parentURL: request.parentURL });
+}
+
 /** Verifies every `file:` module the loader returns that belongs to a build output or is rye-signed. */
 export async function load(url: string, context: unknown, nextLoad: NextLoad): Promise<LoadResult> {
   const result = await nextLoad(url, context);
   if (!url.startsWith("file:")) return result;
   const path = fileURLToPath(url);
   if (result.source === null || result.source === undefined) {
-    // CommonJS is read later by its own loader, outside these hooks: build output never is CommonJS.
-    if (guard.outputFolderOf(path) !== null) throw new IntegrityError(path, `${path} would be loaded as ${result.format ?? "unknown"} without its source passing through the verifier, so it does not run`);
-    return result;
+    // CommonJS is read later by its own loader unless its source comes from here: build output is
+    // read once and verified, and the CommonJS translator compiles exactly those bytes.
+    if (guard.outputFolderOf(path) === null) return result;
+    if (result.format !== "commonjs") throw new IntegrityError(path, `${path} would be loaded as ${result.format ?? "unknown"} without its source passing through the verifier, so it does not run`);
+    const bytes = readFileSync(path);
+    guard.check(path, bytes);
+    return { ...result, source: bytes };
   }
   guard.check(path, bytesOf(result.source));
   return result;

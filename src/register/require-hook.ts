@@ -1,0 +1,144 @@
+/**
+ * `require()` of build output, verified. Node's CommonJS loader (require, createRequire,
+ * module.require, and `require()` of ES modules, on by default since Node 20.19) never runs the
+ * async loader hooks, so the register entry wraps the loader's `.js`/`.mjs`/`.cjs` handlers: each
+ * file is read once, checked by the OutputGuard, and the verified text is what gets compiled.
+ *
+ * An ES module loaded by require() has its static imports read by a loader no hook reaches. So
+ * before such a module is compiled, its static import graph is walked here: every output module in
+ * it is read once, verified, and compiled (evaluated) from those bytes, leaves first, which is the
+ * order ES modules evaluate in. Node then finds each of them in its module cache and never reads
+ * them again. A graph in which that cannot hold (an import cycle through output) is refused.
+ */
+import { readFileSync, realpathSync } from "node:fs";
+import Module, { isBuiltin } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { IntegrityError } from "../verify/integrity-error.js";
+import type { OutputGuard } from "../verify/output-guard.js";
+import { moduleSyntax } from "./import-specifiers.js";
+import { formatOf, packageTypeOf, type ModuleFormat } from "./module-format.js";
+
+/** Resolves `specifier` as an ES module import from `parentUrl`; null when it does not resolve. */
+export type ResolveImport = (specifier: string, parentUrl: string) => string | null;
+
+type CjsModule = InstanceType<typeof Module> & { _compile(text: string, filename: string, format?: string): unknown };
+type Handler = (module: CjsModule, filename: string) => void;
+type ModuleInternals = { _extensions: Record<string, Handler>; _nodeModulePaths(dir: string): string[] };
+
+const internals = Module as unknown as ModuleInternals;
+const EXTENSIONS = [".js", ".mjs", ".cjs"] as const;
+const decoder = new TextDecoder("utf-8");
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** One file as read once: its bytes' text, whether it is verified output, and how Node evaluates it. */
+interface ReadFile {
+  path: string;
+  text: string;
+  output: boolean;
+  format: ModuleFormat;
+}
+
+export class RequireVerifier {
+  /** Files whose static graph was walked (and, for output, compiled from verified bytes). */
+  private readonly done = new Set<string>();
+
+  constructor(private readonly guard: OutputGuard, private readonly resolve: ResolveImport) {}
+
+  /** Reads `path` once and checks it: throws IntegrityError for output that does not verify. */
+  read(path: string): ReadFile {
+    const bytes = readFileSync(path);
+    const output = this.guard.check(path, bytes) !== undefined;
+    const text = decoder.decode(bytes);
+    let syntax: boolean | undefined;
+    const format = formatOf(path, () => packageTypeOf(path), () => (syntax ??= moduleSyntax(text, path).hasModuleSyntax));
+    return { path, text, output, format };
+  }
+
+  /** The `_extensions` handler: evaluates verified output from the bytes checked, anything else as Node would. */
+  load(module: CjsModule, filename: string, original: Handler): void {
+    const file = this.read(filename);
+    if (file.format === "module") {
+      // Without require(esm) Node refuses the file itself, before evaluating anything.
+      if (!process.features.require_module) return original(module, filename);
+      this.walk(file, new Set([real(filename)]), module);
+      this.done.add(real(filename));
+      if (file.output) {
+        module._compile(file.text, filename, "module");
+        return;
+      }
+      return original(module, filename);
+    }
+    if (file.output) {
+      module._compile(file.text, filename, "commonjs");
+      return;
+    }
+    original(module, filename);
+  }
+
+  /**
+   * Walks the static imports of `file` depth first; every ES module of build output met is
+   * compiled from its verified text once its own imports are, so Node links them from its cache.
+   */
+  private walk(file: ReadFile, stack: Set<string>, parent: CjsModule): void {
+    const parentUrl = pathToFileURL(file.path).href;
+    for (const specifier of moduleSyntax(file.text, file.path).imports) {
+      if (isBuiltin(specifier)) continue;
+      const url = this.resolve(specifier, parentUrl);
+      // Unresolvable: Node fails to link it the same way, before anything runs.
+      if (url === null || !url.startsWith("file:")) continue;
+      const path = real(fileURLToPath(url));
+      if (this.done.has(path)) continue;
+      if (stack.has(path)) {
+        if (file.output || this.guard.outputFolderOf(path) !== null) throw this.cycle(file.path, path);
+        continue;
+      }
+      const child = this.read(path);
+      // CommonJS is loaded through require(), which comes back to this handler.
+      if (child.format === "module") {
+        stack.add(path);
+        this.walk(child, stack, parent);
+        stack.delete(path);
+        if (child.output) this.compile(child, parent);
+      }
+      this.done.add(path);
+    }
+  }
+
+  /** Evaluates a verified output module from its verified text, as a module of Node's ES module cache. */
+  private compile(file: ReadFile, parent: CjsModule): void {
+    const m = new Module(file.path, parent) as CjsModule;
+    m.filename = file.path;
+    m.paths = internals._nodeModulePaths(dirname(file.path));
+    m._compile(file.text, file.path, "module");
+    m.loaded = true;
+  }
+
+  private cycle(from: string, to: string): IntegrityError {
+    return new IntegrityError(to, `${from} and ${to} import each other: require() cannot load build output in an import cycle from verified bytes alone, so it does not run\n  Fix: load it with import or await import() under --import rye-build/register`);
+  }
+}
+
+let installed: RequireVerifier | undefined;
+
+/** Wraps Node's CommonJS handlers once per thread; later calls keep the first verifier. */
+export function installRequireHook(guard: OutputGuard, resolve: ResolveImport): RequireVerifier {
+  if (installed) return installed;
+  const verifier = new RequireVerifier(guard, resolve);
+  for (const ext of EXTENSIONS) {
+    const original = internals._extensions[ext];
+    if (!original) continue;
+    internals._extensions[ext] = function ryeVerifiedRequire(module, filename) {
+      verifier.load(module, filename, original);
+    };
+  }
+  installed = verifier;
+  return verifier;
+}
