@@ -1,5 +1,6 @@
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
+import { didYouMean } from "../runtime/did-you-mean.js";
 import { compareParams, readParamSchema } from "../runtime/exec/check-params.js";
 import type { DirectiveEntry } from "./resolve-context.js";
 
@@ -16,19 +17,23 @@ export function checkDirectiveParams(call: CallArgs, callee: DirectiveEntry | un
   if (!callee || callee.failed) return;
   const declared = callee.data.inputs ?? [];
   const given = call.keys.map((k) => k.name);
-  const missing = declared.filter((i) => i.required && i.default === undefined && !given.includes(i.name)).map((i) => i.name);
-  if (missing.length > 0) out.push(d.callMissingInput(call.at, call.id, missing));
-  // Without declared inputs the original accepts any parameters.
-  if (declared.length === 0) return;
   const names = declared.map((i) => i.name);
-  for (const k of call.keys) if (!names.includes(k.name)) out.push(d.callUnknownInput(k.loc, call.id, k.name, names));
+  // Without declared inputs the original accepts any parameters.
+  const unknown = declared.length === 0 ? [] : call.keys.filter((k) => !names.includes(k.name));
+  // A misspelt parameter is one mistake: the input it was meant for is not also reported as missing.
+  const meant = new Set(unknown.map((k) => didYouMean(k.name, names)));
+  const missing = declared.filter((i) => i.required && i.default === undefined && !given.includes(i.name) && !meant.has(i.name)).map((i) => i.name);
+  if (missing.length > 0) out.push(d.callMissingInput(call.at, call.id, missing));
+  for (const k of unknown) out.push(d.callUnknownInput(k.loc, call.id, k.name, names));
 }
 
 /** A call to a tool, checked against its CONFIG_SCHEMA: required properties left out, names it does not declare. */
 export function checkToolParams(call: CallArgs, schemaValue: unknown, out: Diagnostic[]): void {
   const schema = readParamSchema(schemaValue);
   if (!schema) return;
-  const { missing, unknown } = compareParams(schema, call.keys.map((k) => k.name));
+  const { missing: absent, unknown } = compareParams(schema, call.keys.map((k) => k.name));
+  const meant = new Set(unknown.map((name) => didYouMean(name, schema.properties ?? [])));
+  const missing = absent.filter((name) => !meant.has(name));
   if (missing.length > 0) out.push(d.toolCallMissingParam(call.at, call.id, missing));
   for (const k of call.keys) {
     if (unknown.includes(k.name)) out.push(d.toolCallUnknownParam(k.loc, call.id, k.name, schema.properties ?? []));

@@ -74,7 +74,11 @@ export function resolveContext(
     const parentId = current.data.extends;
     const at = current.locs.extends ?? current.locs.root;
     if (seen.has(parentId)) {
-      diagnostics.push(d.circularExtends(at, parentId, chain.map((c) => c.id)));
+      // A cycle is one mistake: it is reported once, by its member whose id sorts first, at that
+      // member's own `extends`, listing the members. Directives that lead into it say nothing more.
+      const members = chain.slice(chain.findIndex((c) => c.id === parentId)).map((c) => c.id);
+      const first = [...members].sort()[0]!;
+      if (leaf.id === first) diagnostics.push(d.circularExtends(leaf.locs.extends ?? leaf.locs.root, leaf.id, [...members, leaf.id]));
       break;
     }
     // Each directive embeds its chain's knowledge, so unbounded chains grow output quadratically.

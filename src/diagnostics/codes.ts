@@ -87,11 +87,12 @@ export const invalidXml = (loc: Location, detail: string) =>
 
 export const unreadableFile = (loc: Location, detail: string) => error("RYE1003", `Cannot read file: ${detail}`, loc);
 
-export const undeclaredInput = (loc: Location, name: string, suggestion: string | undefined) =>
+/** `optional`: the reference gives a fallback (`{input:x?}`, `{input:x:default}`), so the input it wants is optional. */
+export const undeclaredInput = (loc: Location, name: string, suggestion: string | undefined, optional = false) =>
   error(
     "RYE2001",
     `Input '${name}' is not declared in <inputs>.` +
-      (suggestion ? ` Did you mean '${suggestion}'?` : ` Declare it with <input name="${name}" type="string" required="true">.`),
+      (suggestion ? ` Did you mean '${suggestion}'?` : ` Declare it with <input name="${name}" type="string" required="${!optional}">.`),
     loc,
   );
 

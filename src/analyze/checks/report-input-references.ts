@@ -17,7 +17,10 @@ export function reportInputReferences({ data, parsed, refs, bag }: CheckContext)
       continue;
     }
     if (!input) {
-      bag.add(d.undeclaredInput(ref.loc, ref.name, didYouMean(ref.name, names)));
+      const meant = didYouMean(ref.name, names);
+      bag.add(d.undeclaredInput(ref.loc, ref.name, meant, ref.type === "input_ref" && ref.modifier !== null));
+      // The misspelt reference is the use of the input it was meant for: one mistake, one diagnostic.
+      if (meant !== undefined) used.add(meant);
       continue;
     }
     if (ref.type === "input_ref" && ref.modifier !== null && input.required && input.default === undefined) {
