@@ -12,6 +12,7 @@ import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord, type ItemRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";
 import { OutputTransaction, outputFailure, type KnownOutput } from "../output/write-output.js";
+import { bookkeepingFor } from "../cache/bookkeeping-secret.js";
 import { quietIo, type Io } from "../host.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";
 import type { TrustStore } from "../sign/trust-store.js";
@@ -143,7 +144,8 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io, early: BuildWorker
   }
   let tx: OutputTransaction;
   try {
-    tx = OutputTransaction.begin(opts.outDir, { project: opts.project, known: opts.memo?.output });
+    // The journal, lock and cache are acted on only when sealed with the user space's secret (decisions #23).
+    tx = OutputTransaction.begin(opts.outDir, { project: opts.project, known: opts.memo?.output, bookkeeping: bookkeepingFor(opts.project, io.env, io.cwd) });
   } catch (e) {
     return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
   }
@@ -223,7 +225,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
     emitTs: opts.emitTs === true,
   });
   const path = cacheFile(opts.project);
-  const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global);
+  const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global, tx.bookkeeping);
   const trusted = memo?.cache === cache;
   if (read.warm && trusted && tx.knowsOutput && read.warm.state.cache === cache) return buildWarm(tx, opts, io, read, { key, timestamp, global, cache, path });
   const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
@@ -323,12 +325,12 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   if (memo) {
     memo.cache = unchanged ? cache : next;
     (memo.deps ??= new DependencyIndex()).commit(sources, cache, memo.cache);
-    if (!unchanged) memo.save = () => saveCache(path, next);
+    if (!unchanged) memo.save = () => saveCache(path, next, tx.bookkeeping);
     memo.warm =
       !opts.sourceTrust && result.carried && stamps
         ? new WarmState({ sources, cache: memo.cache, compile: result.carried, compiled: result.compiled, fingerprints: fps.byId, stamps, signatures, directives })
         : undefined;
-  } else if (!unchanged) saveCache(path, next);
+  } else if (!unchanged) saveCache(path, next, tx.bookkeeping);
   return {
     sources,
     diagnostics,
@@ -447,6 +449,6 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   memo.cache = now;
   (memo.deps ??= new DependencyIndex()).commitEdits(sources, now, replaced);
   state.committed(now, records.keys(), result.compiled);
-  if (!unchanged) memo.save = () => saveCache(c.path, next);
+  if (!unchanged) memo.save = () => saveCache(c.path, next, tx.bookkeeping);
   return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: committed.written, removed: committed.removed, produced: tx.produced, threads: 1, sourceAt };
 }

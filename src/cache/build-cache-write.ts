@@ -2,7 +2,8 @@
 // holds all of its output in memory), skipping files out/ already holds byte for byte. Everything
 // goes through an OutputTransaction, so out/ changes all at once when the build commits (which also
 // deletes the files of removed items).
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync } from "node:fs";
+import { readRegular } from "../output/no-follow.js";
 import { join } from "node:path";
 import type { FileRecord } from "./build-cache.js";
 import { sha256 } from "./build-cache.js";
@@ -57,8 +58,9 @@ export class OutputUpdate {
   intact(prev: FileRecord): FileRecord | null {
     if (this.trusted) return prev;
     const [rel, hash, size, mtimeMs] = prev;
-    const st = statSync(join(this.outDir, rel), { throwIfNoEntry: false });
-    if (!st) return null;
+    // lstat: a link in out/ is never taken for the file it names.
+    const st = lstatSync(join(this.outDir, rel), { throwIfNoEntry: false });
+    if (!st?.isFile()) return null;
     if (st.size === size && st.mtimeMs === mtimeMs) return prev;
     const text = this.read(rel);
     return text !== null && sha256(text) === hash ? [rel, hash, st.size, st.mtimeMs] : null;
@@ -67,16 +69,12 @@ export class OutputUpdate {
   private read(rel: string): string | null {
     const path = join(this.outDir, rel);
     // A stat that cannot throw first: most files of a first build do not exist, and exceptions are slow.
-    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return null;
-    try {
-      return readFileSync(path, "utf8");
-    } catch {
-      return null;
-    }
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) return null;
+    return readRegular(path);
   }
 
   private record(path: string, rel: string, hash: string): FileRecord {
-    const st = statSync(path);
+    const st = lstatSync(path);
     return [rel, hash, st.size, st.mtimeMs];
   }
 }

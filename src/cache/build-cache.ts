@@ -2,10 +2,18 @@
 // of the item and of every item its analysis looked up, so an unchanged item is neither parsed nor
 // emitted nor signed nor written, and an item whose extends parent, context knowledge or called
 // directive changed is rebuilt. Lives in <project>/.rye-cache/build.json (gitignored, safe to delete).
+// A checkout can carry a .rye-cache/ of its own ("this module's hash is X" for a module tampered
+// with in out/): the cache is used only when it carries this user's seal for this project
+// (bookkeeping-seal.ts); any other is an empty cache, so every output file is rebuilt or compared
+// byte for byte with what the build makes, and nothing is signed on a record's word alone.
 import { createHash } from "node:crypto";
 import { sha256Hex } from "../sign/hash-region.js";
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Bookkeeping, RecordKind } from "./bookkeeping-seal.js";
+import { processBookkeeping } from "./bookkeeping-secret.js";
+import { readRegular } from "../output/no-follow.js";
 import { fileURLToPath } from "node:url";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
@@ -41,12 +49,49 @@ export function cacheFile(project: string): string {
   return join(project, ".rye-cache", "build.json");
 }
 
-/** Reads the cache; an absent, unreadable or foreign one is an empty cache (a cold build). */
-export function loadCache(path: string, global: string): CacheData {
+/** The project a file of `<project>/.rye-cache/` belongs to: what its seal is bound to. */
+const projectOf = (path: string) => resolve(dirname(dirname(path)));
+
+/**
+ * The text of a sealed file in a project's .rye-cache/, or null: absent, not a regular file, under
+ * a .rye-cache that is not a plain folder, or not sealed by `book` for this kind and project.
+ */
+export function readSealed(path: string, kind: RecordKind, book: Bookkeeping): string | null {
+  if (!book.authenticates || !plainCacheDir(path)) return null;
+  return book.open(kind, projectOf(path), readRegular(path));
+}
+
+/**
+ * Writes a sealed file into .rye-cache/ at once (a fresh temp file, then a rename), never through
+ * a link: nothing is written when .rye-cache is not a plain folder or `book` cannot seal.
+ */
+export function writeSealed(path: string, kind: RecordKind, book: Bookkeeping, text: string): void {
+  if (!book.authenticates) return;
+  mkdirSync(dirname(path), { recursive: true });
+  if (!plainCacheDir(path)) return;
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    writeFileSync(tmp, book.seal(kind, projectOf(path), text), { flag: "wx" });
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** True when the folder holding `path` is a plain folder (a link in its place is never written through). */
+function plainCacheDir(path: string): boolean {
+  return lstatSync(dirname(path), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** Reads the cache; an absent, unreadable, foreign or unauthenticated one is an empty cache (a cold build). */
+export function loadCache(path: string, global: string, book: Bookkeeping = processBookkeeping()): CacheData {
   const empty: CacheData = { format: FORMAT, global, items: {}, shared: [] };
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as CacheData;
-    if (data.format !== FORMAT || data.global !== global || typeof data.items !== "object") return empty;
+    const text = readSealed(path, "build-cache", book);
+    if (text === null) return empty;
+    const data = JSON.parse(text) as CacheData;
+    if (data.format !== FORMAT || data.global !== global || typeof data.items !== "object" || !Array.isArray(data.shared)) return empty;
     return data;
   } catch {
     return empty;
@@ -54,21 +99,16 @@ export function loadCache(path: string, global: string): CacheData {
 }
 
 /** Writes the cache atomically, so an interrupted build leaves the old cache or none, never half of one. */
-export function saveCache(path: string, data: CacheData): void {
-  const tmp = `${path}.${process.pid}.tmp`;
+export function saveCache(path: string, data: CacheData, book: Bookkeeping = processBookkeeping()): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, JSON.stringify(data));
-    renameSync(tmp, path);
+    writeSealed(path, "build-cache", book, JSON.stringify(data));
   } catch {
     // Only an optimisation (a full disk, a read-only project): without it the next build checks
     // every output file against its hash; a cache that no longer describes out/ must not stay.
-    for (const f of [tmp, path]) {
-      try {
-        rmSync(f, { force: true });
-      } catch {
-        // A read-only cache folder: the stale cache stays, and its records are checked against out/ anyway.
-      }
+    try {
+      if (plainCacheDir(path)) rmSync(path, { force: true });
+    } catch {
+      // A read-only cache folder: the stale cache stays, and its records are checked against out/ anyway.
     }
   }
 }

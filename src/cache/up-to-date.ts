@@ -7,7 +7,11 @@
 // compiler, key, flag or space) falls through to the incremental build, which is exact.
 // What a stat cannot see: an out/ file edited in place. `rye verify` checks every file, so such an
 // edit is caught there; deleting `.rye-cache/` forces the full check.
-import { mkdirSync, type Stats, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+// The stamp lies in the checkout's .rye-cache/: it is believed only when it carries this user's seal
+// for this project (bookkeeping-seal.ts); a planted one is no stamp, and the build runs.
+import { lstatSync, type Stats, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { bookkeepingFor } from "./bookkeeping-secret.js";
+import { readSealed, writeSealed } from "./build-cache.js";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
@@ -62,7 +66,7 @@ const fileOf = (project: string) => join(project, ".rye-cache", "up-to-date.json
 /** Everything other than files that decides what a build writes (the compiler's files are entries). */
 function keyOf(o: StampOptions): string {
   const { project, user, systems, maxFileBytes } = o.spaces;
-  return sha256(JSON.stringify([FORMAT, VERSION, o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
+  return sha256(JSON.stringify([FORMAT, VERSION, o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, o.env.RYE_BUILD_COUNTER ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
 }
 
 function toEntry(path: string, st: Stats | undefined): Entry {
@@ -173,7 +177,9 @@ export function upToDate(o: StampOptions, buildingOnMiss = false): (StampedResul
 function readStamp(o: StampOptions, file: string): (StampedResult & { sources: SourceFile[] }) | null {
   let stamp: Stamp;
   try {
-    stamp = JSON.parse(readFileSync(file, "utf8")) as Stamp;
+    const text = readSealed(file, "up-to-date", bookkeepingFor(o.project, o.env));
+    if (text === null) return null;
+    stamp = JSON.parse(text) as Stamp;
   } catch {
     return null;
   }
@@ -210,8 +216,10 @@ export function beginStamp(o: StampOptions): {
   files: { count: number; largest: number } | null;
 } {
   const path = fileOf(o.project);
+  const book = bookkeepingFor(o.project, o.env);
   try {
-    rmSync(path, { force: true });
+    // Never through a link in .rye-cache's place.
+    if (lstatSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) rmSync(path, { force: true });
   } catch {
     // An unwritable cache folder: save() fails the same way and no stamp is ever trusted from it.
   }
@@ -231,10 +239,7 @@ export function beginStamp(o: StampOptions): {
     if (newest(inputs) > started - RACY_MS || newest(compiler) > started - RACY_MS || newest(out) > Date.now() - RACY_MS) return;
     const excerpts = excerptsOf(result.diagnostics, result.sources ?? []);
     const stamp: Stamp = { format: FORMAT, key, inputs, outputs: out, compiler, excerpts, diagnostics: result.diagnostics, compiled: result.compiled, directives: result.directives };
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(stamp));
-    renameSync(tmp, path);
+    writeSealed(path, "up-to-date", book, JSON.stringify(stamp));
   };
   return {
     files: inputs && sizes(inputs),

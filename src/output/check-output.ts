@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { readRegular } from "./no-follow.js";
 import { join, relative, sep } from "node:path";
 import { WORK_DIR, housekeepingFiles, isNotBuildOutput } from "./output-record.js";
 
@@ -22,8 +23,10 @@ export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, 
   const expected = new Map([...files, ...housekeepingFiles(files.keys())]);
   for (const [rel, text] of expected) {
     const path = join(outDir, rel);
-    if (!existsSync(path)) drift.missing.push(rel);
-    else if (view(rel, readFileSync(path, "utf8")) !== view(rel, text)) drift.stale.push(rel);
+    // Never followed or opened as anything but a regular file: a link or a FIFO in out/ is stale.
+    const found = lstatSync(path, { throwIfNoEntry: false }) ? readRegular(path) : undefined;
+    if (found === undefined) drift.missing.push(rel);
+    else if (found === null || view(rel, found) !== view(rel, text)) drift.stale.push(rel);
   }
   for (const path of listFiles(outDir, outDir)) {
     const rel = relative(outDir, path).split(sep).join("/");

@@ -21,10 +21,13 @@ const refuse = (path: string, message: string) => new OutputError(message, path,
 export function refuseOutDir(outDir: string, project?: string): void {
   if (parse(outDir).root === outDir) throw refuse(outDir, `${outDir} is the root of the file system; choose an output folder of its own (default: out)`);
   if (project !== undefined) {
-    const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
-    const [out, proj] = [real(outDir), real(resolve(project))];
-    if (proj === out || proj.startsWith(out.endsWith(sep) ? out : out + sep)) {
-      throw refuse(outDir, `${outDir} holds the project itself; choose an output folder inside it or beside it (default: out)`);
+    const [out, proj] = [realOf(outDir), realOf(resolve(project))];
+    if (within(proj, out)) throw refuse(outDir, `${outDir} holds the project itself; choose an output folder inside it (default: out)`);
+    // The folder comes from a flag or from the project's config file, which a pull request can
+    // change: it may only name a place in the project, links resolved, never one beside or above it.
+    if (!within(out, proj)) {
+      const how = out === resolve(outDir) ? "" : ` (${out} once links are resolved)`;
+      throw refuse(outDir, `${outDir} lies outside the project ${proj}${how}; the output folder must be inside the project (default: out)`);
     }
   }
   const st = lstatSync(outDir, { throwIfNoEntry: false });
@@ -32,6 +35,21 @@ export function refuseOutDir(outDir: string, project?: string): void {
     throw refuse(outDir, `${outDir} is a symlink; rye build writes a plain folder: remove the link, or point --out at the folder itself`);
   }
   if (st && !st.isSymbolicLink() && !st.isDirectory()) throw refuse(outDir, `${outDir} exists and is not a folder; remove it or choose another --out`);
+}
+
+const within = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+
+/** `path` with every link resolved: its nearest existing folder's real path, then the rest as named. */
+export function realOf(path: string): string {
+  const rest: string[] = [];
+  for (let p = resolve(path); ; p = dirname(p)) {
+    try {
+      return join(realpathSync(p), ...rest.reverse());
+    } catch {
+      if (dirname(p) === p) return resolve(path);
+      rest.push(basename(p));
+    }
+  }
 }
 
 /** Where an earlier rye kept the two generations `out` used to be a symlink to. */

@@ -4,10 +4,17 @@
 // commit point leaves out/ untouched (the next build discards the staging area); one killed after
 // it leaves a journal that the next build replays before anything else, and that `rye verify`
 // reports (pendingJournal), so a half-applied out/ is never taken for a complete one.
-import { lstatSync, readFileSync, statSync } from "node:fs";
+// The journal names files to move and delete, and out/ is in the checkout: it is replayed only when
+// it carries this user's seal for this very output folder (bookkeeping-seal.ts). Any other journal
+// is discarded with the staging area, never replayed; and even a sealed one moves or deletes nothing
+// through a link (a folder of out/ replaced by a symlink since the journal was written).
+import { lstatSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WORK_DIR, isInside } from "./output-record.js";
 import type { OutputFs } from "./output-fs.js";
+import type { Bookkeeping } from "../cache/bookkeeping-seal.js";
+import { processBookkeeping } from "../cache/bookkeeping-secret.js";
+import { plainFolders, readRegular } from "./no-follow.js";
 
 export interface Journal {
   /** Paths staged in out/.rye/staging/ that replace (or add) the files at the same paths in out/. */
@@ -34,23 +41,28 @@ export const journalTemp = (outDir: string) => `${journalPath(outDir)}.tmp`;
  */
 export function pendingJournal(outDir: string): { journal: string; write: number; remove: number } | null {
   const path = journalPath(outDir);
-  if (!statSync(path, { throwIfNoEntry: false })) return null;
-  const j = readJournal(path);
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
+  // Counted without the seal: any journal, ours or planted, means out/ is not one complete build.
+  const text = readRegular(path);
+  const j = text === null ? null : parseJournal(text.replace(/^rye-mac:[^\n]*\n/, ""));
   return { journal: path, write: j?.write.length ?? -1, remove: j?.remove.length ?? -1 };
 }
 
-/** Makes the staged build the output: the commit point. */
-export function writeJournal(outDir: string, journal: Journal, fs: OutputFs): void {
-  fs.writeFile(journalTemp(outDir), JSON.stringify(journal));
+/** Makes the staged build the output: the commit point. The journal is sealed for `outDir`. */
+export function writeJournal(outDir: string, journal: Journal, fs: OutputFs, book: Bookkeeping = processBookkeeping()): void {
+  fs.writeFile(journalTemp(outDir), book.seal("journal", outDir, JSON.stringify(journal)));
   fs.rename(journalTemp(outDir), journalPath(outDir));
 }
 
 /** Moves the staged files into place and deletes the removed ones; safe to run again after any interruption. */
 export function applyJournal(outDir: string, journal: Journal, fs: OutputFs): void {
   const staging = stagingDir(outDir);
-  const moved = moveFolders(outDir, journal.folders ?? [], fs);
+  // Folders of out/ found plain; a path under anything else (a link planted since) is left alone.
+  const plain = new Set<string>();
+  const safe = (rel: string) => isInside(rel) && plainFolders(outDir, rel, plain);
+  const moved = moveFolders(outDir, (journal.folders ?? []).filter(safe), fs);
   for (const rel of journal.write) {
-    if (!isInside(rel) || insideAny(rel, moved)) continue;
+    if (!safe(rel) || insideAny(rel, moved)) continue;
     const from = join(staging, rel);
     // Already moved by an interrupted run of this journal.
     if (!lstatSync(from, { throwIfNoEntry: false })) continue;
@@ -60,7 +72,7 @@ export function applyJournal(outDir: string, journal: Journal, fs: OutputFs): vo
   }
   const emptied = new Set<string>();
   for (const rel of journal.remove) {
-    if (!isInside(rel)) continue;
+    if (!safe(rel)) continue;
     const path = join(outDir, rel);
     if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) continue;
     fs.unlink(path);
@@ -97,17 +109,22 @@ export function insideAny(rel: string, folders: ReadonlySet<string>): boolean {
  * Run under the lock before a build reads out/: replays a committed journal, or discards what a
  * build killed before its commit point staged. Returns what it did.
  */
-export function recoverOutput(outDir: string, fs: OutputFs): "clean" | "completed" | "discarded" {
+export function recoverOutput(outDir: string, fs: OutputFs, book: Bookkeeping = processBookkeeping()): "clean" | "completed" | "discarded" {
   const path = journalPath(outDir);
-  if (statSync(path, { throwIfNoEntry: false })) {
-    const journal = readJournal(path);
-    if (!journal) throw new Error(`${path} is not a journal rye build can read; out/ may hold a mix of two builds: delete out/ and build again`);
-    applyJournal(outDir, journal, fs);
-    return "completed";
+  if (lstatSync(path, { throwIfNoEntry: false })) {
+    const text = book.open("journal", outDir, readRegular(path));
+    const journal = text === null ? null : parseJournal(text);
+    if (journal) {
+      applyJournal(outDir, journal, fs);
+      return "completed";
+    }
+    // Not a journal this user's builds wrote for this folder: never replayed. What it would have
+    // moved or deleted is left as it is, and the build's claim of out/ judges what is there.
+    fs.rmTree(path);
   }
-  const temp = statSync(journalTemp(outDir), { throwIfNoEntry: false });
-  if (temp) fs.unlink(journalTemp(outDir));
-  if (!statSync(stagingDir(outDir), { throwIfNoEntry: false })) return temp ? "discarded" : "clean";
+  const temp = lstatSync(journalTemp(outDir), { throwIfNoEntry: false });
+  if (temp) fs.rmTree(journalTemp(outDir));
+  if (!lstatSync(stagingDir(outDir), { throwIfNoEntry: false })) return temp ? "discarded" : "clean";
   fs.rmTree(stagingDir(outDir));
   return "discarded";
 }
@@ -129,10 +146,11 @@ function pruneEmpty(outDir: string, dirs: Set<string>, fs: OutputFs): void {
   }
 }
 
-function readJournal(path: string): Journal | null {
+function parseJournal(text: string): Journal | null {
   try {
-    const j = JSON.parse(readFileSync(path, "utf8")) as Journal;
-    return Array.isArray(j.write) && Array.isArray(j.remove) && (j.folders === undefined || Array.isArray(j.folders)) ? j : null;
+    const j = JSON.parse(text) as Journal;
+    const paths = (a: unknown) => Array.isArray(a) && a.every((p) => typeof p === "string");
+    return j && paths(j.write) && paths(j.remove) && (j.folders === undefined || paths(j.folders)) ? j : null;
   } catch {
     return null;
   }

@@ -1,4 +1,5 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { readRegular } from "./no-follow.js";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
@@ -11,6 +12,13 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Polling interval while waiting. */
   pollMs?: number;
+  /**
+   * Seals the holder written into the lock, and opens a lock file's text (null: not sealed by this
+   * user for this folder). The lock sits in a folder a checkout can carry: a lock nobody of ours
+   * wrote names no build to wait for, and is taken over at once.
+   */
+  seal?: (holder: string) => string;
+  open?: (text: string) => string | null;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -27,7 +35,8 @@ export function acquireLock(path: string, options: LockOptions = {}): () => void
   // The lock is a complete file hard-linked into place: link() fails if the name exists, and a
   // reader never sees a lock file that is empty because its writer has not written it yet.
   const mine = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  writeOwn(mine, me);
+  const read = () => readHolder(path, options.open);
+  writeOwn(mine, options.seal ? options.seal(me) : me);
   for (;;) {
     try {
       linkSync(mine, path);
@@ -37,7 +46,7 @@ export function acquireLock(path: string, options: LockOptions = {}): () => void
         if (released) return;
         released = true;
         // Only remove the lock if it is still ours (a takeover after a long stall must not be undone).
-        if (readHolder(path) === me) rmSync(path, { force: true });
+        if (read() === me) rmSync(path, { force: true });
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
@@ -45,10 +54,10 @@ export function acquireLock(path: string, options: LockOptions = {}): () => void
         throw e;
       }
     }
-    const holder = readHolder(path);
+    const holder = read();
     if (holder !== null && isStale(holder)) {
       // Re-read right before removing, so a lock a third process just took is left alone.
-      if (readHolder(path) === holder) rmSync(path, { force: true });
+      if (read() === holder) rmSync(path, { force: true });
       continue;
     }
     if (Date.now() > deadline) {
@@ -64,7 +73,7 @@ function writeOwn(mine: string, me: string): void {
   for (let attempt = 0; ; attempt++) {
     try {
       mkdirSync(dirname(mine), { recursive: true });
-      writeFileSync(mine, me);
+      writeFileSync(mine, me, { flag: "wx" });
       return;
     } catch (e) {
       rmSync(mine, { force: true });
@@ -75,12 +84,13 @@ function writeOwn(mine: string, me: string): void {
   }
 }
 
-function readHolder(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
+/** The holder a lock names; "" (stale) for a lock file that is not sealed, null when there is none. */
+function readHolder(path: string, open?: (text: string) => string | null): string | null {
+  const text = readRegular(path);
+  // Something that is not a regular file (a planted folder): stale, so it is removed or reported at once.
+  if (text === null) return lstatSync(path, { throwIfNoEntry: false }) ? "" : null;
+  if (!open) return text;
+  return open(text) ?? "";
 }
 
 /** A holder is stale when it names a process of this host that no longer runs (or is unreadable garbage). */

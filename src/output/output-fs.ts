@@ -1,7 +1,8 @@
 // The file operations the output writer performs, behind one interface so tests can make any one of
 // them fail (a full disk, a permission, a process killed between two of them) without a real disk
 // in that state.
-import { accessSync, constants, mkdirSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdirSync, renameSync, rmSync, rmdirSync, unlinkSync } from "node:fs";
+import { writeNoFollow } from "./no-follow.js";
 
 export interface OutputFs {
   writeFile(path: string, data: string): void;
@@ -17,7 +18,8 @@ export interface OutputFs {
 }
 
 export const realFs: OutputFs = {
-  writeFile: (path, data) => writeFileSync(path, data),
+  // Never through a link or into a file with a second name: see no-follow.ts.
+  writeFile: (path, data) => writeNoFollow(path, data),
   rename: (from, to) => renameSync(from, to),
   mkdir: (path) => mkdirSync(path, { recursive: true }),
   unlink: (path) => unlinkSync(path),

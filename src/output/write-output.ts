@@ -4,7 +4,7 @@
 // streamed into out/.rye/staging/ as items compile; unchanged files are not touched at all. At the
 // end a journal is written (the commit point) and applied: staged files are renamed into place and
 // files no longer produced are deleted. A build that changes nothing writes nothing.
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, statSync, writevSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, statSync, writevSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
@@ -13,6 +13,10 @@ import { claimOutput, migrateGenerations, refuseOutDir } from "./claim-output.js
 import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal, insideAny, type Journal } from "./journal.js";
 import { OutputError, realFs, writeFailure, type OutputFs } from "./output-fs.js";
 import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } from "./output-record.js";
+import { plainFolders, readRegular } from "./no-follow.js";
+import { scrubWorkDir } from "./work-dir.js";
+import type { Bookkeeping } from "../cache/bookkeeping-seal.js";
+import { processBookkeeping } from "../cache/bookkeeping-secret.js";
 
 export { pendingJournal, recoverOutput } from "./journal.js";
 
@@ -42,6 +46,12 @@ export interface TransactionOptions {
   project?: string;
   /** Set by --watch after its first build: out/ was claimed by this process and holds `owned`. */
   known?: KnownOutput;
+  /**
+   * What authenticates the journal, the lock and the output record's seal (bookkeepingFor: the
+   * user space's secret). Default: a secret of this process only, so nothing another process left
+   * in out/ is ever replayed.
+   */
+  bookkeeping?: Bookkeeping;
 }
 
 /** The diagnostic for a build that could not finish: RYE8005 (out/ refused), RYE8006 (writing failed) or RYE8002 (a source changed while read), located at the file or folder. */
@@ -80,6 +90,8 @@ export class OutputTransaction implements OutputSink {
   private readonly staged = new Set<string>();
   private readonly seen = new Set<string>();
   private readonly stagingDirs = new Set<string>();
+  /** Folders of out/ found to be plain folders (not links): see `mayWrite`. */
+  private readonly plainDirs = new Set<string>();
   private committed = false;
   private done = false;
   /** Set by `carryKnown`: the files of the last commit this build no longer produces. */
@@ -97,31 +109,39 @@ export class OutputTransaction implements OutputSink {
     private readonly release: () => void,
     /** The first folder `begin` created for out/ (out/ itself or a parent), removed again by `abort`. */
     private readonly created: string | undefined,
+    private readonly book: Bookkeeping,
   ) {}
 
   static begin(dir: string, options: TransactionOptions = {}): OutputTransaction {
     const fs = options.fs ?? realFs;
     const outDir = resolve(dir);
     const known = options.known?.outDir === outDir ? options.known : undefined;
+    const book = options.bookkeeping ?? processBookkeeping();
     let created: string | undefined;
     if (!known) {
       refuseOutDir(outDir, options.project);
       migrateGenerations(outDir, fs);
+    }
+    // Before anything is written into out/.rye: it is a plain folder holding no planted link.
+    scrubWorkDir(outDir, fs);
+    if (!known) {
       // A folder rye has never written (no work folder of ours): look before creating anything in it.
-      if (statSync(outDir, { throwIfNoEntry: false }) && readOrNull(join(workDir(outDir), ".gitignore")) !== WORK_IGNORE) claimOutput(outDir);
+      if (statSync(outDir, { throwIfNoEntry: false }) && readRegular(join(workDir(outDir), ".gitignore")) !== WORK_IGNORE) claimOutput(outDir);
       created = create(outDir, fs);
     }
     let release: () => void;
     try {
-      release = acquireLock(join(workDir(outDir), "lock"), options.lock);
+      // Without a secret no lock could be told from a planted one: locks are then plain, as before.
+      const sealed = book.authenticates ? { seal: (h: string) => book.seal("lock", outDir, h), open: (t: string) => book.open("lock", outDir, t) } : {};
+      release = acquireLock(join(workDir(outDir), "lock"), { ...options.lock, ...sealed });
     } catch (e) {
       removeCreated(outDir, created, fs);
       throw e instanceof LockTimeoutError ? e : writeFailure(e, join(workDir(outDir), "lock"), "creating");
     }
     try {
-      recoverOutput(outDir, fs);
+      recoverOutput(outDir, fs, book);
       const claim = known ? null : claimOutput(outDir);
-      return new OutputTransaction(outDir, fs, claim ? claim.owned : known!.owned, claim ? claim.record : "known", release, created);
+      return new OutputTransaction(outDir, fs, claim ? claim.owned : known!.owned, claim ? claim.record : "known", release, created, book);
     } catch (e) {
       release();
       removeCreated(outDir, created, fs);
@@ -137,6 +157,11 @@ export class OutputTransaction implements OutputSink {
   /** Where `rel` is now: staged when this build wrote it, else in out/ (stat it for records: a rename keeps size and mtime). */
   targetPath(rel: string): string {
     return this.staged.has(rel) ? join(stagingDir(this.outDir), rel) : this.livePath(rel);
+  }
+
+  /** What authenticates this build's bookkeeping (the journal's, and the build cache's: see build-cache.ts). */
+  get bookkeeping(): Bookkeeping {
+    return this.book;
   }
 
   /** What this process knows out/ holds once committed (for the next build of a long-lived process). */
@@ -169,6 +194,10 @@ export class OutputTransaction implements OutputSink {
 
   private mayWrite(rel: string): void {
     assertWritable(rel);
+    // The commit moves the file to `rel` in out/: never through a folder a link has taken the place of.
+    if (!plainFolders(this.outDir, rel, this.plainDirs)) {
+      throw new OutputError(`${this.livePath(rel)} lies under a link in ${this.outDir}; rye build never writes through one`, this.livePath(rel), "RYE8005");
+    }
     // A folder claimed by `begin` holds no file it does not own; one a long-lived process knows may have gained one since.
     if (this.record === "known" && !this.owned.has(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })) {
       throw new OutputError(`${this.livePath(rel)} exists and no build recorded it as its own; rye build never replaces it`, this.livePath(rel), "RYE8005");
@@ -214,7 +243,7 @@ export class OutputTransaction implements OutputSink {
     const journal = { write: [...this.staged], remove: removed, folders: this.newFolders() };
     this.prepareFolders(journal);
     try {
-      writeJournal(this.outDir, journal, this.fs);
+      writeJournal(this.outDir, journal, this.fs, this.book);
     } catch (e) {
       throw writeFailure(e, join(workDir(this.outDir), "journal.json"), "writing");
     }
@@ -374,7 +403,8 @@ export class StagingWriter implements OutputSink {
   writeBytes(rel: string, chunks: readonly Uint8Array[]): WrittenFile {
     assertWritable(rel);
     try {
-      const fd = openSync(stagedPath(this.outDir, rel, realFs, this.dirs), "w");
+      // Staging is this build's own fresh folder; O_NOFOLLOW all the same (never write through a link).
+      const fd = openSync(stagedPath(this.outDir, rel, realFs, this.dirs), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666);
       try {
         writevAll(fd, chunks);
         const st = fstatSync(fd);
@@ -436,7 +466,7 @@ function create(outDir: string, fs: OutputFs): string | undefined {
     created = fs.mkdir(outDir);
     fs.mkdir(workDir(outDir));
     const ignore = join(workDir(outDir), ".gitignore");
-    if (readOrNull(ignore) !== WORK_IGNORE) fs.writeFile(ignore, WORK_IGNORE);
+    if (readRegular(ignore) !== WORK_IGNORE) fs.writeFile(ignore, WORK_IGNORE);
     return created;
   } catch (e) {
     removeCreated(outDir, created, fs);
@@ -477,10 +507,5 @@ function entryAt(path: string): boolean {
   }
 }
 
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
+/** Only a regular file is read (a FIFO in out/ would block the build; a link would read another file). */
+const readOrNull = readRegular;

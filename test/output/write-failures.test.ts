@@ -79,11 +79,12 @@ const hasUnshare = isRoot && spawnSync("unshare", ["-m", "true"]).status === 0;
 describe("write failures (real)", () => {
   test.skipIf(!hasUnshare)(`a full disk: rye build on a 1 MiB tmpfs reports RYE8006 and leaves the previous out/${hasUnshare ? "" : " (skipped: needs root and unshare -m to mount a tmpfs)"}`, () => {
     const dir = mkdtempSync(join(tmpdir(), "rye-tmpfs-"));
-    const mnt = join(dir, "mnt");
     const copy = join(dir, "copy");
-    mkdirSync(mnt);
     project(join(dir, "p"), 2, 10);
     const p = join(dir, "p");
+    // The output folder must lie inside the project: the tmpfs is mounted in it.
+    const mnt = join(p, "mnt");
+    mkdirSync(mnt);
     // Inside a private mount namespace: mount, build small (fits), grow the project (does not fit),
     // build again, and copy what the tmpfs holds out before the namespace (and the mount) ends.
     const script = [

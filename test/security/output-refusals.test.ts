@@ -31,7 +31,8 @@ describe("refused output folders create nothing anywhere", () => {
     ["the root of the file system", "/", /RYE8005: Cannot write the output: \/ is the root of the file system/],
     ["the project's parent", "..", /RYE8005: Cannot write the output: .* holds the project itself/],
     ["the project itself", ".", /RYE8005: Cannot write the output: .* holds the project itself/],
-    ["/etc", "/etc", /RYE8005: Cannot write the output: \/etc holds files no build wrote: /],
+    ["/etc", "/etc", /RYE8005: Cannot write the output: \/etc lies outside the project /],
+    ["a folder beside the project", "../beside", /RYE8005: Cannot write the output: .*beside lies outside the project /],
   ] as const) {
     test(`--out ${out} (${name})`, () => {
       const dir = project();
@@ -42,7 +43,7 @@ describe("refused output folders create nothing anywhere", () => {
       expect(r.err).toMatch(why);
       expect(r.err).not.toMatch(/^\s+at /m);
       expect({ parent: listing(parent), project: listing(dir) }).toEqual(before);
-      for (const marker of ["/.rye", "/etc/.rye", "/.etc.generations", join(parent, ".rye"), join(dir, ".rye")]) expect(existsSync(marker), marker).toBe(false);
+      for (const marker of ["/.rye", "/etc/.rye", "/.etc.generations", join(parent, ".rye"), join(dir, ".rye"), join(parent, "beside")]) expect(existsSync(marker), marker).toBe(false);
     });
   }
 
