@@ -9,6 +9,9 @@ import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
 import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
 import { LISTED } from "../sign/signed-files.js";
+import { buildCounter, buildMetadata, sourceEntries, SOURCES_LIST, type BuildMetadata } from "../sign/source-tree.js";
+import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
+import type { SourceFile } from "../compile/source.js";
 
 
 interface ShardMemo {
@@ -36,6 +39,8 @@ export interface ManifestInput {
   itemOf: (key: string, path: string) => ManifestItem | undefined;
   version: string;
   timestamp: string;
+  /** The build's counter and source tree (decisions.md #26), signed with the root; default: counter 0, no sources. */
+  build?: BuildMetadata;
   global: string;
   key: SigningKey;
   /** What the last build recorded at an output path, so unchanged files are neither written nor read. */
@@ -56,6 +61,14 @@ function folderOf(rec: FileRecord): string | null {
 }
 
 const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The metadata a build signs (decisions.md #26): every source it read, by space, path and sha256,
+ * the hook configuration, and RYE_BUILD_COUNTER. `rye verify --current` recomputes the same list.
+ */
+export function buildInfoOf(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, spaces: Spaces, hashOf: (s: SourceFile) => string, env: NodeJS.ProcessEnv): BuildMetadata {
+  return buildMetadata(sourceEntries(sources, new Map(spacesInOrder(spaces)), hashOf, hookConfig), buildCounter(env));
+}
 
 /** Writes the shards and root through `out`; returns their records. `memo.manifest` is read and updated when given. */
 export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { manifest?: ManifestMemo }): FileRecord[] {
@@ -94,8 +107,12 @@ export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { 
     const rel = shardPath(folder);
     written.push(out.put(rel, shard.text, input.before(rel), shard.sha256));
   }
-  const key = JSON.stringify([rootFiles, hashes, input.version, input.timestamp]);
-  const text = prev?.root.key === key ? prev.root.text : signManifest({ format: MANIFEST_FORMAT, version: input.version, generated_at: input.timestamp, files: rootFiles, shards: hashes }, input.key, input.timestamp);
+  // The source list is bound by its sha256 in the root, like a shard; it changes whenever a source does.
+  const meta = input.build ?? buildMetadata([], 0);
+  written.push(out.put(SOURCES_LIST, meta.list, input.before(SOURCES_LIST), meta.sources));
+  const build = { counter: meta.counter, sources: meta.sources };
+  const key = JSON.stringify([rootFiles, hashes, input.version, input.timestamp, build]);
+  const text = prev?.root.key === key ? prev.root.text : signManifest({ format: MANIFEST_FORMAT, version: input.version, generated_at: input.timestamp, build, files: rootFiles, shards: hashes }, input.key, input.timestamp);
   written.push(out.put(MANIFEST, text, input.before(MANIFEST)));
   if (memo) memo.manifest = { global: input.global, shards, root: { key, text }, items };
   return written;

@@ -13,6 +13,7 @@
 import { verifyMessage } from "./ed25519.js";
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
+import { SOURCES_LIST, sourceListText } from "./source-tree.js";
 import { moduleSignedMessage, REBUILD, signedField } from "./sign-module.js";
 import type { TrustStore } from "./trust-store.js";
 import { judge, type ItemVerification } from "./verify-item.js";
@@ -21,14 +22,25 @@ import { judge, type ItemVerification } from "./verify-item.js";
 export const MANIFEST = "manifest.json";
 /** The folder of out/ holding the shards. */
 export const SHARD_DIR = "manifest";
-/** Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild". */
-export const MANIFEST_FORMAT = 2;
+/** Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild". Format 3 added `build`. */
+export const MANIFEST_FORMAT = 3;
+
+/**
+ * The build's authenticated freshness metadata (decisions.md #26), signed with the root: `counter`
+ * (RYE_BUILD_COUNTER, else 0) and `sources`, the sha256 of the source list out/manifest/sources.txt
+ * (see source-tree.ts). The compiler version is the root's `version`, the build time its `generated_at`.
+ */
+export interface BuildInfo {
+  counter: number;
+  sources: string;
+}
 
 /** The signed root (without its signature field). Keys are output paths; values sha256 hex. */
 export interface Manifest {
   format: number;
   version: string | number;
   generated_at: string;
+  build: BuildInfo;
   /** Files directly in out/ (the registries): name → sha256. */
   files: Record<string, string>;
   /** Output folder (`directives/bench/g0`) → sha256 of its shard file. */
@@ -79,7 +91,7 @@ export function serializeShard(shard: Shard): string {
 }
 
 function canonicalRoot(m: Manifest): Manifest {
-  return { format: m.format, version: m.version, generated_at: m.generated_at, files: sorted(m.files), shards: sorted(m.shards) };
+  return { format: m.format, version: m.version, generated_at: m.generated_at, build: { counter: m.build.counter, sources: m.build.sources }, files: sorted(m.files), shards: sorted(m.shards) };
 }
 
 /** The canonical unsigned root text. */
@@ -121,17 +133,30 @@ export function shardsOf(files: Iterable<readonly [path: string, sha256: string]
   return { root, shards };
 }
 
+/** What a whole manifest says besides its files: `build` defaults to counter 0 and the given (or an empty) source list. */
+export interface ManifestHeader {
+  version: string | number;
+  generated_at: string;
+  build?: BuildInfo;
+  /** The source list (source-tree.ts), written to out/manifest/sources.txt; its sha256 must be `build.sources` when both are given. */
+  sourceList?: string;
+}
+
 /** A whole signed manifest: root and shards, by output path (for builds that are not incremental). */
-export function manifestFiles(files: Iterable<readonly [path: string, sha256: string]>, items: (modulePath: string) => ManifestItem | undefined, header: { version: string | number; generated_at: string }, key: SigningKey): Map<string, string> {
+export function manifestFiles(files: Iterable<readonly [path: string, sha256: string]>, items: (modulePath: string) => ManifestItem | undefined, header: ManifestHeader, key: SigningKey): Map<string, string> {
   const { root, shards } = shardsOf(files, items);
   const out = new Map<string, string>();
+  // Without a source list, the list of no sources: the root must still bind one.
+  const list = header.sourceList ?? (header.build ? undefined : sourceListText([]));
+  if (list !== undefined) out.set(SOURCES_LIST, list);
+  const build = header.build ?? { counter: 0, sources: sha256Hex(list!) };
   const hashes: Record<string, string> = {};
   for (const [folder, shard] of shards) {
     const text = serializeShard(shard);
     out.set(shardPath(folder), text);
     hashes[folder] = sha256Hex(text);
   }
-  out.set(MANIFEST, signManifest({ format: MANIFEST_FORMAT, ...header, files: root, shards: hashes }, key));
+  out.set(MANIFEST, signManifest({ format: MANIFEST_FORMAT, version: header.version, generated_at: header.generated_at, build, files: root, shards: hashes }, key));
   return out;
 }
 
@@ -147,9 +172,11 @@ export function looksLikeManifest(v: unknown): boolean {
   return isRecord(v) && typeof v.generated_at === "string" && (Array.isArray(v.modules) || isRecord(v.shards));
 }
 
+const isBuildInfo = (b: unknown): b is BuildInfo => isRecord(b) && Number.isSafeInteger(b.counter) && (b.counter as number) >= 0 && typeof b.sources === "string" && SHA.test(b.sources) && Object.keys(b).length === 2;
+
 function isManifest(v: unknown): v is Manifest & { signature?: unknown } {
-  return isRecord(v) && v.format === MANIFEST_FORMAT && (typeof v.version === "string" || typeof v.version === "number") && typeof v.generated_at === "string" &&
-    hashes(v.files, plainName) && hashes(v.shards, plainFolder) && Object.keys(v).every((k) => ["format", "version", "generated_at", "files", "shards", "signature"].includes(k));
+  return isRecord(v) && v.format === MANIFEST_FORMAT && (typeof v.version === "string" || typeof v.version === "number") && typeof v.generated_at === "string" && isBuildInfo(v.build) &&
+    hashes(v.files, plainName) && hashes(v.shards, plainFolder) && Object.keys(v).every((k) => ["format", "version", "generated_at", "build", "files", "shards", "signature"].includes(k));
 }
 
 /** Verifies the signed root; on success `manifest` holds the parsed content. */
@@ -165,9 +192,9 @@ export function verifyManifest(text: string, trust: TrustStore, label = MANIFEST
     return { ...base, message: `Manifest ${label} is not valid JSON: ${(e as Error).message}` };
   }
   if (looksLikeManifest(parsed) && (parsed as { format?: unknown }).format !== MANIFEST_FORMAT) {
-    return { ...base, message: `Manifest ${label} is in an older format than this rye reads (format ${MANIFEST_FORMAT}, split by folder)\n  Fix: rebuild with rye build` };
+    return { ...base, message: `Manifest ${label} is in an older format than this rye reads (format ${MANIFEST_FORMAT}: split by folder, with signed build metadata)\n  Fix: rebuild with rye build` };
   }
-  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { format: ${MANIFEST_FORMAT}, version, generated_at, files: { name: sha256 }, shards: { folder: sha256 }, signature }` };
+  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { format: ${MANIFEST_FORMAT}, version, generated_at, build: { counter, sources }, files: { name: sha256 }, shards: { folder: sha256 }, signature }` };
   const m = typeof parsed.signature === "string" ? SIGNED_FIELD.exec(parsed.signature) : null;
   if (!m) return { ...base, outcome: "unsigned", message: `Unsigned manifest: ${label}\n  Expected: a "signature": "rye:signed:…" field\n  Fix: rebuild it with rye build` };
   const info = { timestamp: m[1]!, hash: m[2]!, signature: m[3]!, fingerprint: m[4]! };

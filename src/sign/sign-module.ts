@@ -13,12 +13,12 @@ import { checkTimestamp } from "./sign-item.js";
 import { isDeclaration } from "./signed-files.js";
 import type { SignatureInfo } from "./signature-line.js";
 import type { TrustStore } from "./trust-store.js";
-import { judge, type Fixes, type ItemVerification } from "./verify-item.js";
+import { judge, TRUST_HOW, type Fixes, type ItemVerification } from "./verify-item.js";
 
 const MODULE_LINE = /^\/\/ rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):([a-f0-9]{64}):([A-Za-z0-9_-]+={0,2}):([a-f0-9]{16})\n/;
 const ANY_SIGNATURE_LINE = /^\/\/ rye:signed:[^\n]*\n/;
 /** The fixes generated files' messages suggest. */
-export const REBUILD: Fixes = { modified: "rebuild it with rye build", untrusted: "Add this key to your trust store, or rebuild with a trusted key" };
+export const REBUILD: Fixes = { modified: "rebuild it with rye build", untrusted: `${TRUST_HOW}; or rebuild with a trusted key` };
 
 /** The message a module or manifest signature covers. */
 export function moduleSignedMessage(timestamp: string, hash: string): string {

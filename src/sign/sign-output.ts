@@ -3,6 +3,7 @@ import type { SigningKey } from "./keys.js";
 import { manifestFiles } from "./sign-manifest.js";
 import { LISTED, carriesSignatureLine } from "./signed-files.js";
 import { signModule } from "./sign-module.js";
+import type { BuildMetadata } from "./source-tree.js";
 
 
 /** A source item behind an output module, for the manifest. */
@@ -23,6 +24,7 @@ export function signOutput(
   timestamp: string,
   sources: ReadonlyMap<string, OutputSource>,
   version: string,
+  build?: BuildMetadata,
 ): Map<string, string> {
   const out = new Map<string, string>();
   for (const [path, text] of files) out.set(path, carriesSignatureLine(path) ? signModule(text, key, timestamp) : text);
@@ -31,7 +33,8 @@ export function signOutput(
     const s = sources.get(p);
     return s && { itemId: s.itemId, sourceSha256: sha256Hex(s.text) };
   };
-  for (const [path, text] of manifestFiles(hashes, item, { version, generated_at: timestamp }, key)) out.set(path, text);
+  const header = build ? { version, generated_at: timestamp, build: { counter: build.counter, sources: build.sources }, sourceList: build.list } : { version, generated_at: timestamp };
+  for (const [path, text] of manifestFiles(hashes, item, header, key)) out.set(path, text);
   return out;
 }
 

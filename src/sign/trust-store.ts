@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { verifyMessage } from "./ed25519.js";
 import { contentHash } from "./hash-region.js";
+import { parseLimits, type KeyLimit } from "./key-lifecycle.js";
 import { fingerprint, normalizePem, type SigningKey } from "./keys.js";
 import { formatTimestamp, signItem } from "./sign-item.js";
 import { formatFor, parseSignatureLine } from "./signature-line.js";
@@ -15,6 +16,8 @@ export interface TrustedKey {
   attestation?: string;
   source: string;
   path?: string;
+  /** Revocation, expiry and not-before limits from every entry naming this key (see key-lifecycle.ts). */
+  limits?: KeyLimit[];
 }
 
 /** Trusted keys by fingerprint, plus the reasons any key file was skipped. */
@@ -22,6 +25,8 @@ export interface TrustStore {
   get(fingerprint: string): TrustedKey | undefined;
   list(): TrustedKey[];
   readonly warnings: readonly string[];
+  /** The time keys' limits are judged at (default: the clock when checked). */
+  readonly now?: Date;
 }
 
 /** A space root (the directory holding `.ai/`) and the label its keys are reported with. */
@@ -34,11 +39,18 @@ export interface SpaceRoot {
 const TRUST_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
 const TOML_FORMAT = formatFor("config", "key.toml");
 
-/** A trust store over the given keys; the first key for a fingerprint wins. */
-export function createTrustStore(keys: Iterable<TrustedKey>, warnings: string[] = []): TrustStore {
+/**
+ * A trust store over the given keys; the first key for a fingerprint wins, but the limits of every
+ * entry for it (a revocation in any store, the earliest expiry) all apply.
+ */
+export function createTrustStore(keys: Iterable<TrustedKey>, warnings: string[] = [], now?: Date): TrustStore {
   const byFp = new Map<string, TrustedKey>();
-  for (const key of keys) if (!byFp.has(key.fingerprint)) byFp.set(key.fingerprint, key);
-  return { get: (fp) => byFp.get(fp), list: () => [...byFp.values()], warnings };
+  for (const key of keys) {
+    const first = byFp.get(key.fingerprint);
+    if (!first) byFp.set(key.fingerprint, key);
+    else if (key.limits?.length) byFp.set(key.fingerprint, { ...first, limits: [...(first.limits ?? []), ...key.limits.filter((l) => !first.limits?.includes(l))] });
+  }
+  return { get: (fp) => byFp.get(fp), list: () => [...byFp.values()], warnings, ...(now ? { now } : {}) };
 }
 
 /** A trust store from a fingerprint → PEM map; entries whose fingerprint does not match their key are skipped. */
@@ -67,6 +79,8 @@ export function parseTrustedKeyToml(text: string, source: string, path?: string)
   const key: TrustedKey = { fingerprint: fp, owner: typeof raw.owner === "string" ? raw.owner : "unknown", publicPem, source };
   if (typeof raw.attestation === "string" && raw.attestation !== "") key.attestation = raw.attestation;
   if (path !== undefined) key.path = path;
+  const limits = parseLimits(raw, path ?? source);
+  if (limits.length > 0) key.limits = limits;
   return key;
 }
 

@@ -1,6 +1,7 @@
 import { verifyMessage } from "./ed25519.js";
 import { contentHash, normalizeNewlines } from "./hash-region.js";
 import { baseName, formatFor, parseSignatureLine, pathSuffix, type ItemKind, type SignatureInfo } from "./signature-line.js";
+import { keyRefusal, KEY_REFUSED_FIX } from "./key-lifecycle.js";
 import type { TrustStore } from "./trust-store.js";
 
 /** How a verification ended; every value but `verified` is a failure unless allowed by an option. */
@@ -106,6 +107,9 @@ export function verifyItem(text: string, kind: ItemKind, trust: TrustStore, opti
   return judged.ok ? judged : fail(judged, judged.outcome, judged.message, devMode);
 }
 
+/** How to trust a key, for messages about build output signed by an untrusted one (sources keep the original's words). */
+export const TRUST_HOW = "Trust the signer's public key: rye keys trust FILE (the user space's trust store), rye verify --trusted-key FILE, or RYE_TRUSTED_KEYS=FILE";
+
 /** How to fix a changed or untrusted item, for the messages. */
 export interface Fixes {
   modified: string;
@@ -130,6 +134,8 @@ export function judge(checked: ItemVerification, label: string, trust: TrustStor
       `Untrusted key ${sig.fingerprint} for ${label}\n  Item signed by: ${sig.fingerprint}\n  Trusted keys: ${fps}\n  Fix: ${fixes.untrusted}`,
     );
   }
+  const refused = keyRefusal(sig.fingerprint, trust.get(sig.fingerprint)?.limits, trust.now ?? new Date());
+  if (refused) return failed("untrusted", `Refused key ${sig.fingerprint} for ${label}\n  ${refused}\n  Fix: ${KEY_REFUSED_FIX}`);
   if (!checked.signatureValid) {
     return failed(
       "bad_signature",

@@ -22,6 +22,8 @@ export interface TrustAnchorOptions {
   trustedKeys?: readonly string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** The time keys' expiry and not-before limits are judged at (default: the clock at each check). */
+  now?: Date;
 }
 
 /** The anchors, with the reasons any candidate key or store was skipped. */
@@ -163,5 +165,5 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
     keys.push(...store.list());
     warnings.push(...store.warnings);
   }
-  return { store: createTrustStore(keys, warnings), consulted, warnings };
+  return { store: createTrustStore(keys, warnings, options.now), consulted, warnings };
 }

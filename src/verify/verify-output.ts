@@ -13,6 +13,8 @@ import { FileHashes } from "./file-hashes.js";
 import { allowedUnlisted, isBundleFile, MANIFEST } from "./output-files.js";
 import { isProblem, ShardReader, type ListedFile } from "./read-shards.js";
 import { pendingJournal } from "../output/journal.js";
+import { sha256Hex } from "../sign/hash-region.js";
+import { SOURCES_LIST } from "../sign/source-tree.js";
 
 const MANY_FOLDERS = 20;
 
@@ -38,6 +40,8 @@ export interface OutputVerification {
   /** Bundle files found beside the build (checked on their own signature by the caller). */
   bundles: string[];
   problems: string[];
+  /** The source list the signed root binds (out/manifest/sources.txt), when it matched: what `--current` compares. */
+  sourceList?: string;
 }
 
 /**
@@ -127,6 +131,7 @@ function checkFiles(shards: ShardReader, tree: ReturnType<typeof listTree>, { br
   const hashAt: number[] = [];
   for (let i = 0; i < tree.files.length; i++) {
     const rel = tree.files[i]!;
+    if (rel === SOURCES_LIST) continue;
     const entry = listedAt(shards, rel);
     if (!entry) {
       // A file of a folder whose shard failed is neither listed nor unlisted: the shard is the problem.
@@ -147,6 +152,25 @@ function checkFiles(shards: ShardReader, tree: ReturnType<typeof listTree>, { br
     }
   }
   return { checks, hashAt };
+}
+
+/**
+ * The source list the root binds by its sha256 (build.sources): read and hashed here, on this
+ * thread (it is ~120 bytes per source), so an edited, missing or swapped list fails like a shard.
+ */
+function checkSourceList(root: string, manifest: Manifest, result: OutputVerification): void {
+  const expected = manifest.build.sources;
+  let text: string | null = null;
+  try {
+    text = readFileSync(join(root, SOURCES_LIST), "utf8");
+  } catch {
+    // reported as missing
+  }
+  const actual = text === null ? null : sha256Hex(text);
+  const status = text === null ? "missing" : actual === expected ? "verified" : "modified";
+  // Listed only when it fails: it is metadata of the build, not one of the files it made, so counts stay those files'.
+  if (status === "verified") result.sourceList = text!;
+  else result.files.push({ path: SOURCES_LIST, itemId: null, status, expected, actual });
 }
 
 /** Checks the output folder `dir` (an `out` symlink is followed to the folder it names) against `trust`. */
@@ -184,6 +208,7 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
   // Other threads start hashing while this one reads the shards, then joins them.
   const hashing = hashes.start(files.map((rel) => (mayBeListed(manifest.manifest!, rel) ? at(rel) : null)));
   const { broken, listed } = readShards(shards, result);
+  checkSourceList(root, manifest.manifest, result);
   // Everything but the hashes is settled before this thread joins the hashing: no thread waits at its end.
   const waiting = checkFiles(shards, tree, { broken, listed }, result);
   const actual = await hashing.finish();

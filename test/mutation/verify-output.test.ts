@@ -90,7 +90,7 @@ describe("verifyOutputDir", () => {
     mkdirSync(join(out, "d", ".rye"), { recursive: true });
     writeFileSync(join(out, "d", ".rye", "evil.js"), "export {};\n");
     expect((await verifyOutputDir(out, trust)).files.map((f) => [f.path, f.status])).toEqual([["a.js", "verified"], ["d/.rye/evil.js", "unlisted"]]);
-    expect({ ...listTree(out), files: listTree(out).files.sort() }).toEqual({ files: ["a.js", "d/.rye/evil.js", "manifest.json"], links: [], others: [] });
+    expect({ ...listTree(out), files: listTree(out).files.sort() }).toEqual({ files: ["a.js", "d/.rye/evil.js", "manifest.json", "manifest/sources.txt"], links: [], others: [] });
   });
 
   test.skipIf(process.platform === "win32")("a FIFO in place of a listed file, or as the package.json, is not a file: reported, never opened", async () => {
@@ -148,7 +148,7 @@ describe("verifyOutputDir", () => {
     expect(untrusted.problems.join("\n")).toMatch(/Untrusted key/);
     writeFileSync(join(out, "manifest.json"), FORMAT_1_MANIFEST);
     const older = await verifyOutputDir(out, trustStoreFromPems({}), "m.json");
-    expect(older).toMatchObject({ ok: false, files: [], problems: ["Manifest m.json is in an older format than this rye reads (format 2, split by folder)\n  Fix: rebuild with rye build"] });
+    expect(older).toMatchObject({ ok: false, files: [], problems: ["Manifest m.json is in an older format than this rye reads (format 3: split by folder, with signed build metadata)\n  Fix: rebuild with rye build"] });
   });
 
   test("a pending journal: refused with one problem, which is also the manifest's message", async () => {

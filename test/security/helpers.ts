@@ -103,8 +103,10 @@ export function resignOutput(outDir: string, key: SigningKey): void {
     if (/\.(?:js|ts|mjs)$/.test(rel)) writeFileSync(join(outDir, rel), (text = signModule(text, key, old.generated_at)));
     files.push([rel, sha256Hex(text)]);
   }
+  // The signed source list (freshness metadata) is kept as the build wrote it, bound by the new root too.
+  const sourceList = readFileSync(join(outDir, "manifest", "sources.txt"), "utf8");
   rmSync(join(outDir, "manifest"), { recursive: true, force: true });
-  for (const [rel, text] of manifestFiles(files, (p) => items.get(p), old, key)) {
+  for (const [rel, text] of manifestFiles(files, (p) => items.get(p), { ...old, sourceList }, key)) {
     mkdirSync(dirname(join(outDir, rel)), { recursive: true });
     writeFileSync(join(outDir, rel), text);
   }

@@ -107,7 +107,7 @@ describe("rye keys", () => {
   it("rejects unknown subcommands and options with exit code 2", async () => {
     const home = tempDir();
     expect((await keysIn(home)).code).toBe(2);
-    expect((await keysIn(home, "rotate")).code).toBe(2);
+    expect((await keysIn(home, "renew")).code).toBe(2);
     expect((await keysIn(home, "generate", "--nope")).code).toBe(2);
   });
 });

@@ -142,10 +142,13 @@ describe("build manifest", () => {
   const signed = files.get("manifest.json")!;
 
   it("is a root holding the top-level files and one shard per folder, each canonical whatever the input order", () => {
-    expect([...files.keys()].sort()).toEqual(["manifest.json", "manifest/a.json", "manifest/ts%2Fa.json", "manifest/z.json"]);
+    expect([...files.keys()].sort()).toEqual(["manifest.json", "manifest/a.json", "manifest/sources.txt", "manifest/ts%2Fa.json", "manifest/z.json"]);
     expect(manifestFiles([...hashes].reverse(), (p) => items.get(p), header, TEST_KEY)).toEqual(files);
     const root = JSON.parse(signed);
-    expect(Object.keys(root)).toEqual(["format", "version", "generated_at", "files", "shards", "signature"]);
+    expect(Object.keys(root)).toEqual(["format", "version", "generated_at", "build", "files", "shards", "signature"]);
+    // No sources given: the root binds the list of none, which is still written.
+    expect(root.build).toEqual({ counter: 0, sources: sha256Hex(files.get("manifest/sources.txt")!) });
+    expect(files.get("manifest/sources.txt")).toBe("rye-sources 1\n");
     expect(root.format).toBe(MANIFEST_FORMAT);
     expect(root.files).toEqual({ "index.js": "5".repeat(64) });
     expect(Object.keys(root.shards)).toEqual(["a", "ts/a", "z"]);

@@ -15,8 +15,9 @@ import { trustForSpaces } from "../../builder/signing.js";
 import { verify, type VerifyResult } from "../../verify/verify.js";
 import type { FileCheck } from "../../verify/verify-output.js";
 import { findTargets } from "../../verify/find-targets.js";
+import { parseNotBefore } from "../../verify/freshness.js";
 
-const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
+const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--current] [--not-before TIME|COUNTER] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
 
 Checks build output, bundles and Rye items: signed, hash matching, key trusted, Ed25519 signature
 valid. Directories are walked (default: the project directory).
@@ -26,7 +27,15 @@ every file by path, item and sha256, and reported in one line (plus a line per f
 --verbose lists every file, --json reports every file); a bundle against its own signature line and its detached .sig.
 Both trust only keys from outside the checkout: --trusted-key FILE (repeatable; .pem or trusted-key
 .toml files, or folders of them), RYE_TRUSTED_KEYS, this machine's signing key and the user space's
-trust store. Keys in the project's .ai/, in out/ or in a bundle never vouch for them.
+trust store. Keys in the project's .ai/, in out/ or in a bundle never vouch for them. A revoked key,
+or one expired (or superseded by rye keys rotate) at the time of the check, is refused.
+
+A signature says who built the output, not when: an older complete output restored over a newer one
+verifies. --current also requires output built from the sources the project holds now (the signed
+source list is recomputed from --project, default the output folder's parent, and the spaces above;
+what changed is named). --not-before TIME|COUNTER refuses output built before an ISO time (its signed
+build time: SOURCE_DATE_EPOCH or the sources' newest signature) or with a lower build counter
+(RYE_BUILD_COUNTER at build time).
 
 Sources (directives, knowledge, tools, config under .ai/) are checked against the trust stores
 .ai/config/keys/trusted/ and .ai/trusted_keys/ of the project, the user space ($USER_SPACE or home)
@@ -112,8 +121,10 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
   const count = m.ok ? `; ${verified} of ${files.length} files verified` : "";
   // The manifest's row is the manifest file's own check: a file that fails is counted on its own row, once.
   const ok = m.ok && (result.ok || verified < files.length);
+  // Every file verified, and still refused: the freshness checks (--current, --not-before) did it.
+  const stale = m.ok && !result.ok && verified === files.length;
   const lines: Line[] = [{
-    path: manifestPath, kind: "manifest", status: ok ? "verified" : m.ok ? "modified" : STATUS[m.outcome], ok,
+    path: manifestPath, kind: "manifest", status: ok ? "verified" : stale ? "stale" : m.ok ? "modified" : STATUS[m.outcome], ok,
     details: `${m.ok ? `${signedBy(fp, m.owner, via)}, hash matches, key trusted, signature valid` : itemDetails(m)}${count}`,
     message: result.problems.join("\n"), fingerprint: fp, owner: m.owner, more: all ? 0 : verified,
   }];
@@ -140,7 +151,7 @@ function bundleLine(result: VerifyResult, display: string): Line {
   const details = r.ok
     ? `${signedBy(r.signature?.fingerprint, r.owner, via)}, hash matches, key trusted, signature valid${b.detached === null ? "" : b.detached ? ", detached .sig valid" : ", detached .sig INVALID"}`
     : itemDetails(r);
-  return { path: display, kind: "module", status: b.ok ? "verified" : r.ok ? "bad-signature" : STATUS[r.outcome], ok: b.ok, details, message: b.problems.join("\n"), fingerprint: r.signature?.fingerprint ?? null, owner: r.owner };
+  return { path: display, kind: "module", status: b.ok ? "verified" : r.ok && b.detached !== false && result.build ? "stale" : r.ok ? "bad-signature" : STATUS[r.outcome], ok: b.ok, details, message: b.problems.join("\n"), fingerprint: r.signature?.fingerprint ?? null, owner: r.owner };
 }
 
 /**
@@ -177,6 +188,8 @@ export async function run(args: string[], io: Io): Promise<number> {
       kind: { type: "string" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
+      current: { type: "boolean" },
+      "not-before": { type: "string" },
     },
     USAGE,
     io,
@@ -188,6 +201,14 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 2;
   }
   const forced = positionals.length > 0 ? (values.kind as FileKind | undefined) : undefined;
+  const notBefore = values["not-before"];
+  if (notBefore !== undefined && typeof parseNotBefore(notBefore) === "string") {
+    io.stderr.write(`${parseNotBefore(notBefore) as string}\n\n${USAGE}\n`);
+    return 2;
+  }
+  // --current recomputes the sources of --project (default: each output folder's parent) and these spaces.
+  const current = values.current ? { project: values.project === undefined ? undefined : resolve(io.cwd, values.project), userSpace: values["user-space"], systems: values.system } : undefined;
+  const fresh = { ...(notBefore === undefined ? {} : { notBefore }), ...(current ? { current } : {}) };
   const project = resolve(io.cwd, values.project ?? ".");
   const trustedKeys = values["trusted-key"] ?? [];
   // --user-space names the user space for build output too (the anchors read USER_SPACE).
@@ -212,13 +233,13 @@ export async function run(args: string[], io: Io): Promise<number> {
     warned.add(w);
   };
   for (const dir of targets.outputs) {
-    const result = await verify(shown(dir), { trustedKeys, env, cwd: io.cwd });
+    const result = await verify(shown(dir), { trustedKeys, env, cwd: io.cwd, ...fresh });
     result.anchors?.warnings.forEach(warn);
     lines.push(...outputLines(result, shown, shown(dir), values.verbose === true || values.json === true));
     for (const b of result.output!.bundles.filter((b) => b.endsWith(".mjs"))) targets.signed.push(resolve(result.path, b));
   }
   for (const path of targets.signed) {
-    const result = await verify(path, { trustedKeys, env, cwd: io.cwd });
+    const result = await verify(path, { trustedKeys, env, cwd: io.cwd, ...fresh });
     result.anchors?.warnings.forEach(warn);
     lines.push(bundleLine(result, shown(path)));
   }

@@ -1,0 +1,97 @@
+/**
+ * Freshness checks on verified output (decisions.md #26). A signature says who built the output,
+ * not when or from what: an older, complete, validly signed out/ restored over a newer one verifies.
+ * These checks read the build metadata the signature covers (root manifest `build` and
+ * `generated_at`, or a bundle's metadata line) and refuse output that is
+ *   - older than a pinned point (`notBefore`: an ISO time against `generated_at`, or a whole number
+ *     against `build.counter`), or
+ *   - built from other sources than the project holds now (`current`: the source list is recomputed
+ *     from the spaces and compared with the one the root binds, naming what changed).
+ * They run only when asked: plain verification reads nothing outside the checked output.
+ */
+import { resolve } from "node:path";
+import { sha256Hex } from "../sign/hash-region.js";
+import { isoSeconds, timeOf } from "../sign/key-lifecycle.js";
+import { describeSourceChanges, sourceEntries, sourceListText } from "../sign/source-tree.js";
+
+/** Which sources `current` recomputes: the spaces of the build (default: the output folder's parent, USER_SPACE or home). */
+export interface CurrentSources {
+  project?: string;
+  userSpace?: string;
+  systems?: readonly string[];
+}
+
+/** The freshness options of `verify()` (and `rye verify --current`, `--not-before`). */
+export interface FreshnessOptions {
+  /** Refuse output built before this point: an ISO time (against the build time) or a build counter (a whole number). */
+  notBefore?: string | number;
+  /** Refuse output not built from the sources the project holds now. */
+  current?: boolean | CurrentSources;
+}
+
+/** What the signed metadata says of one build. */
+export interface BuildStamp {
+  time: string;
+  counter: number;
+  sources: string;
+  /** The signed source list, when the output carries one (a bundle carries only its sha256). */
+  list?: string;
+}
+
+/** A pinned point: a counter, or a time in ms; an error message when it is neither. */
+export function parseNotBefore(value: string | number): { counter: number } | { time: number } | string {
+  if (typeof value === "number" || /^\s*\d+\s*$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) && n >= 0 ? { counter: n } : `--not-before ${value} is not a whole number`;
+  }
+  const ms = timeOf(value.trim());
+  return Number.isNaN(ms) ? `--not-before ${JSON.stringify(value)} is neither an ISO time (2026-05-01T12:00:00Z) nor a build counter` : { time: ms };
+}
+
+/** Why `stamp` is older than `notBefore`, or null. */
+export function notBeforeProblem(stamp: BuildStamp, notBefore: string | number, label: string): string | null {
+  const pin = parseNotBefore(notBefore);
+  if (typeof pin === "string") return pin;
+  if ("counter" in pin) {
+    if (stamp.counter >= pin.counter) return null;
+    return `Older than the pinned point: ${label} was built with counter ${stamp.counter}, before --not-before ${pin.counter} (build counter, signed in its metadata)\n  Fix: rebuild with rye build (RYE_BUILD_COUNTER=${pin.counter} or later), or restore the newer output`;
+  }
+  if (timeOf(stamp.time) >= pin.time) return null;
+  return `Older than the pinned point: ${label} was built at ${stamp.time}, before --not-before ${isoSeconds(pin.time)} (build time, signed in its metadata)\n  Fix: rebuild with rye build (SOURCE_DATE_EPOCH at or after that time), or restore the newer output`;
+}
+
+/** The source list of the spaces `current` names, as a build of them would sign it. */
+export async function currentSourceList(current: CurrentSources, outputDir: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+  // Loaded only when asked: plain verification (the loader, the plugins) never reads the project.
+  const { readSpaces, spacesFrom, spacesInOrder } = await import("../project/read-spaces.js");
+  const { factsOf } = await import("../project/source-facts.js");
+  const project = resolve(cwd, current.project ?? resolve(outputDir, ".."));
+  const spaces = spacesFrom(project, { "user-space": current.userSpace, system: current.systems ? [...current.systems] : undefined }, cwd, env);
+  const { sources, hookConfig } = readSpaces(spaces);
+  return sourceListText(sourceEntries(sources, new Map(spacesInOrder(spaces)), (s) => factsOf(s)?.sha256 ?? sha256Hex(s.text), hookConfig));
+}
+
+/** Why output with `stamp` was not built from the sources `now` lists, naming what changed; null when it was. */
+export function currentProblem(stamp: BuildStamp, now: string, label: string, project: string): string | null {
+  const nowHash = sha256Hex(now);
+  if (nowHash === stamp.sources) return null;
+  const changes = stamp.list === undefined ? [] : describeSourceChanges(stamp.list, now);
+  const what = changes.length > 0 ? changes.map((c) => `\n  ${c}`).join("") : `\n  source tree sha256 ${stamp.sources} when built (${stamp.time}), ${nowHash} now`;
+  return `Not built from the current sources of ${project}: ${label} is output of other (older or newer) sources:${what}\n  Fix: rebuild with rye build; without --current, rye verify accepts any complete output signed by a trusted key`;
+}
+
+/** Every freshness problem of one verified build. */
+export async function freshnessProblems(stamp: BuildStamp, options: FreshnessOptions, at: { label: string; outputDir: string; env: NodeJS.ProcessEnv; cwd: string }): Promise<string[]> {
+  const problems: string[] = [];
+  if (options.notBefore !== undefined) {
+    const p = notBeforeProblem(stamp, options.notBefore, at.label);
+    if (p) problems.push(p);
+  }
+  if (options.current) {
+    const current = options.current === true ? {} : options.current;
+    const project = resolve(at.cwd, current.project ?? resolve(at.outputDir, ".."));
+    const p = currentProblem(stamp, await currentSourceList(current, at.outputDir, at.env, at.cwd), at.label, project);
+    if (p) problems.push(p);
+  }
+  return problems;
+}
