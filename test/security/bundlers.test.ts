@@ -1,6 +1,8 @@
-// A consumer of out/index.js bundled with esbuild (node and browser) and Vite (SSR), through the
-// rye-build plugins: verified at bundle time, and the result runs with no file system around it.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// A consumer of out/index.js bundled with esbuild (node and browser), Vite (SSR), Rollup, webpack
+// and Rspack, through the rye-build plugins: verified at bundle time, and the result runs with no
+// file system around it. Vite SSR also bundles rye output that ships inside a dependency, which it
+// would otherwise leave external for Node to load unverified.
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir, writeApp } from "./helpers.js";
@@ -10,23 +12,67 @@ import { ryeVerify } from "rye-build/esbuild";
 await esbuild.build({ entryPoints: ["app.mjs"], bundle: true, platform: ${JSON.stringify(platform)}, format: "esm", outfile: ${JSON.stringify(outfile)}, plugins: [ryeVerify()], logLevel: "silent" });
 `;
 
-const VITE = (outDir: string) => `import { build } from "vite";
+const VITE = (outDir: string, entry = "app.mjs") => `import { build } from "vite";
 import { ryeVerify } from "rye-build/vite";
-await build({ root: process.cwd(), configFile: false, logLevel: "silent", plugins: [ryeVerify()], build: { ssr: "app.mjs", outDir: ${JSON.stringify(outDir)}, emptyOutDir: true, minify: false } });
+await build({ root: process.cwd(), configFile: false, logLevel: "silent", plugins: [ryeVerify()], build: { ssr: ${JSON.stringify(entry)}, outDir: ${JSON.stringify(outDir)}, emptyOutDir: true, minify: false } });
 `;
+
+/** The Vite dev server: the transform a browser request gets, or ssrLoadModule; prints what it produced. */
+const VITE_DEV = (what: string) => `import { createServer } from "vite";
+import { ryeVerify } from "rye-build/vite";
+const server = await createServer({ root: process.cwd(), configFile: false, logLevel: "silent", plugins: [ryeVerify()], appType: "custom",
+  server: { middlewareMode: true, hmr: false, ws: false }, optimizeDeps: { noDiscovery: true, include: [] } });
+try {
+  ${what}
+} finally {
+  await server.close();
+}
+`;
+// The apps print their render as they are evaluated.
+const DEV_RENDER = `await server.ssrLoadModule(ENTRY);`;
+
+const ROLLUP = `import { rollup } from "rollup";
+import { ryeVerify } from "rye-build/rollup";
+const b = await rollup({ input: "app.mjs", plugins: [ryeVerify()], external: (id) => id.startsWith("node:"), onwarn() {} });
+await b.write({ file: "dist-rollup/app.mjs", format: "es", inlineDynamicImports: true });
+`;
+
+/** webpack and Rspack share one configuration: an ES module bundle for Node, no cache, nothing emitted on errors. */
+const WEBPACK_LIKE = (imports: string, outDir: string) => `${imports}
+const config = { mode: "none", context: process.cwd(), entry: "./app.mjs", target: "node", cache: false,
+  output: { path: process.cwd() + "/${outDir}", filename: "app.mjs", module: true, library: { type: "module" }, chunkFormat: "module" },
+  experiments: { outputModule: true }, externalsType: "module", externals: [({ request }, cb) => (request.startsWith("node:") ? cb(null, "module " + request) : cb())],
+  plugins: [ryeVerify()], optimization: { splitChunks: false, emitOnErrors: false } };
+const stats = await new Promise((ok, fail) => bundler(config, (e, s) => (e ? fail(e) : ok(s))));
+if (stats.hasErrors()) { console.error(stats.toString("errors-only")); process.exit(1); }
+`;
+const WEBPACK = WEBPACK_LIKE(`import bundler from "webpack";\nimport { ryeVerify } from "rye-build/webpack";`, "dist-webpack");
+const RSPACK = WEBPACK_LIKE(`import { rspack as bundler } from "@rspack/core";\nimport { ryeVerify } from "rye-build/rspack";`, "dist-rspack");
 
 describe("bundling a consumer of out/index.js with the verifying plugins", () => {
   const base = tempDir();
   const project = makeProject(join(base, "project"));
-  for (const dep of ["esbuild", "vite"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
+  mkdirSync(join(project, "node_modules", "@rspack"));
+  for (const dep of ["esbuild", "vite", "rollup", "webpack", "@rspack/core"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
   const env = cleanEnv({ USER_SPACE: join(base, "home") });
   const marker = join(base, "PWNED");
   const built = rye(project, env, "build");
   writeApp(project);
-  const bundlers: Record<string, { script: string; output: () => string }> = {
-    "esbuild (node)": { script: ESBUILD("node", "dist-node/app.mjs"), output: () => join(project, "dist-node", "app.mjs") },
-    "esbuild (browser)": { script: ESBUILD("browser", "dist-browser/app.mjs"), output: () => join(project, "dist-browser", "app.mjs") },
-    "Vite SSR": { script: VITE("dist-vite"), output: () => join(project, "dist-vite", readdirSync(join(project, "dist-vite")).find((f) => /\.m?js$/.test(f))!) },
+  // A dependency whose entry is its own rye build (a copy of this one), and an app rendering through it.
+  const greeter = join(project, "node_modules", "greeter");
+  mkdirSync(greeter);
+  writeFileSync(join(greeter, "package.json"), JSON.stringify({ name: "greeter", type: "module", exports: "./out/index.js" }));
+  if (built.status === 0) cpSync(join(project, "out"), join(greeter, "out"), { recursive: true });
+  writeFileSync(join(project, "app-dep.mjs"), `import { directives } from "greeter";\nconsole.log(JSON.stringify(directives["examples/greet"].render({ name: "Ada" })));\n`);
+  const firstJs = (dir: string) => join(project, dir, readdirSync(join(project, dir)).find((f) => /\.m?js$/.test(f))!);
+  const bundlers: Record<string, { script: string; output: () => string; dir: string; dep?: true }> = {
+    "esbuild (node)": { script: ESBUILD("node", "dist-node/app.mjs"), output: () => join(project, "dist-node", "app.mjs"), dir: "dist-node" },
+    "esbuild (browser)": { script: ESBUILD("browser", "dist-browser/app.mjs"), output: () => join(project, "dist-browser", "app.mjs"), dir: "dist-browser" },
+    "Vite SSR": { script: VITE("dist-vite"), output: () => firstJs("dist-vite"), dir: "dist-vite" },
+    "Vite SSR of rye output inside a dependency (external by default)": { script: VITE("dist-vite-dep", "app-dep.mjs"), output: () => firstJs("dist-vite-dep"), dir: "dist-vite-dep", dep: true },
+    Rollup: { script: ROLLUP, output: () => join(project, "dist-rollup", "app.mjs"), dir: "dist-rollup" },
+    webpack: { script: WEBPACK, output: () => join(project, "dist-webpack", "app.mjs"), dir: "dist-webpack" },
+    Rspack: { script: RSPACK, output: () => join(project, "dist-rspack", "app.mjs"), dir: "dist-rspack" },
   };
 
   function bundle(name: string) {
@@ -53,9 +99,9 @@ describe("bundling a consumer of out/index.js with the verifying plugins", () =>
   }, 60_000);
 
   test.each(Object.keys(bundlers))("%s: a tampered module fails the bundle, naming the item, and no output is written", (name) => {
-    const greet = join(project, "out", "directives", "examples", "greet.js");
+    const greet = join(bundlers[name]!.dep ? join(greeter, "out") : join(project, "out"), "directives", "examples", "greet.js");
     const saved = readFileSync(greet);
-    const output = join(project, name.includes("Vite") ? "dist-vite" : name.includes("browser") ? "dist-browser" : "dist-node");
+    const output = join(project, bundlers[name]!.dir);
     rmSync(output, { recursive: true, force: true });
     mkdirSync(output, { recursive: true });
     inject(greet, marker);
@@ -69,5 +115,47 @@ describe("bundling a consumer of out/index.js with the verifying plugins", () =>
       writeFileSync(greet, saved);
     }
     expect(existsSync(greet)).toBe(true);
+  }, 60_000);
+
+  const devRows: Record<string, { what: string; dep?: true; ok: (stdout: string, expected: string) => void }> = {
+    "Vite dev: the transform a browser request for an output module gets": {
+      what: `const r = await server.transformRequest("/out/directives/examples/greet.js");\n  console.log(r.code.includes("examples/greet") ? "transformed" : "missing");`,
+      ok: (stdout) => expect(stdout).toBe("transformed\n"),
+    },
+    "Vite dev: ssrLoadModule of a consumer of out/": { what: DEV_RENDER.replace("ENTRY", '"/app.mjs"'), ok: (stdout, expected) => expect(stdout).toBe(expected) },
+    "Vite dev: ssrLoadModule of rye output inside a dependency (externalised, loaded by Node)": {
+      what: DEV_RENDER.replace("ENTRY", '"/app-dep.mjs"'),
+      dep: true,
+      ok: (stdout, expected) => expect(stdout).toBe(expected),
+    },
+  };
+
+  function dev(name: string) {
+    const script = join(project, `dev-${name.replace(/\W+/g, "-").slice(0, 40)}.mjs`);
+    writeFileSync(script, VITE_DEV(devRows[name]!.what));
+    return node(project, env, script);
+  }
+
+  test.each(Object.keys(devRows))("%s: the untouched build is served", (name) => {
+    const expected = node(project, env, "--import", "rye-build/register", "app.mjs");
+    const r = dev(name);
+    expect(r.status, r.stderr).toBe(0);
+    devRows[name]!.ok(r.stdout, expected.stdout);
+  }, 60_000);
+
+  test.each(Object.keys(devRows))("%s: a tampered module is refused, naming the item, and its payload never runs", (name) => {
+    const greet = join(devRows[name]!.dep ? join(greeter, "out") : join(project, "out"), "directives", "examples", "greet.js");
+    const saved = readFileSync(greet);
+    rmSync(marker, { force: true });
+    inject(greet, marker);
+    try {
+      const r = dev(name);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain("Content modified since signing: examples/greet");
+      expect(r.stdout).not.toMatch(/Ada|transformed/);
+      expect(markerRan(marker)).toBe(false);
+    } finally {
+      writeFileSync(greet, saved);
+    }
   }, 60_000);
 });
