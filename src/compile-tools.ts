@@ -10,7 +10,7 @@ import { contentHash, normalizeNewlines, sha256Hex } from "./sign/hash-region.js
 import { formatFor, parseSignatureLine } from "./sign/signature-line.js";
 import { buildChain, MAX_CHAIN_DEPTH, planChain, searchOrder, type ChainElement, type Space, type ToolFinder } from "./tools/build-chain.js";
 import { checkChainScopes } from "./tools/check-scopes.js";
-import { findShellScriptSubstitution } from "./tools/check-shell-script.js";
+import { checkSplicedValues, type PlaceholderSite } from "./tools/check-shell-script.js";
 import type { Span } from "./tools/read-python-metadata.js";
 import { readToolMetadata, type ToolMetadata } from "./tools/tool-metadata.js";
 
@@ -127,11 +127,18 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
       else report(d.unknownRuntimeParam(l, p.raw, src.id, known));
       failed ||= p.kind !== "lower_case_env";
     }
-    const script = findShellScriptSubstitution(built.chain, plan.config);
-    if (script) {
-      const e = built.chain[script.element]!;
-      report(d.shellScriptBySubstitution(locText(e.path, script.placeholders[0]!, e.spans.config), script.shell, script.placeholders));
-    }
+    const spliced = checkSplicedValues(built.chain, plan.config);
+    // The placeholder's own line of the template leads to the right one of several equal placeholders.
+    const at = (s: PlaceholderSite) => {
+      const e = built.chain[s.element]!;
+      const line = locText(e.path, s.context, e.spans.config);
+      const found = line.end.offset - line.start.offset === s.context.length;
+      return locText(e.path, s.raw, found ? { start: { ...line.start, offset: line.end.offset - s.raw.length }, end: line.end } : e.spans.config);
+    };
+    for (const r of spliced.refused) report(d.unprovenShellContext(at(r), r.message));
+    for (const r of spliced.inert) report(d.inertOnlySplice(at(r), r.raw, r.where));
+    failed ||= spliced.refused.length > 0;
+    if (spliced.script) report(d.shellScriptBySubstitution(at(spliced.script), spliced.script.shell, spliced.script.placeholders));
     const root = built.chain.at(-1)!;
     if (!PROCESS_PRIMITIVES.includes(root.item_id)) {
       const named = built.chain.at(-2);

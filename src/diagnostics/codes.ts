@@ -64,6 +64,8 @@ export const CODES = {
   RYE4009: ["error", "a signed chain element whose content changed after it was signed"],
   RYE4010: ["warning", "a tool chain ends at a primitive the executor cannot run"],
   RYE4011: ["warning", "a shell's `-c` script assembled by substituting `${VAR}` or `{param}` values into its text"],
+  RYE4012: ["error", "a value placed where rye cannot prove the shell reads it as data (command name, arithmetic, `[[ ]]`, `eval`, a here-document…)"],
+  RYE4013: ["warning", "a value spliced into a program rye cannot see into (`python -c`, `node -e`, awk…): only inert values are accepted"],
   RYE1005: ["error", "a file larger than the size limit (RYE_MAX_FILE_SIZE, default 1 MiB)"],
   RYE1006: ["error", "metadata XML nested deeper than the compiler's limit of 256 elements"],
   RYE1007: ["error", "an extends chain longer than the compiler's limit of 64 directives"],
@@ -278,6 +280,10 @@ export const shellScriptBySubstitution = (loc: Location, shell: string, placehol
 export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
   error("RYE1005", `File is ${bytes} bytes, over the limit of ${limit} bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.`, loc);
 
+export const unprovenShellContext = (loc: Location, message: string) =>
+  error("RYE4012", `In this shell -c script, ${message}. Values can only go where rye proves the shell reads them as data: an argument of a data command (echo, printf '%s', cat, ls, cp, mv, rm, mkdir…) or a redirection target; or read them from "$1" yourself.`, loc);
+export const inertOnlySplice = (loc: Location, placeholder: string, where: string) =>
+  warning("RYE4013", `${placeholder} is spliced into ${where}, where rye cannot prove how its value is read; at run time only inert values (ASCII letters, digits and _ . / : , + = -, not starting with -) are accepted and others are refused. To pass any value, make ${placeholder} a whole argument of its own and read it there (sys.argv, process.argv, "$1"), or pass it on stdin.`, loc);
 export const xmlTooDeep = (loc: Location, detail: string) =>
   error("RYE1006", `Metadata too deep: ${detail}; flatten the XML.`, loc);
 

@@ -1,34 +1,89 @@
-import { scriptSource } from "../runtime/exec/bind-script-args.js";
-import { scriptPlaceholders, shellName } from "../runtime/exec/shell-script.js";
+import { followTemplate } from "../runtime/exec/bind-script-args.js";
+import { refusedPlaceholder } from "../runtime/exec/bind-shell-script.js";
+import { walkLaunchers, type Word } from "../runtime/exec/launchers.js";
+import { classifyScript } from "../runtime/exec/shell-context.js";
+import { scriptPlaceholders } from "../runtime/exec/shell-script.js";
+import { isWholePlaceholder } from "../runtime/exec/spliced-args.js";
 import type { ChainElement } from "./build-chain.js";
 
-/** A shell `-c` script in a chain's config whose text takes substituted values. */
-export interface ShellScriptSubstitution {
-  /** Index of the chain element whose config holds the script text. */
+/** A placeholder found in a config template, with the text around it to locate it in the file. */
+export interface PlaceholderSite {
+  /** Index of the chain element whose config holds the template. */
   element: number;
-  shell: string;
-  /** The placeholders as written, e.g. `{text}`, `${HOME}`. */
-  placeholders: string[];
+  /** The placeholder as written, e.g. `{text}`, `${HOME}`. */
+  raw: string;
+  /** The template's text from the start of the placeholder's line through the placeholder. */
+  context: string;
+}
+
+/** What the build knows about the values a command's templates take. */
+export interface SplicedValueReport {
+  /** A proven shell's `-c` script that takes values (RYE4011), if any. */
+  script: (PlaceholderSite & { shell: string; placeholders: string[] }) | null;
+  /** Placeholders in script positions rye cannot prove (RYE4012), with why. */
+  refused: (PlaceholderSite & { message: string })[];
+  /** Placeholders that accept only inert values at run time (RYE4013), with where. */
+  inert: (PlaceholderSite & { where: string })[];
 }
 
 const WORD = /^[\p{L}\p{N}_]+$/u;
+// rye's own paths: the tool author's and the installer's text, never a caller's.
+const CONTEXT = new Set(["tool_path", "tool_dir", "tool_parent", "anchor_path", "runtime_lib", "project_path", "user_space", "system_space"]);
 
 /**
- * Decisions #10: a command that runs a shell with `-c` and a script into which `${VAR}` or `{param}`
- * values are substituted. Those values reach the shell as positional parameters at run time; the
- * warning says so and shows how to write it that way. Names with other characters (`{print $1}` in
- * an awk program) are never substituted and do not count.
+ * Decisions #10 and the interpreter rule: finds the `-c` script a proven shell runs (through any
+ * launchers) and classifies each placeholder in it; every other argument with a spliced placeholder
+ * whose value can come from the caller or the environment accepts only inert values. Names with
+ * other characters (`{print $1}` in an awk program) are never substituted and do not count.
  */
-export function findShellScriptSubstitution(chain: readonly ChainElement[], config: Readonly<Record<string, unknown>>): ShellScriptSubstitution | null {
-  const source = scriptSource(config.command, config.args, config, {});
-  if (!source) return null;
-  const found = scriptPlaceholders(source.template, (name) => WORD.test(name));
-  if (found.length === 0) return null;
-  const placeholders = [...new Set(found.map((p) => source.template.slice(p.start, p.end)))];
-  // The element that wrote the script text: the nearest to the tool whose config holds it.
+export function checkSplicedValues(chain: readonly ChainElement[], config: Readonly<Record<string, unknown>>): SplicedValueReport {
+  const report: SplicedValueReport = { script: null, refused: [], inert: [] };
+  const args = Array.isArray(config.args) ? (config.args as unknown[]) : [];
+  const words: Word[] = [config.command, ...args].map((w) => (typeof w === "string" && scriptPlaceholders(w, (n) => WORD.test(n)).length === 0 ? w : null));
+  const launch = walkLaunchers(words);
+  const scriptIndex = launch.proven && launch.family && launch.script >= 1 ? launch.script - 1 : -1;
+  const fromOutside = (name: string) => name === "params_json" || (!CONTEXT.has(name) && !Object.hasOwn(config, name));
+  const program = launch.name || String(config.command);
+  [config.command, ...args].forEach((raw, k) => {
+    if (typeof raw !== "string") return;
+    const template = followTemplate(raw, config, {});
+    if (scriptIndex >= 0 && k - 1 === scriptIndex) return scriptSites(chain, template, launch.name, fromOutside, report);
+    if (isWholePlaceholder(template)) return;
+    for (const p of scriptPlaceholders(template, (n) => WORD.test(n))) {
+      if (p.system === "param" && !fromOutside(p.expr)) continue;
+      const where = k === 0 ? "the command" : `argument ${k} of ${program}${launch.proven ? "" : ` (${launch.reason ?? "not proven"})`}`;
+      report.inert.push({ ...site(chain, template, p.start, p.end), where });
+    }
+  });
+  return report;
+}
+
+function scriptSites(chain: readonly ChainElement[], template: string, shell: string, fromOutside: (name: string) => boolean, report: SplicedValueReport): void {
+  const placeholders = scriptPlaceholders(template, (n) => WORD.test(n));
+  if (placeholders.length === 0) return;
+  const recs = classifyScript(template, placeholders);
+  for (const r of recs) {
+    const p = placeholders[r.index]!;
+    const at = site(chain, template, p.start, p.end);
+    if (r.quote === "comment" || (p.system === "param" && !fromOutside(p.expr))) continue;
+    if (r.role === "inert") report.inert.push({ ...at, where: `the ${shell} -c script ${r.reason ?? ""}`.trimEnd() });
+    else if (r.role !== "full") report.refused.push({ ...at, message: refusedPlaceholder(template, [p], [{ ...r, index: 0 }])! });
+  }
+  if (report.refused.length > 0) return;
+  const first = placeholders[0]!;
+  report.script = { ...site(chain, template, first.start, first.end), shell, placeholders: [...new Set(placeholders.map((p) => template.slice(p.start, p.end)))] };
+}
+
+function site(chain: readonly ChainElement[], template: string, start: number, end: number): PlaceholderSite {
+  const lineStart = template.lastIndexOf("\n", start - 1) + 1;
+  return { element: writer(chain, template), raw: template.slice(start, end), context: template.slice(lineStart, end) };
+}
+
+/** The element that wrote a template: the nearest to the tool whose config holds it. */
+function writer(chain: readonly ChainElement[], template: string): number {
   const element = chain.findIndex((e) => {
     const own = e.metadata.config;
-    return own !== null && typeof own === "object" && Object.values(own as Record<string, unknown>).some((v) => v === source.template || (Array.isArray(v) && v.includes(source.template)));
+    return own !== null && typeof own === "object" && Object.values(own as Record<string, unknown>).some((v) => v === template || (Array.isArray(v) && v.includes(template)));
   });
-  return { element: Math.max(0, element), shell: shellName(String(config.command)), placeholders };
+  return Math.max(0, element);
 }

@@ -2,9 +2,20 @@
 // quoted reference to a shell variable, and a prelude fills those variables from positional
 // parameters that carry the values as separate argv elements. No byte of a value is ever part of
 // the script's text, so quotes, `$(…)`, backticks, newlines or a leading `-` cannot change it.
+//
+// Quoting alone is not enough: bash, ksh, mksh and zsh evaluate array subscripts (and the `$(…)` in
+// them) wherever a value is read as arithmetic or as a variable name, quoted or not. So each
+// placeholder's position is proven first (shell-context.ts): a data command's argument or a
+// redirection target takes any value; any other position readable with confidence takes inert
+// values only (no `[`, `$` or backquote, so nothing in them can open a subscript or expansion); any
+// other position is refused. The variables get a random per-run name part so that no inert value can
+// name the variable that holds a full value.
+import { randomBytes } from "node:crypto";
+import { inertProblem } from "./inert.js";
+import { classifyScript, type Rec } from "./shell-context.js";
 import type { ScriptPlaceholder } from "./shell-script.js";
 
-/** A placeholder the binding cannot make safe (its shell context would re-read the value as code). */
+/** A placeholder the binding cannot make safe, or a value its position does not accept. */
 export class UnsafeScriptPlaceholder extends Error {}
 
 /** The script to run and the values to pass after `$0`, in order. */
@@ -13,151 +24,67 @@ export interface BoundScript {
   values: string[];
 }
 
-type Frame = "code" | "sub" | "bt" | "dq" | "sq" | "ansi" | "arith" | "brace" | "comment";
+export interface BindOptions {
+  /** The per-run name part of the variables (default: 16 random hex digits). */
+  nonce?: string;
+  /** The shell's name, for messages. */
+  shell?: string;
+  /**
+   * Whether a placeholder's value is the chain's own text (its config keys, rye's paths) rather than
+   * the caller's or the environment's: still bound as data, but any position accepts it.
+   */
+  trusted?: (p: ScriptPlaceholder) => boolean;
+}
 
-const UNSAFE: Partial<Record<Frame, string>> = { arith: "inside arithmetic", brace: "inside a ${…} expansion", ansi: "inside a $'…' string" };
-const variable = (n: number) => `__rye_${n}`;
+const raw = (script: string, p: ScriptPlaceholder) => script.slice(p.start, p.end);
+
+/** The first placeholder of `script` whose position is refused, with why; null when none is. */
+export function refusedPlaceholder(script: string, placeholders: readonly ScriptPlaceholder[], recs: readonly Rec[], trusted = (_: ScriptPlaceholder) => false): string | null {
+  const bad = recs.find((r) => r.quote !== "comment" && r.role !== "full" && r.role !== "inert" && !trusted(placeholders[r.index]!));
+  if (!bad) return null;
+  const p = placeholders[bad.index]!;
+  return `placeholder '${raw(script, p)}' sits ${bad.reason ?? "where rye cannot read the script"} in the shell script, where rye cannot prove the shell reads its value as data; pass the value as an argument after the script and use "$1"`;
+}
+
+/** Why `value` is refused at the position `rec` gives it, or null when it is accepted. */
+export function valueProblem(name: string, rec: Rec, value: string): string | null {
+  if (rec.quote === "comment") return null;
+  if (rec.role === "inert") return inertProblem(name, value, `a shell script ${rec.reason ?? ""}`.trimEnd());
+  if (rec.noDash && value.startsWith("-")) {
+    return `the value of ${name} starts with '-' and begins an argument where the command would read it as an option; write -- before it in the script (cat -- ${name}), or keep it from starting with '-'`;
+  }
+  return null;
+}
 
 /**
  * Rewrites `script` so each placeholder reads its value from a variable set from `$1…$n`, then
  * `shift n`, so the script's own `$1…` and `"$@"` are what they would have been. Placeholders inside a
- * comment stay literal; placeholders inside arithmetic, `${…}`, `$'…'`, a here-document or right after
- * a backslash or `$` are refused, since the shell would read the value there as code or mangle it.
+ * comment stay literal. Throws UnsafeScriptPlaceholder for a refused position or a value its
+ * position does not accept.
  */
-export function bindShellScript(script: string, placeholders: readonly ScriptPlaceholder[], values: readonly string[]): BoundScript {
+export function bindShellScript(script: string, placeholders: readonly ScriptPlaceholder[], values: readonly string[], options: BindOptions = {}): BoundScript {
   if (placeholders.length === 0) return { script, values: [] };
-  const body = new ScriptScanner(script, placeholders).run();
-  const assignments = placeholders.map((_, k) => `${variable(k + 1)}=\${${k + 1}}`).join(" ");
-  return { script: `${assignments}; shift ${placeholders.length}; ${body}`, values: [...values] };
-}
-
-/** One pass over the script, tracking the shell's quoting context well enough to place references. */
-class ScriptScanner {
-  private readonly out: string[] = [];
-  private readonly stack: { frame: Frame; depth: number }[] = [{ frame: "code", depth: 0 }];
-  private heredoc = false;
-  private next = 0;
-  private i = 0;
-
-  constructor(
-    private readonly script: string,
-    private readonly placeholders: readonly ScriptPlaceholder[],
-  ) {}
-
-  run(): string {
-    while (this.i < this.script.length) {
-      const p = this.placeholders[this.next];
-      if (p && p.start < this.i) this.refuse(p, "across shell syntax");
-      if (p && p.start === this.i) this.reference(p);
-      else this.step();
-    }
-    const left = this.placeholders[this.next];
-    if (left) this.refuse(left, "across shell syntax");
-    return this.out.join("");
-  }
-
-  private get top() {
-    return this.stack[this.stack.length - 1]!;
-  }
-
-  private emit(text: string): void {
-    this.out.push(text);
-    this.i += text.length;
-  }
-
-  private push(frame: Frame, text: string): void {
-    this.stack.push({ frame, depth: 0 });
-    this.emit(text);
-  }
-
-  private pop(text: string): void {
-    this.stack.pop();
-    this.emit(text);
-  }
-
-  private refuse(p: ScriptPlaceholder, where: string): never {
-    const raw = this.script.slice(p.start, p.end);
-    throw new UnsafeScriptPlaceholder(`placeholder '${raw}' sits ${where} of the shell script, where the shell would read its value as code; pass the value as an argument after the script and use "$1"`);
-  }
-
-  private reference(p: ScriptPlaceholder): void {
-    this.next++;
-    const { frame } = this.top;
-    if (frame === "comment") return this.emit(this.script.slice(p.start, p.end));
-    if (this.heredoc) this.refuse(p, "in or after a here-document");
-    const unsafe = UNSAFE[frame];
-    if (unsafe) this.refuse(p, unsafe);
-    const before = this.script[this.i - 1];
-    if (before === "\\" || before === "$") this.refuse(p, `right after '${before}'`);
-    const ref = variable(this.next);
-    this.out.push(frame === "dq" ? `\${${ref}}` : frame === "sq" ? `'"\${${ref}}"'` : `"\${${ref}}"`);
-    this.i = p.end;
-  }
-
-  private step(): void {
-    const c = this.script[this.i]!;
-    const { frame } = this.top;
-    if (frame === "comment") return c === "\n" ? this.pop(c) : this.emit(c);
-    if (frame === "sq") return c === "'" ? this.pop(c) : this.emit(c);
-    if (frame === "ansi") return c === "\\" ? this.emit(this.script.slice(this.i, this.i + 2)) : c === "'" ? this.pop(c) : this.emit(c);
-    if (frame === "brace") return this.stepBrace(c);
-    if (frame === "arith") return this.stepArith(c);
-    if (frame === "dq") return this.stepDouble(c);
-    this.stepCode(c, frame);
-  }
-
-  private stepBrace(c: string): void {
-    if (c === "{") this.top.depth++;
-    if (c === "}" && this.top.depth-- === 0) this.pop(c);
-    else this.emit(c);
-  }
-
-  private stepArith(c: string): void {
-    if (c === "(") this.top.depth++;
-    if (c === ")" && this.top.depth === 0 && this.script[this.i + 1] === ")") return this.pop("))");
-    if (c === ")") this.top.depth--;
-    this.emit(c);
-  }
-
-  private stepDouble(c: string): void {
-    if (c === "\\") this.emit(this.script.slice(this.i, this.i + 2));
-    else if (c === '"') this.pop(c);
-    else if (!this.expansion(c)) this.emit(c);
-  }
-
-  /** Unquoted text, also inside `$(…)` and backticks. */
-  private stepCode(c: string, frame: Frame): void {
-    const two = this.script.slice(this.i, this.i + 2);
-    if (c === "\\") this.emit(two);
-    else if (c === "'") this.push("sq", c);
-    else if (c === '"') this.push("dq", c);
-    else if (c === "`" && frame === "bt") this.pop(c);
-    else if (two === "((") this.push("arith", two);
-    else if (this.expansion(c)) return;
-    else if (c === "#" && (this.i === 0 || /[\s;&|()]/.test(this.script[this.i - 1]!))) this.push("comment", c);
-    else if (frame === "sub" && c === "(") {
-      this.top.depth++;
-      this.emit(c);
-    } else if (frame === "sub" && c === ")" && this.top.depth-- === 0) this.pop(c);
-    else if (two === "<<") {
-      if (this.script[this.i + 2] !== "<") this.heredoc = true;
-      this.emit(two);
-    } else this.emit(c);
-  }
-
-  /** Opens `$((`, `$(`, `${`, `$'` or a backtick here; false when none starts here. */
-  private expansion(c: string): boolean {
-    if (c === "`") {
-      this.push("bt", c);
-      return true;
-    }
-    if (c !== "$") return false;
-    const three = this.script.slice(this.i, this.i + 3);
-    if (three === "$((") this.push("arith", three);
-    else if (three.startsWith("$(")) this.push("sub", "$(");
-    else if (three.startsWith("${")) this.push("brace", "${");
-    else if (three.startsWith("$'")) this.push("ansi", "$'");
-    else return false;
-    return true;
-  }
+  const recs = classifyScript(script, placeholders);
+  const trusted = options.trusted ?? (() => false);
+  const refused = refusedPlaceholder(script, placeholders, recs, trusted);
+  if (refused) throw new UnsafeScriptPlaceholder(refused);
+  recs.forEach((r) => {
+    if (trusted(placeholders[r.index]!)) return;
+    const problem = valueProblem(raw(script, placeholders[r.index]!), r, values[r.index] ?? "");
+    if (problem) throw new UnsafeScriptPlaceholder(problem);
+  });
+  const nonce = options.nonce ?? randomBytes(8).toString("hex");
+  const variable = (k: number) => `__rye_${nonce}_${k + 1}`;
+  const out: string[] = [];
+  let last = 0;
+  placeholders.forEach((p, k) => {
+    out.push(script.slice(last, p.start));
+    const quote = recs[k]!.quote;
+    const ref = variable(k);
+    out.push(quote === "comment" ? raw(script, p) : quote === "dq" ? `\${${ref}}` : quote === "sq" ? `'"\${${ref}}"'` : `"\${${ref}}"`);
+    last = p.end;
+  });
+  out.push(script.slice(last));
+  const assignments = placeholders.map((_, k) => `${variable(k)}=\${${k + 1}}`).join(" ");
+  return { script: `${assignments}; shift ${placeholders.length}; ${out.join("")}`, values: [...values] };
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { scriptSource } from "./bind-script-args.js";
 import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
 import { buildExecutionConfig } from "./execution-config.js";
 import { executePrimitive } from "./execute-primitive.js";
 import type { Execa } from "./run-process.js";
 import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
 import { resolveChainEnv, resolveChainEnvOriginal, type Env } from "./resolve-env.js";
+import type { CheckoutPolicy } from "./resolve-interpreter.js";
 import { templateString } from "./substitute-params.js";
 import { chainValidationErrorResponse, dryRunResponse, interpretProcessResult, toolErrorResponse, toolSuccessResponse, type ExecutionOutcome } from "./tool-response.js";
 
@@ -20,6 +20,8 @@ export interface ExecuteOptions {
   /** `.env` content, or null for none; default: `<projectPath>/.env` if it exists. */
   dotenv?: string | null;
   includeDotenv?: boolean;
+  /** A bundle run's checkout: interpreter resolution takes no file inside it (decisions.md #23). */
+  checkout?: CheckoutPolicy;
   /** `ours` (default, decisions.md #11: tool over runtime over primitive over OS) or the original's order. */
   envPrecedence?: "ours" | "original";
   /**
@@ -88,7 +90,7 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
     if (plan.verify_deps && options.verifyDeps) options.verifyDeps(plan.verify_deps, ctx.anchor_path);
   }
   const dotenv = options.dotenv === undefined ? readDotenv(options.projectPath) : (options.dotenv ?? undefined);
-  const sources = { osEnv, projectPath: options.projectPath, dotenv, includeDotenv: options.includeDotenv };
+  const sources = { osEnv, projectPath: options.projectPath, dotenv, includeDotenv: options.includeDotenv, checkout: options.checkout };
   const resolveEnv = options.envPrecedence === "original" ? resolveChainEnvOriginal : resolveChainEnv;
   const env: Env = resolveEnv(plan.env_configs, ctx, sources);
   const parameters: Record<string, unknown> = { ...params };
@@ -123,7 +125,6 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
   try {
     const paths = { project_path: options.projectPath, user_space: options.userSpace, system_space: options.systemSpace, tool_path: prepared.ctx.tool_path! };
     const config = buildExecutionConfig(plan.config, prepared.env, prepared.parameters, paths, { shellQuote: options.shellQuote === true });
-    const source = scriptSource(config.command, config.args, plan.config, prepared.callerParams);
     if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
     Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
     if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };
@@ -131,7 +132,7 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
       osEnv: prepared.osEnv,
       maxOutputBytes: options.maxOutputBytes,
       execa: options.execa,
-      script: source && { source, env: prepared.env, parameters: prepared.parameters },
+      script: { chainConfig: plan.config, env: prepared.env, parameters: prepared.parameters, callerParams: prepared.callerParams },
     });
     const outcome = interpretProcessResult(result);
     if (result.timed_out) outcome.timed_out = true;

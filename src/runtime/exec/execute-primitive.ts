@@ -1,16 +1,28 @@
 import { PyFloat } from "../pystr.js";
-import { bindScriptArgs, type ScriptSource } from "./bind-script-args.js";
+import { bindScriptArgs, scriptSource } from "./bind-script-args.js";
 import type { EnvMap } from "./expand-env.js";
 import { runProcess, type Execa, type ProcessResult } from "./run-process.js";
+import { shellName } from "./shell-script.js";
+import { splicedValueProblem } from "./spliced-args.js";
 import { templateExecStages } from "./template-exec.js";
+
+/** The chain's templates and values, to bind a `-c` script and check spliced values after templating. */
+export interface ScriptBinding {
+  /** The chain's merged config as written (templates before any value went in). */
+  chainConfig: Readonly<Record<string, unknown>>;
+  env: EnvMap;
+  parameters: Readonly<Record<string, unknown>>;
+  /** The parameters the caller passed, whose values are untrusted. */
+  callerParams: Readonly<Record<string, unknown>>;
+}
 
 /** Options of one primitive run. */
 export interface PrimitiveOptions {
   osEnv: Readonly<Record<string, string | undefined>>;
   maxOutputBytes?: number;
   execa?: Execa;
-  /** The chain's `-c` script, bound after templating so its values reach the shell as data. */
-  script?: { source: ScriptSource; env: EnvMap; parameters: Readonly<Record<string, unknown>> } | null;
+  /** The chain's templates: its `-c` script is bound after templating so values reach the shell as data. */
+  script?: ScriptBinding | null;
 }
 
 const CONFIG_KEYS = new Set(["command", "args"]);
@@ -52,15 +64,8 @@ export async function executePrimitive(
   if (nonString !== undefined) return failure(`expected str for a process argument, got ${JSON.stringify(nonString)}`, started);
   let args = t.args as string[];
   if (options.script) {
-    const { parameters } = options.script;
-    const c = config as Record<string, unknown>;
-    // A parameter's value as the caller gave it: the original's later passes would re-scan it for
-    // placeholders. `command`/`args` and the chain's own keys resolve as pass 2 leaves them.
-    const own = (o: object, name: string) => Object.hasOwn(o, name);
-    const param = (name: string) =>
-      !CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined;
     try {
-      args = bindScriptArgs(t.command as string, args, options.script.source, param, options.script.env);
+      args = bindValues(t.command as string, args, config, params, options.script);
     } catch (e) {
       return failure(e instanceof Error ? e.message : String(e), started);
     }
@@ -75,4 +80,25 @@ export async function executePrimitive(
     maxOutputBytes: options.maxOutputBytes,
     execa: options.execa,
   });
+}
+
+/**
+ * Binds the `-c` script a proven shell runs (through any launchers) and checks every other spliced
+ * value is inert; throws with a message naming the placeholder when a value is refused.
+ */
+function bindValues(command: string, args: string[], config: Readonly<Record<string, unknown>>, params: Readonly<Record<string, unknown>>, b: ScriptBinding): string[] {
+  const { parameters, chainConfig, callerParams } = b;
+  const c = config as Record<string, unknown>;
+  // A parameter's value as the caller gave it: the original's later passes would re-scan it for
+  // placeholders. `command`/`args` and the chain's own keys resolve as pass 2 leaves them.
+  const own = (o: object, name: string) => Object.hasOwn(o, name);
+  const param = (name: string) =>
+    !CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined;
+  // params_json is the caller's parameters as JSON text: as untrusted as they are.
+  const fromCaller = (name: string) => name === "params_json" || (!CONFIG_KEYS.has(name) && own(callerParams, name));
+  const source = scriptSource(command, args, chainConfig, callerParams);
+  const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
+  const problem = splicedValueProblem(shellName(command), source ? source.index : -1, { chainConfig, callerParams, env: b.env, param, fromCaller });
+  if (problem) throw new Error(problem);
+  return bound;
 }

@@ -1,11 +1,8 @@
 // Which argument of a command is a shell script, and where System 1 (`${VAR}`) and System 2
 // (`{param}`) placeholders sit in it. Shared by the build-time warning and the run-time binding.
 import { ENV_VAR_PATTERN } from "./expand-env.js";
+import { walkLaunchers, type Word } from "./launchers.js";
 
-// POSIX-family shells, whose quoting the binding relies on; csh/tcsh/fish parse differently.
-const POSIX_SHELL = /^(?:ba|da|z|k|mk|a|yash|posh)?sh$/;
-const OTHER_SHELL = /^(?:tc|c|fi|rc|es|nu|x)sh$/;
-const COMMAND_FLAG = /^-[a-zA-Z]*c[a-zA-Z]*$/;
 const PARAM_PLACEHOLDER = /\{([^}]+)\}/g;
 
 /** A placeholder in a script: `[start, end)` of the template and what it names. */
@@ -20,20 +17,15 @@ export interface ScriptPlaceholder {
 const base = (command: string) => command.slice(command.lastIndexOf("/") + 1);
 
 /**
- * The index in `args` of the script a shell runs with `-c` (also `-lc`, `-ec`, …), or -1 when
- * `command` is no shell or runs no `-c` script. `posix` is false for csh-style shells and fish.
+ * The index in `args` of the `-c` script that `command args…` runs in a POSIX-family shell, through
+ * any chain of known launchers (`env`, `timeout`, `nice`, `sudo`, `busybox`…), or -1 when the argv
+ * runs no such script or rye cannot prove it does (an unknown launcher option or shell option).
  */
-export function findShellScript(command: unknown, args: readonly unknown[]): { index: number; posix: boolean } {
-  if (typeof command !== "string") return { index: -1, posix: true };
-  const name = base(command);
-  const posix = POSIX_SHELL.test(name);
-  if (!posix && !OTHER_SHELL.test(name)) return { index: -1, posix };
-  const flag = args.findIndex((a) => typeof a === "string" && COMMAND_FLAG.test(a));
-  if (flag < 0) return { index: -1, posix };
-  // `sh -c [-e] [-o opt] script`: options may follow -c before the script.
-  let i = flag + 1;
-  while (i < args.length && typeof args[i] === "string" && /^[-+]/.test(args[i] as string)) i += /^[-+]o$/.test(args[i] as string) ? 2 : 1;
-  return { index: i < args.length ? i : -1, posix };
+export function findShellScript(command: unknown, args: readonly unknown[]): { index: number; shell: string } {
+  const words: Word[] = [command, ...args].map((w) => (typeof w === "string" ? w : null));
+  const launch = walkLaunchers(words);
+  if (!launch.proven || !launch.family || launch.script < 1) return { index: -1, shell: launch.name };
+  return { index: launch.script - 1, shell: launch.name };
 }
 
 /** The shell's own name, the `$0` a `-c` script gets when none is given. */

@@ -1,0 +1,186 @@
+// The role of each placeholder in a POSIX-family shell script, proven from its syntax: an argument
+// of a data command or a redirection target takes any value; any other position rye can read
+// takes inert values only; a position rye cannot prove (command name, a code- or name-taking
+// builtin, `[[ ]]`, arithmetic, a nested shell, an unknown launcher option…) is refused.
+import { CODE_COMMANDS, DATA_COMMANDS, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
+import { walkLaunchers } from "./launchers.js";
+import { Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
+
+export type { Rec, Role } from "./shell-lexer.js";
+
+/** A role for a whole word, with the reason when it is not `full`. */
+interface WordRole {
+  role: Role;
+  reason?: string;
+  noDash?: boolean;
+}
+
+const FULL: WordRole = { role: "full" };
+const SEPARATORS = new Set([";", "&", "|", "&&", "||", "|&", "\n", "(", ")", "(("]);
+const SKIP_RESERVED = new Set(["if", "then", "elif", "else", "fi", "while", "until", "do", "done", "!", "{", "}"]);
+const POISON_RESERVED = new Set(["case", "select", "function", "coproc", "esac"]);
+const REDIRECT_ROLE: Readonly<Record<string, WordRole>> = {
+  "<": FULL,
+  ">": FULL,
+  ">>": FULL,
+  ">|": FULL,
+  "<>": FULL,
+  "<&": { role: "inert", reason: "the target of a file-descriptor redirection" },
+  ">&": { role: "inert", reason: "the target of a file-descriptor redirection" },
+  "&>": { role: "refuse", reason: "after &>, which shells read differently" },
+  "&>>": { role: "refuse", reason: "after &>>, which shells read differently" },
+  "<<<": { role: "refuse", reason: "in a here-string" },
+};
+
+/**
+ * Classifies every placeholder of `script` (by index into `placeholders`). Each result has a role
+ * and, when the role is not `full`, a reason naming the context.
+ */
+export function classifyScript(script: string, placeholders: readonly { start: number; end: number }[]): Rec[] {
+  const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens));
+  const byIndex: Rec[] = [];
+  try {
+    classifyList(lexer.list("top"));
+    for (const r of lexer.recs) byIndex[r.index] = r;
+  } catch (e) {
+    if (!(e instanceof Poison)) throw e;
+    const reason = `in a script with ${e.message}, which rye does not read`;
+    return placeholders.map((_, index) => ({ index, quote: "none", role: "refuse", reason, atWordStart: false, depth: 0 }));
+  }
+  return placeholders.map((_, index) => byIndex[index] ?? { index, quote: "none", role: "refuse", reason: "where rye could not follow the script", atWordStart: false, depth: 0 });
+}
+
+/** Gives each word of a token list its role, command by command. */
+function classifyList(tokens: readonly Token[]): void {
+  let argv: WordTok[] = [];
+  let redirect: string | null = null;
+  let forState: "name" | "in" | "list" | null = null;
+  const finish = () => {
+    if (argv.length > 0) classifyCommand(argv);
+    argv = [];
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.kind === "op") {
+      if (SEPARATORS.has(t.op)) {
+        if (t.op === "(" && argv.length > 0) throw new Poison("a function definition or array assignment");
+        finish();
+        forState = null;
+      } else redirect = t.op;
+      continue;
+    }
+    if (redirect !== null) {
+      apply(t, REDIRECT_ROLE[redirect] ?? { role: "refuse", reason: `after the redirection ${redirect}` });
+      redirect = null;
+      continue;
+    }
+    if (t.text === "") continue;
+    if (forState !== null) {
+      forState = forWord(t, forState);
+      continue;
+    }
+    const bare = t.text !== null && !t.quoted ? t.text : null;
+    if (argv.length === 0 && bare !== null && SKIP_RESERVED.has(bare)) continue;
+    if (argv.length === 0 && bare !== null && POISON_RESERVED.has(bare)) throw new Poison(`a ${bare} statement`);
+    if (argv.length === 0 && bare === "for") {
+      forState = "name";
+      continue;
+    }
+    if (argv.length === 0 && bare === "[[") {
+      k = doubleBracket(tokens, k);
+      continue;
+    }
+    if (argv.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(t.prefix)) {
+      apply(t, { role: "inert", reason: "an assignment's value (the variable could later be read as arithmetic or a name)" });
+      continue;
+    }
+    if (argv.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(t.prefix)) {
+      apply(t, { role: "refuse", reason: "in an array assignment, whose subscript is arithmetic" });
+      continue;
+    }
+    argv.push(t);
+  }
+  finish();
+}
+
+function forWord(t: WordTok, state: "name" | "in" | "list"): "name" | "in" | "list" | null {
+  if (state === "name") {
+    apply(t, { role: "refuse", reason: "as the variable name of a for loop" });
+    return "in";
+  }
+  if (state === "in" && t.text === "in" && !t.quoted) return "list";
+  if (state === "in" && t.text === "do" && !t.quoted) return null;
+  apply(t, { role: "inert", reason: "in the word list of a for loop (the loop variable could later be read as arithmetic or a name)" });
+  return "list";
+}
+
+/** Refuses everything up to the closing `]]`; returns the index of that word. */
+function doubleBracket(tokens: readonly Token[], k: number): number {
+  for (let j = k + 1; j < tokens.length; j++) {
+    const t = tokens[j]!;
+    if (t.kind !== "word") continue;
+    if (t.text === "]]" && !t.quoted) return j;
+    apply(t, { role: "refuse", reason: "inside [[ ]], which evaluates operands as arithmetic" });
+  }
+  throw new Poison("an unclosed [[");
+}
+
+/** The roles of one simple command's words, from the program its launchers lead to. */
+function classifyCommand(argv: readonly WordTok[]): void {
+  const launch = walkLaunchers(argv.map((w) => w.text));
+  if (launch.proven && REDEFINING_COMMANDS.has(launch.name)) throw new Poison(`${launch.name}, which changes what command names mean`);
+  const roles = argv.map((w, i): WordRole => {
+    if (!launch.proven || launch.program < 0) return { role: "refuse", reason: `in a command rye cannot follow (${launch.reason ?? "unknown"})` };
+    if (i < launch.firstArg) return { role: "refuse", reason: i === launch.program ? "in command-name position" : "among a launcher's options" };
+    if (launch.family) return { role: "refuse", reason: `as an argument of a nested shell (${launch.name})` };
+    if (CODE_COMMANDS.has(launch.name)) return { role: "refuse", reason: `as an argument of ${launch.name}, which reads it as code, a name or arithmetic` };
+    return { role: "inert", reason: `as an argument of ${launch.name}, which is not one of rye's data commands` };
+  });
+  if (launch.proven && launch.program >= 0 && !launch.family) {
+    if (launch.name === "printf") printfRoles(argv, launch.firstArg, roles);
+    else if (DATA_COMMANDS.has(launch.name)) dataRoles(argv, launch.firstArg, roles, NO_END_OF_OPTIONS.has(launch.name));
+  }
+  argv.forEach((w, i) => apply(w, roles[i]!));
+}
+
+function dataRoles(argv: readonly WordTok[], first: number, roles: WordRole[], noEnd: boolean): void {
+  let ended = false;
+  for (let i = first; i < argv.length; i++) {
+    roles[i] = { role: "full", noDash: noEnd || !ended };
+    if (argv[i]!.text === "--") ended = true;
+  }
+}
+
+/** printf: with a literal %s-only format, the arguments after it are data (no options follow it). */
+function printfRoles(argv: readonly WordTok[], first: number, roles: WordRole[]): void {
+  let f = first;
+  if (argv[f]?.text === "--") f++;
+  const format = argv[f];
+  if (!format) return;
+  if (format.text !== null && format.text.startsWith("-")) {
+    for (let i = first; i < argv.length; i++) roles[i] = { role: "refuse", reason: "as an argument of printf with an option such as -v, which names a variable" };
+    return;
+  }
+  if (format.text === null || !stringFormat(format.text)) return;
+  for (let i = f + 1; i < argv.length; i++) roles[i] = FULL;
+}
+
+const rank = { refuse: 0, inert: 1, full: 2 } as const;
+
+/**
+ * Sets the role of the word's own placeholders; a placeholder inside a `$(…)` of the word keeps the
+ * weaker of its own role and the word's (its output lands where the word does).
+ */
+function apply(w: WordTok, role: WordRole): void {
+  for (const r of w.recs) {
+    if (r.quote === "comment") continue;
+    if (r.depth > w.depth) {
+      if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)` });
+      continue;
+    }
+    if (r.role === "refuse") continue;
+    r.role = role.role;
+    r.reason = role.reason;
+    r.noDash = role.role === "full" && role.noDash === true && r.atWordStart;
+  }
+}

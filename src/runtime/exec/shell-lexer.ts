@@ -1,0 +1,307 @@
+// Splits a POSIX-family shell script into words and operators, with rye's placeholders as opaque
+// atoms, recording each placeholder's quoting. `$(…)` and backquotes are read recursively with the
+// same grammar (the caller classifies each nested list). Constructs whose reading differs between
+// shells or that this reader does not follow (arithmetic, `${…}` with operators, `$'…'`, here-
+// documents, `case`) either refuse the placeholders inside them or stop the whole script (Poison).
+
+/** How sure rye is about a placeholder: any value, inert values only, or refused. */
+export type Role = "full" | "inert" | "refuse";
+export type Quote = "none" | "dq" | "sq" | "comment";
+
+/** One placeholder occurrence as the reader found it. */
+export interface Rec {
+  index: number;
+  quote: Quote;
+  role?: Role;
+  reason?: string;
+  /** The placeholder starts its word, so a value's leading `-` could make an option. */
+  atWordStart: boolean;
+  /** A value starting with `-` is refused here. */
+  noDash?: boolean;
+  depth: number;
+}
+
+export interface WordTok {
+  kind: "word";
+  start: number;
+  /** The word without its quotes when it is all literal text; null when it holds an expansion. */
+  text: string | null;
+  /** The unquoted literal text the word begins with (for `NAME=` and reserved words). */
+  prefix: string;
+  quoted: boolean;
+  depth: number;
+  recs: Rec[];
+}
+export type Token = WordTok | { kind: "op"; op: string; start: number };
+
+/** The script cannot be read with confidence: every placeholder of it is refused. */
+export class Poison extends Error {}
+
+const OPERATORS = ["<<<", "<<-", "&>>", ";;&", "&&", "||", ";;", ";&", "|&", "<<", ">>", "<>", "<&", ">&", ">|", "&>", ";", "&", "|", "(", ")", "<", ">"];
+const META = /[ \t\n;&|()<>]/;
+const RESERVED = new Set(["if", "then", "elif", "else", "fi", "while", "until", "do", "done", "!", "{", "}", "for", "in"]);
+
+export class ShellLexer {
+  i = 0;
+  readonly recs: Rec[] = [];
+  private depth = 0;
+  private end: number;
+  private readonly at = new Map<number, { index: number; end: number }>();
+
+  constructor(
+    private readonly src: string,
+    placeholders: readonly { start: number; end: number }[],
+    private readonly classify: (tokens: Token[]) => void,
+  ) {
+    placeholders.forEach((p, index) => this.at.set(p.start, { index, end: p.end }));
+    this.end = src.length;
+  }
+
+  /** Tokens up to the end, an unmatched `)` (`paren`), or the closing backquote (`backtick`). */
+  list(mode: "top" | "paren" | "backtick"): Token[] {
+    const tokens: Token[] = [];
+    let parens = 0;
+    while (this.i < this.end) {
+      const c = this.src[this.i]!;
+      if (c === " " || c === "\t") this.i++;
+      else if (c === "\\" && this.src[this.i + 1] === "\n") this.i += 2;
+      else if (c === "#" && !this.at.has(this.i)) this.comment();
+      else if (c === "(" && this.src[this.i + 1] === "(" && commandStart(tokens)) tokens.push(this.arithCommand());
+      else if (c === "\n") tokens.push({ kind: "op", op: "\n", start: this.i++ });
+      else if (META.test(c) && !this.at.has(this.i)) {
+        const op = OPERATORS.find((o) => this.src.startsWith(o, this.i))!;
+        if (op === "<<" || op === "<<-") throw new Poison("a here-document");
+        if (op === ";;" || op === ";&" || op === ";;&") throw new Poison("a case statement");
+        if (mode === "paren" && op === "(") parens++;
+        if (mode === "paren" && op === ")" && parens-- === 0) {
+          this.i++;
+          return tokens;
+        }
+        tokens.push({ kind: "op", op, start: this.i });
+        this.i += op.length;
+      } else tokens.push(this.word());
+    }
+    if (mode === "paren") throw new Poison("an unclosed $(");
+    return tokens;
+  }
+
+  private rec(index: number, quote: Quote, atWordStart: boolean, refuse?: string): Rec {
+    const r: Rec = { index, quote, atWordStart, depth: this.depth };
+    if (refuse) Object.assign(r, { role: "refuse", reason: refuse });
+    this.recs.push(r);
+    return r;
+  }
+
+  /** Skips a placeholder at `i` if one starts there, recording it; true when one did. */
+  private placeholder(quote: Quote, atWordStart: boolean, refuse?: string): boolean {
+    const p = this.at.get(this.i);
+    if (!p) return false;
+    this.rec(p.index, quote, atWordStart, refuse);
+    this.i = p.end;
+    return true;
+  }
+
+  private comment(): void {
+    while (this.i < this.end && this.src[this.i] !== "\n") if (!this.placeholder("comment", false)) this.i++;
+  }
+
+  /** Skips raw text to `stop` (exclusive), refusing every placeholder inside it. */
+  private refuseSpan(stop: number, why: string): void {
+    while (this.i < stop) if (!this.placeholder("none", false, why)) this.i++;
+  }
+
+  private arithCommand(): Token {
+    const start = this.i;
+    this.refuseSpan(this.matchParens(this.i + 2), "inside (( )) arithmetic");
+    return { kind: "op", op: "((", start };
+  }
+
+  /** The index after the `))` closing an arithmetic expression whose text starts at `from`. */
+  private matchParens(from: number): number {
+    let depth = 0;
+    for (let j = from; j < this.end; j++) {
+      const c = this.src[j];
+      if (c === "(") depth++;
+      else if (c === ")" && depth > 0) depth--;
+      else if (c === ")" && this.src[j + 1] === ")") return j + 2;
+      else if (c === ")") throw new Poison("an unbalanced arithmetic expression");
+    }
+    throw new Poison("an unclosed arithmetic expression");
+  }
+
+  private word(): WordTok {
+    const w: WordTok = { kind: "word", start: this.i, text: "", prefix: "", quoted: false, depth: this.depth, recs: [] };
+    const first = this.recs.length;
+    let literal = "";
+    let unquoted = true;
+    const lose = () => {
+      w.text = null;
+      unquoted = false;
+    };
+    while (this.i < this.end) {
+      const c = this.src[this.i]!;
+      if (this.placeholder("none", this.i === w.start)) lose();
+      else if (META.test(c)) break;
+      else if (c === "\\") {
+        this.i++;
+        if (this.placeholder("none", false, "right after a backslash")) lose();
+        else if (this.src[this.i] === "\n") this.i++;
+        else {
+          literal += this.src[this.i++] ?? "";
+          w.quoted = true;
+          unquoted = false;
+        }
+      } else if (c === "'") {
+        w.quoted = true;
+        unquoted = false;
+        literal += this.single();
+      } else if (c === '"') {
+        w.quoted = true;
+        unquoted = false;
+        const text = this.double();
+        if (text === null) w.text = null;
+        else literal += text;
+      } else if (c === "$" || c === "`") {
+        this.expansion(false);
+        lose();
+      } else {
+        literal += c;
+        this.i++;
+        if (unquoted) w.prefix += c;
+      }
+    }
+    if (w.text !== null) w.text = literal;
+    w.recs = this.recs.slice(first);
+    // `2>file`: a word of digits right before a redirection is the file descriptor, not a word.
+    if (w.text !== null && !w.quoted && /^\d+$/.test(w.text) && /[<>]/.test(this.src[this.i] ?? "")) w.text = "";
+    return w;
+  }
+
+  /** `'…'`; returns its text. */
+  private single(): string {
+    const close = this.src.indexOf("'", this.i + 1);
+    if (close < 0 || close >= this.end) throw new Poison("an unterminated single quote");
+    let text = "";
+    this.i++;
+    while (this.i < close) {
+      const before = this.i;
+      if (this.placeholder("sq", false)) text += this.src.slice(before, this.i);
+      else text += this.src[this.i++];
+    }
+    this.i = close + 1;
+    return text;
+  }
+
+  /** `"…"`; returns its literal text, or null when it holds an expansion or placeholder. */
+  private double(): string | null {
+    let text: string | null = "";
+    this.i++;
+    while (this.i < this.end && this.src[this.i] !== '"') {
+      const c = this.src[this.i]!;
+      if (this.placeholder("dq", false)) text = null;
+      else if (c === "\\") {
+        this.i++;
+        if (this.placeholder("dq", false, "right after a backslash")) text = null;
+        else {
+          const n = this.src[this.i++] ?? "";
+          if (text !== null) text += '$`"\\\n'.includes(n) ? (n === "\n" ? "" : n) : `\\${n}`;
+        }
+      } else if (c === "$" || c === "`") {
+        this.expansion(true);
+        text = null;
+      } else {
+        if (text !== null) text += c;
+        this.i++;
+      }
+    }
+    if (this.i >= this.end) throw new Poison("an unterminated double quote");
+    this.i++;
+    return text;
+  }
+
+  /** `$…` or a backquote at `i`; nested command lists are classified by the caller's callback. */
+  private expansion(inDouble: boolean): void {
+    const s = this.src;
+    if (s[this.i] === "`") return this.backquote();
+    this.i++;
+    if (this.placeholder(inDouble ? "dq" : "none", false, "right after '$'")) return;
+    if (s.startsWith("((", this.i)) return this.refuseSpan(this.matchParens(this.i + 2), "inside $(( )) arithmetic");
+    if (s[this.i] === "(") {
+      this.i++;
+      return this.nested("paren");
+    }
+    if (s[this.i] === "{") {
+      const simple = /^\{#?(?:[A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])\}/.exec(s.slice(this.i, this.i + 260));
+      if (simple) this.i += simple[0].length;
+      else this.refuseSpan(this.matchBrace(), "inside a ${…} expansion with operators");
+      return;
+    }
+    if (s[this.i] === "'" && !inDouble) return this.refuseSpan(this.ansiEnd(), "inside a $'…' string");
+    if (s[this.i] === '"' && !inDouble) {
+      const first = this.recs.length;
+      this.double();
+      for (const r of this.recs.slice(first)) Object.assign(r, { role: "refuse", reason: 'inside a $"…" string' });
+      return;
+    }
+    const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(this.i, this.i + 256));
+    if (name) this.i += name[0].length;
+  }
+
+  private matchBrace(): number {
+    let depth = 0;
+    for (let j = this.i; j < this.end; j++) {
+      if (this.src[j] === "\\") j++;
+      else if (this.src[j] === "{") depth++;
+      else if (this.src[j] === "}" && --depth === 0) return j + 1;
+    }
+    throw new Poison("an unclosed ${");
+  }
+
+  private ansiEnd(): number {
+    for (let j = this.i + 1; j < this.end; j++) {
+      if (this.src[j] === "\\") j++;
+      else if (this.src[j] === "'") return j + 1;
+    }
+    throw new Poison("an unterminated $'");
+  }
+
+  private backquote(): void {
+    let close = -1;
+    for (let j = this.i + 1; j < this.end; j++) {
+      if (this.src[j] === "\\") j++;
+      else if (this.src[j] === "`") {
+        close = j;
+        break;
+      }
+    }
+    if (close < 0) throw new Poison("an unclosed backquote");
+    // Inside backquotes a backslash is removed before the text is read again: not followed here.
+    if (this.src.slice(this.i + 1, close).includes("\\")) {
+      this.i++;
+      this.refuseSpan(close, "inside a backquoted command that uses backslashes");
+      this.i = close + 1;
+      return;
+    }
+    const outer = this.end;
+    this.end = close;
+    this.i++;
+    this.nested("backtick");
+    this.end = outer;
+    this.i = close + 1;
+  }
+
+  private nested(mode: "paren" | "backtick"): void {
+    this.depth++;
+    const tokens = this.list(mode);
+    this.classify(tokens);
+    this.depth--;
+  }
+}
+
+/** Whether the next token stands where a command starts. */
+function commandStart(tokens: readonly Token[]): boolean {
+  const last = tokens[tokens.length - 1];
+  if (!last) return true;
+  if (last.kind === "op") return !/[<>]/.test(last.op);
+  return last.text !== null && !last.quoted && RESERVED.has(last.text);
+}

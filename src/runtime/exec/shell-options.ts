@@ -1,0 +1,72 @@
+// The POSIX-family shells rye binds values into, and the invocation options it understands. Both are
+// allowlists: an option outside them (`-i`, `-k`, `-o keyword`, `-O expand_aliases`, `--rcfile`…)
+// could change how the script is read, so the script is then "not proven".
+
+/** An argv word as written: a literal, or null for anything holding a placeholder or expansion. */
+export type Word = string | null;
+
+/** A shell dialect: which builtins behave how (see data-commands.ts). */
+export type ShellFamily = "sh" | "bash" | "dash" | "ash" | "ksh" | "mksh" | "zsh" | "yash" | "posh" | "busybox";
+
+const FAMILIES: Readonly<Record<string, ShellFamily>> = {
+  sh: "sh",
+  bash: "bash",
+  rbash: "bash",
+  dash: "dash",
+  ash: "ash",
+  ksh: "ksh",
+  ksh93: "ksh",
+  mksh: "mksh",
+  lksh: "mksh",
+  zsh: "zsh",
+  yash: "yash",
+  posh: "posh",
+};
+
+/** The family of a shell named `name` (`busybox sh`/`busybox ash` when `applet`), or null. */
+export function shellFamily(name: string, applet: boolean): ShellFamily | null {
+  if (applet) return name === "sh" || name === "ash" ? "busybox" : null;
+  return Object.hasOwn(FAMILIES, name) ? FAMILIES[name]! : null;
+}
+
+// Single-letter options that only change error handling, tracing or globbing, never parsing.
+const FLAGS = "abefhlmnprtuvxBCEPT";
+/** `-o NAME` / `+o NAME`. */
+const SET_OPTIONS = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber", "posix", "noexec", "errtrace", "functrace", "allexport", "physical", "hashall", "notify", "monitor"]);
+/** bash `-O NAME` / `+O NAME` (shopt). */
+const SHOPT = new Set(["nullglob", "failglob", "dotglob", "globstar", "nocaseglob", "nocasematch", "lastpipe", "inherit_errexit", "xpg_echo", "checkwinsize"]);
+const LONG = new Set(["--norc", "--noprofile", "--posix", "--login", "--noediting", "--restricted"]);
+
+/**
+ * Reads a shell's options (`args` after the shell's name). Returns the index in `args` of the `-c`
+ * script, -1 when no `-c` was given (the shell runs a file or stdin), or why the options are not proven.
+ */
+export function parseShellOptions(args: readonly Word[]): number | string {
+  let command = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || a === undefined) return command ? i : "a placeholder among the shell's options";
+    if (a === "--" || a === "-") {
+      i++;
+      break;
+    }
+    if (a.startsWith("--")) {
+      if (!LONG.has(a)) return `unknown shell option ${a}`;
+      continue;
+    }
+    if (!/^[-+]./.test(a)) break;
+    const takes: string[] = [];
+    for (const c of a.slice(1)) {
+      if (c === "c" && a[0] === "-") command = true;
+      else if (c === "o" || c === "O") takes.push(c);
+      else if (!FLAGS.includes(c)) return `unknown shell option ${a[0]}${c}`;
+    }
+    for (const c of takes) {
+      const name = args[++i];
+      if (typeof name !== "string" || !(c === "o" ? SET_OPTIONS : SHOPT).has(name)) return `shell option ${a[0]}${c} ${name ?? ""} is not on rye's list`;
+    }
+  }
+  if (!command) return -1;
+  return i < args.length ? i : "-c without a script";
+}
