@@ -17,6 +17,10 @@ export interface ConfiguredLaunch {
   /** The directive's system message and first user message for the resolved model. */
   thread: (model: string) => { system: string; prompt: string };
   io: Io;
+  /** The agent's environment (default `io.env`): a bundle run passes it without the checkout's search entries. */
+  env?: NodeJS.ProcessEnv;
+  /** Refuses the agent program found (e.g. one in the checkout); see LaunchOptions.checkProgram. */
+  checkProgram?: (path: string) => string | null;
 }
 
 /** Launches the named agent and returns rye's exit code. */
@@ -46,7 +50,7 @@ export async function launchConfiguredAgent(c: ConfiguredLaunch): Promise<number
   const model = Object.hasOwn(models, chosen) ? models[chosen]! : chosen;
   try {
     const thread = c.thread(model);
-    const result = await launchAgent(agent.command, { bin: agent.bin, model, prompt: thread.prompt, role: thread.system }, { env: io.env, cwd: io.cwd });
+    const result = await launchAgent(agent.command, { bin: agent.bin, model, prompt: thread.prompt, role: thread.system }, { env: c.env ?? io.env, cwd: io.cwd, checkProgram: c.checkProgram });
     if (result.forwardedSignal) return signalExitCode(result.forwardedSignal);
     return result.exitCode === 0 ? 0 : 1;
   } catch (e) {

@@ -56,7 +56,7 @@ test("rye run <bundle> directive: render, validate, thread and an agent launched
   chmodSync(stub, 0o755);
   writeFileSync(join(dir, ".ai", "agents.toml"), `[agents.stub]\nbin = ${JSON.stringify(stub)}\ncommand = "{bin} --model {model} --system '{role}' -- {prompt}"\ndefault_model = "fast"\n\n[agents.stub.models]\nfast = "model-fast-1"\n`);
   const diff = "'; rm -rf /; ' $(echo INJECTED) `id`";
-  const launched = await rye("directive", "examples/review_change", "--inputs", JSON.stringify({ diff }), "--agent", "stub", "--agents", ".ai/agents.toml", "--model", "fast");
+  const launched = await rye("directive", "examples/review_change", "--inputs", JSON.stringify({ diff }), "--agent", "stub", "--agents", ".ai/agents.toml", "--model", "fast", "--trust-checkout");
   expect(launched.err).toBe("");
   expect(launched.code).toBe(0);
   const argv = JSON.parse(readFileSync(record, "utf8")) as string[];
@@ -67,10 +67,10 @@ test("rye run <bundle> directive: render, validate, thread and an agent launched
   expect(argv[4]).toBe("--");
   expect(argv[5]).toContain(diff);
 
-  // Without --agents, the file the project's config names is used (relative to the project).
+  // Without --agents, the file the project's config names is used (relative to the project), when the checkout is trusted.
   writeFileSync(join(dir, "rye.config.json"), `{ "agents": ".ai/agents.toml" }\n`);
   writeFileSync(record, "[]");
-  const configured = await rye("directive", "examples/review_change", "--inputs", JSON.stringify({ diff }), "--agent", "stub");
+  const configured = await rye("directive", "examples/review_change", "--inputs", JSON.stringify({ diff }), "--agent", "stub", "--trust-checkout");
   expect(configured.err).toBe("");
   expect(configured.code).toBe(0);
   expect(JSON.parse(readFileSync(record, "utf8"))).toHaveLength(6);

@@ -34,7 +34,7 @@ function agents(command: string, extra = ""): string {
 }
 
 function ryeArgs(agent: string, inputs: unknown = { diff: "d" }, directive = "examples/review_change"): string[] {
-  return [BIN, "run", "out/bundle.mjs", "directive", directive, "--inputs", JSON.stringify(inputs), "--agent", agent, "--agents", "agents.toml"];
+  return [BIN, "run", "out/bundle.mjs", "directive", directive, "--inputs", JSON.stringify(inputs), "--agent", agent, "--agents", "agents.toml", "--trust-checkout"];
 }
 
 function rye(agent: string, inputs?: unknown, directive?: string) {

@@ -12,7 +12,8 @@ import { toPlainObject } from "../../runtime/py-value.js";
 import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../../builder/signing.js";
 import { locateProject } from "../../builder/load-project.js";
-import { resolveSettings } from "../../project/settings.js";
+import { agentProgramCheck, chooseAgentsFile, type AgentsOptions } from "../../bundle/bundle-agents.js";
+import { bundleToolOptions } from "../../bundle/bundle-run-options.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import { importVerifiedBundle, type LoadedBundle } from "../../bundle/import-verified-bundle.js";
@@ -22,8 +23,8 @@ import type { Io } from "../io.js";
 
 const USAGE = `Usage: rye run tool <id> [--params JSON] [--dry-run] [--project DIR] [--out DIR] [--user-space DIR] [--trusted-key FILE]…
        rye run <bundle.mjs> directive <id> [--inputs JSON] [--thread] [--model M]
-                 [--agent NAME [--agents FILE]] [--trusted-key FILE]…
-       rye run <bundle.mjs> tool <id> [--params JSON] [--dry-run] [--project DIR] [--trusted-key FILE]…
+                 [--agent NAME [--agents FILE]] [--trusted-key FILE]… [--trust-checkout]
+       rye run <bundle.mjs> tool <id> [--params JSON] [--dry-run] [--project DIR] [--trusted-key FILE]… [--trust-checkout]
 
 Nothing runs before it is verified against keys from outside the checkout (--trusted-key,
 RYE_TRUSTED_KEYS, this machine's signing key, the user space's trust store): a bundle is read once,
@@ -37,10 +38,17 @@ Runs a directive from a bundle built by \`rye bundle\`, with no sources: validat
 prints the rendered prompt (or, with --thread, the system message and first user message) as JSON.
 As in the original, model, limit_overrides and previous_thread_id in --inputs are not inputs: they
 set the thread's model and limits (--model wins over model).
-With --agent, launches that agent CLI from the agents TOML (default .ai/config/agents.toml) with
-{prompt} = the first user message, {role}/{role_file} = the system message, {model} = --model, the
-directive's model id or the agent's default_model. A bundled tool runs its plan against the files of
-the project at --project (default: found as rye build finds it), each re-hashed against the plan first.
+With --agent, launches that agent CLI from the agents TOML (--agents FILE, default the user space's
+.ai/config/agents.toml) with {prompt} = the first user message, {role}/{role_file} = the system
+message, {model} = --model, the directive's model id or the agent's default_model. A bundled tool
+runs its plan against the files of the project at --project (default: found as rye build finds it),
+each re-hashed against the plan first.
+
+A bundle run does not let the checkout (the bundle's folder and project, the working directory's
+project, --project, and the git working trees holding them) choose code to run: no .env, no
+interpreter, agents TOML or agent program inside it, no PATH/PYTHONPATH/NODE_PATH entry inside it,
+no preload (LD_PRELOAD, BASH_ENV, NODE_OPTIONS --require) from it. --trust-checkout lets it, as
+rye run tool from your own project's sources does.
 Exit codes: 0 success, 1 failure, 2 usage.`;
 
 /** What a thread takes besides its inputs: validate() splits these off the parameters. */
@@ -59,7 +67,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (args[1] === "tool") return runBundledTool(args, io);
   const values = parseCommandArgs(
     args,
-    { inputs: { type: "string" }, thread: { type: "boolean" }, model: { type: "string" }, agent: { type: "string" }, agents: { type: "string" }, "trusted-key": { type: "string", multiple: true } },
+    { inputs: { type: "string" }, thread: { type: "boolean" }, model: { type: "string" }, agent: { type: "string" }, agents: { type: "string" }, "trusted-key": { type: "string", multiple: true }, "trust-checkout": { type: "boolean" } },
     USAGE,
     io,
     false,
@@ -79,7 +87,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const loaded = await loadBundle<{ directives: Record<string, DirectiveModule> }>(bundlePath, bundle!, values["trusted-key"] as string[] | undefined, io);
   if (typeof loaded === "number") return loaded;
   try {
-    return await runDirective(loaded.module.directives, id!, inputs, values, io);
+    return await runDirective(loaded.module.directives, id!, inputs, { ...values, bundle: bundlePath }, io);
   } finally {
     loaded.dispose();
   }
@@ -103,28 +111,28 @@ async function runDirective(directives: Record<string, DirectiveModule>, id: str
     print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs) });
     return 0;
   }
-  return launch(mod, checked.inputs, values.agent, typeof values.agents === "string" ? values.agents : configuredAgents(io), options, io);
+  const where: AgentsOptions = {
+    bundle: values.bundle as string,
+    cwd: io.cwd,
+    env: io.env,
+    agents: typeof values.agents === "string" ? values.agents : undefined,
+    trustCheckout: values["trust-checkout"] === true,
+  };
+  return launch(mod, checked.inputs, values.agent, where, options, io);
 }
 
-/** The agents TOML without --agents: the project's config (`"agents"`) names it, else `.ai/config/agents.toml`. */
-function configuredAgents(io: Io): string {
-  const found = locateProject({ cwd: io.cwd, env: io.env });
-  const fromConfig = "problem" in found ? undefined : resolveSettings(found.root, {}, io.cwd, io.env).agents;
-  return fromConfig ?? ".ai/config/agents.toml";
-}
-
-async function launch(mod: DirectiveModule, inputs: unknown, name: string, agentsFile: string, options: ExecutionOptions, io: Io): Promise<number> {
-  const path = resolve(io.cwd, agentsFile);
-  if (!existsSync(path)) {
-    io.stderr.write(`No agent configuration at ${path} (--agents FILE).\n`);
-    return 2;
+async function launch(mod: DirectiveModule, inputs: unknown, name: string, where: AgentsOptions, options: ExecutionOptions, io: Io): Promise<number> {
+  const chosen = chooseAgentsFile(where);
+  if ("problem" in chosen) {
+    io.stderr.write(`${chosen.problem}\n`);
+    return chosen.code;
   }
   const model = options.model || mod.metadata.model?.id;
   const thread = (m: string) => {
     const t = mod.renderThread(inputs, { ...options, model: m });
     return { system: t.system, prompt: t.messages[0]!.content };
   };
-  return launchConfiguredAgent({ text: readFileSync(path, "utf8"), file: agentsFile, name, model, thread, io });
+  return launchConfiguredAgent({ text: readFileSync(chosen.path, "utf8"), file: chosen.label, name, model, thread, io, ...agentProgramCheck(where) });
 }
 
 const TOOL_OPTIONS = {
@@ -151,19 +159,8 @@ async function runTool(args: string[], io: Io): Promise<number> {
     io.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  let params: unknown = {};
-  try {
-    // A tool takes its parameters by name: a plain object even where JSON order would need a Map.
-    if (values.params !== undefined) params = parsePyJson(values.params);
-    if (params instanceof Map) params = toPlainObject(params);
-  } catch (e) {
-    io.stderr.write(`--params is not valid JSON: ${(e as Error).message}\n`);
-    return 2;
-  }
-  if (params === null || typeof params !== "object" || Array.isArray(params)) {
-    io.stderr.write("--params must be a JSON object\n");
-    return 2;
-  }
+  const params = parseParams(values.params, io);
+  if (typeof params === "number") return params;
   const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
   if ("problem" in found) {
     io.stderr.write(`rye run tool: ${found.problem}\n`);
@@ -172,7 +169,7 @@ async function runTool(args: string[], io: Io): Promise<number> {
   const project = found.root;
   const outDir = resolve(project, values.out ?? "out");
   const userSpace = resolve(io.cwd, values["user-space"] ?? io.env.USER_SPACE ?? homedir());
-  const print = (v: unknown) => io.stdout.write(`${JSON.stringify(v, (_k, x) => (x instanceof PyFloat ? x.value : x), 2)}\n`);
+  const print = (v: ToolResponse) => printResponse(v, io);
   const modulePath = join(outDir, "tools", `${id}.js`);
   if (!existsSync(modulePath)) {
     print({ status: "error", error: `Tool not found: ${id}`, item_id: id });
@@ -184,7 +181,7 @@ async function runTool(args: string[], io: Io): Promise<number> {
     // Every file of out/ this import reaches is verified against the signed manifest as it loads.
     registerVerifier({ trustedKeys: values["trusted-key"] ?? [], outputDirs: [outDir], cwd: io.cwd, env: io.env });
     const mod = (await import(pathToFileURL(modulePath).href)) as ToolModule;
-    response = await mod.execute(params as Record<string, unknown>, {
+    response = await mod.execute(params, {
       projectPath: project,
       userSpace,
       osEnv: io.env,
@@ -198,6 +195,28 @@ async function runTool(args: string[], io: Io): Promise<number> {
   }
   print(response);
   return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
+}
+
+/** `--params` as a plain object (a tool takes its parameters by name), or exit code 2. */
+function parseParams(text: string | undefined, io: Io): Record<string, unknown> | number {
+  let params: unknown = {};
+  try {
+    if (text !== undefined) params = parsePyJson(text);
+    if (params instanceof Map) params = toPlainObject(params);
+  } catch (e) {
+    io.stderr.write(`--params is not valid JSON: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (params === null || typeof params !== "object" || Array.isArray(params)) {
+    io.stderr.write("--params must be a JSON object\n");
+    return 2;
+  }
+  return params as Record<string, unknown>;
+}
+
+/** A response as JSON; floats (PyFloat, from any copy of the runtime) as numbers. */
+function printResponse(v: ToolResponse, io: Io): void {
+  io.stdout.write(`${JSON.stringify(v, (_k, x) => (x instanceof PyFloat ? x.value : x), 2)}\n`);
 }
 
 function usage(io: Io): number {
@@ -214,25 +233,56 @@ function bundleAt(bundle: string | undefined, id: string | undefined, io: Io): s
   return 2;
 }
 
-/** `rye run <bundle> tool <id> [--params JSON] [--dry-run] [--project DIR]`: the bundle's own tool command. */
+const BUNDLED_TOOL_OPTIONS = {
+  params: { type: "string" },
+  "dry-run": { type: "boolean" },
+  project: { type: "string" },
+  "trusted-key": { type: "string", multiple: true },
+  "trust-checkout": { type: "boolean" },
+} as const;
+
+interface BundledTool extends ToolModule {
+  plan?: { files?: { path: string }[] };
+}
+
+/**
+ * `rye run <bundle> tool <id> [--params JSON] [--dry-run] [--project DIR] [--trust-checkout]`: rye
+ * calls the verified bundle's tool itself, so the options that keep the checkout from choosing
+ * code (see bundle-run-options.ts) hold whatever the bundle's own command line would do.
+ */
 async function runBundledTool(args: string[], io: Io): Promise<number> {
   const [bundle, , id, ...flags] = args;
   const bundlePath = bundleAt(bundle, id?.startsWith("--") ? undefined : id, io);
   if (typeof bundlePath === "number") return bundlePath;
-  // --trusted-key is ours; every other flag goes to the bundle's own tool command.
-  const trustedKeys = flags.filter((_, j) => j > 0 && flags[j - 1] === "--trusted-key");
-  const rest = flags.filter((a, j) => a !== "--trusted-key" && !(j > 0 && flags[j - 1] === "--trusted-key"));
-  const i = rest.indexOf("--project");
-  const found = locateProject({ project: i >= 0 ? rest[i + 1] : undefined, cwd: io.cwd, env: io.env });
+  const parsed = parseCommandLine(flags, BUNDLED_TOOL_OPTIONS, USAGE, io);
+  if (typeof parsed === "number") return parsed;
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) return usage(io);
+  const params = parseParams(values.params, io);
+  if (typeof params === "number") return params;
+  const found = locateProject({ project: values.project, cwd: io.cwd, env: io.env });
   if ("problem" in found) {
     io.stderr.write(`rye run tool: ${found.problem}\n`);
     return 2;
   }
-  const withProject = i >= 0 ? rest.map((a, j) => (j === i + 1 ? found.root : a)) : [...rest, "--project", found.root];
-  const loaded = await loadBundle<{ main: (argv: string[], out: Io["stdout"], err: Io["stderr"]) => number | Promise<number> }>(bundlePath, bundle!, trustedKeys, io);
+  const loaded = await loadBundle<{ tools: Record<string, BundledTool> }>(bundlePath, bundle!, values["trusted-key"], io);
   if (typeof loaded === "number") return loaded;
   try {
-    return await loaded.module.main(["tool", id!, ...withProject], io.stdout, io.stderr);
+    const tools = loaded.module.tools ?? {};
+    if (!Object.hasOwn(tools, id!)) {
+      printResponse({ status: "error", error: `Tool not found: ${id}`, item_id: id! }, io);
+      return 1;
+    }
+    const mod = tools[id!]!;
+    const where = { bundle: bundlePath, cwd: io.cwd, env: io.env, project: found.root, trustCheckout: values["trust-checkout"] === true };
+    let response: ToolResponse;
+    try {
+      response = await mod.execute(params, { ...bundleToolOptions(where, mod.plan, execa as unknown as Execa), dryRun: values["dry-run"] === true });
+    } catch (e) {
+      response = { status: "error", error: e instanceof Error ? e.message : String(e), item_id: id! };
+    }
+    printResponse(response, io);
+    return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
   } finally {
     loaded.dispose();
   }

@@ -32,6 +32,8 @@ export interface LaunchOptions {
   /** Capture output instead of inheriting the terminal. */
   capture?: boolean;
   timeoutMs?: number;
+  /** Checks the program found for {bin} before anything is written or run; returns why it may not run, or null. */
+  checkProgram?: (path: string) => string | null;
 }
 
 /** How an agent run ended. */
@@ -121,9 +123,12 @@ export async function launchAgent(t: CommandTemplate, v: LaunchValues, options: 
     hint: usesRoleFile ? "the role travels in {role_file}; pass long text in a file" : "pass the role through {role_file} instead of {role}",
   });
   if (problem) throw new AgentLaunchError(problem);
-  if (findBinary(probe.file, { ...env, ...probe.env }.PATH) === null) {
+  const program = findBinary(probe.file, { ...env, ...probe.env }.PATH);
+  if (program === null) {
     throw new AgentLaunchError(`agent binary '${probe.file}' not found${probe.file.includes("/") ? " or not executable" : " on PATH"}`);
   }
+  const refusal = options.checkProgram?.(program);
+  if (refusal) throw new AgentLaunchError(refusal);
   let roleFile = "";
   if (usesRoleFile) {
     const dir = roleFolder();

@@ -1,6 +1,6 @@
 import { pyStr, pyStrip } from "../pystr.js";
 import { expandEnvVars } from "./expand-env.js";
-import { resolveInterpreter } from "./resolve-interpreter.js";
+import { resolveInterpreter, type CheckoutPolicy } from "./resolve-interpreter.js";
 import { templateDeep } from "./substitute-params.js";
 
 /** An `env_config` block: optional interpreter resolution plus static variables in written order. */
@@ -20,6 +20,8 @@ export interface EnvSources {
   dotenv?: string;
   /** Whether to read `.env` (default true, as in the original). */
   includeDotenv?: boolean;
+  /** A bundle run's checkout: interpreter resolution takes nothing inside it (see resolveInterpreter). */
+  checkout?: CheckoutPolicy;
 }
 
 /** Environment variables as the original returns them: every value a string. */
@@ -66,7 +68,7 @@ function resolveOnto(env: Env, envConfig: EnvConfig | null | undefined, toolEnv:
   if ((sources.includeDotenv ?? true) && sources.dotenv !== undefined) applyDotenv(env, sources.dotenv);
   if (envConfig && Object.keys(envConfig).length > 0) {
     if (envConfig.interpreter && typeof envConfig.interpreter === "object") {
-      resolveInterpreter(env, envConfig.interpreter, { osEnv: sources.osEnv, projectPath: sources.projectPath });
+      resolveInterpreter(env, envConfig.interpreter, { osEnv: sources.osEnv, projectPath: sources.projectPath, checkout: sources.checkout });
     }
     if (envConfig.env && typeof envConfig.env === "object") applyStaticEnv(env, envConfig.env);
   }

@@ -1,0 +1,60 @@
+/**
+ * How a verified bundle's tool runs (decisions.md #23): the bundle chooses the code, not the
+ * checkout around it. Unless the caller trusts the checkout (`--trust-checkout`, `trustCheckout`):
+ *   - the project's `.env` is not read;
+ *   - interpreter resolution passes over every file of the checkout (`.venv/bin/python`,
+ *     `node_modules/.bin/tsx`, a `command` that prints a checkout path) and takes the fallback;
+ *   - search lists of the environment (PATH, PYTHONPATH, NODE_PATH, …) lose their checkout entries,
+ *     preloads into the checkout (LD_PRELOAD, BASH_ENV, NODE_OPTIONS --require …) are refused;
+ *   - the program started must not be a checkout file other than one the plan hashed.
+ */
+import type { Execa } from "../runtime/exec/run-process.js";
+import type { RunToolOptions } from "../runtime/exec/run-tool.js";
+import { resolve } from "node:path";
+import { checkoutOf, type Checkout } from "./checkout.js";
+import { checkoutEnv } from "./checkout-env.js";
+import { guardedExeca } from "./guard-spawn.js";
+
+/** The CLI's flag, named in every refusal so the way out is one copy away. */
+export const TRUST_CHECKOUT_FLAG = "--trust-checkout";
+
+/** Where and how a bundle runs. */
+export interface BundleRunOptions {
+  /** The bundle file (its folder and project are part of the checkout). */
+  bundle: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The project the tool's chain files are read from. */
+  project?: string;
+  /** Let the checkout choose interpreters, `.env` and search paths, as `rye run tool` from sources does. */
+  trustCheckout?: boolean;
+  /** How refusals tell the user to opt in (default: the CLI flag). */
+  optIn?: string;
+}
+
+/** The checkout of a bundle run, and the env of the OS with its checkout search entries dropped. */
+export function bundleCheckout(o: BundleRunOptions): { checkout: Checkout; osEnv: Record<string, string>; optIn: string } {
+  const cwd = o.cwd ?? process.cwd();
+  const env = o.env ?? process.env;
+  const checkout = checkoutOf({ bundle: o.bundle, cwd, env, project: o.project });
+  return { checkout, osEnv: checkoutEnv(env, checkout).env, optIn: o.optIn ?? `pass ${TRUST_CHECKOUT_FLAG} to allow it` };
+}
+
+/**
+ * Options for a bundled tool's `execute(params, options)`: with `trustCheckout`, the original's
+ * behaviour (the OS env, the project's `.env`, interpreters found in the project); without it,
+ * the rules above. `execa` is the spawner to guard (the CLI's own).
+ */
+export function bundleToolOptions(o: BundleRunOptions, plan: { files?: readonly { path: string }[] } | undefined, execa: Execa): RunToolOptions {
+  const projectPath = resolve(o.cwd ?? process.cwd(), o.project ?? ".");
+  if (o.trustCheckout) return { projectPath, osEnv: o.env ?? process.env, execa };
+  const { checkout, osEnv, optIn } = bundleCheckout(o);
+  const planFiles = (plan?.files ?? []).map((f) => resolve(projectPath, f.path));
+  return {
+    projectPath,
+    osEnv,
+    dotenv: null,
+    checkout: { contains: checkout.contains, optIn },
+    execa: guardedExeca(execa, { checkout, planFiles, optIn }),
+  };
+}

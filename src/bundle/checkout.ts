@@ -1,0 +1,94 @@
+/**
+ * "The checkout" of a bundle run (decisions.md #23): the folders a pull request or a downloaded
+ * archive can fill, whose files must not choose what code a verified bundle runs. They are
+ *   1. the bundle's own folder, and the project above it when that folder is build output
+ *      (it holds `manifest.json`), or the nearest folder at or above it holding `.ai/`;
+ *   2. the project of the working directory (the nearest folder holding `.ai/`, as rye build finds it);
+ *   3. the project a tool runs against (`--project`);
+ *   4. every git working tree holding one of these (the nearest folder at or above it with `.git`).
+ * Each is taken both as named and with links resolved, and a path is in the checkout when either
+ * of its two forms lies in either form of a root. The user space is outside the checkout unless it
+ * lies inside one of these folders, and then it is a checkout folder like any other.
+ */
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { locateProject } from "../builder/load-project.js";
+
+/** The folders of a bundle run's checkout, and a test for paths inside them. */
+export interface Checkout {
+  /** Every root, as named and resolved, without duplicates. */
+  roots: readonly string[];
+  /** True when `path` (absolute, or relative to the working directory) lies in the checkout. */
+  contains(path: string): boolean;
+}
+
+/** Where a bundle run happens. */
+export interface CheckoutOptions {
+  /** The bundle file. */
+  bundle: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The project a bundled tool runs against, when there is one. */
+  project?: string;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // A path that does not exist yet: resolve its nearest existing ancestor, keep the rest.
+    const parent = dirname(path);
+    return parent === path ? path : join(real(parent), path.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+  }
+}
+
+export function isInside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a directory, or a worktree's file), if any. */
+function workingTreeOf(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
+/** The project holding a bundle: the folder above an output folder, else the nearest `.ai/` project. */
+function bundleProject(folder: string, options: CheckoutOptions): string | null {
+  if (existsSync(join(folder, "manifest.json"))) return dirname(folder);
+  const found = locateProject({ cwd: folder, env: options.env });
+  return "problem" in found ? null : found.root;
+}
+
+/** The checkout around a bundle run (see the file comment for exactly which folders). */
+export function checkoutOf(options: CheckoutOptions): Checkout {
+  const bundleFile = resolve(options.cwd, options.bundle);
+  const seeds: string[] = [];
+  for (const file of new Set([bundleFile, real(bundleFile)])) {
+    const folder = dirname(file);
+    seeds.push(folder);
+    const project = bundleProject(folder, options);
+    if (project) seeds.push(project);
+  }
+  const fromCwd = locateProject({ cwd: options.cwd, env: options.env });
+  if (!("problem" in fromCwd)) seeds.push(fromCwd.root);
+  if (options.project !== undefined) seeds.push(resolve(options.cwd, options.project));
+  const roots = new Set<string>();
+  for (const seed of seeds) {
+    for (const form of [seed, real(seed)]) {
+      roots.add(form);
+      const tree = workingTreeOf(form);
+      if (tree !== null) {
+        roots.add(tree);
+        roots.add(real(tree));
+      }
+    }
+  }
+  const list = [...roots];
+  const contains = (path: string) => {
+    const named = isAbsolute(path) ? resolve(path) : resolve(options.cwd, path);
+    return [named, real(named)].some((p) => list.some((root) => isInside(p, root)));
+  };
+  return { roots: list, contains };
+}
