@@ -406,6 +406,28 @@ reads as what runs.`,
     fix: [{ file: ".ai/tools/rt/sh.yaml", from: '["-c", "echo start {text} end ${HOME}", "{tool_path}"]', to: '["-c", "echo start \\"$1\\" end \\"$HOME\\"", "sh", "{text}"]' }],
     fix_prose: "Pass the values as arguments after the script and read them as `\"$1\"`, `\"$2\"` (and environment variables as the shell's own `$HOME`).",
   },
+  RYE4012: {
+    summary: "a value placed where rye cannot prove the shell reads it as data",
+    explain: `rye binds a value into a shell \`-c\` script only where it can prove the shell reads it as data: an argument of a
+data command (echo, printf with a \`%s\` format, cat, ls, cp, mv, rm, mkdir…) or a redirection target takes any value; other
+positions it can read (arguments of other commands, assignments, for lists) take inert values only. Everywhere else — a
+command name, \`let\`, \`declare\`, \`read\`, \`eval\`, \`[[ ]]\`, \`$(( ))\`, \`\${…}\` with operators, a here-document, \`case\`, a
+function definition — bash, ksh, mksh and zsh can evaluate an array subscript such as \`a[$(touch /tmp/p)]\` in the value, even
+quoted, so the build refuses the tool.`,
+    example: { tools: "rye4012_unproven_shell_context", show: [".ai/tools/demo/count.py", ".ai/tools/rt/count.yaml"] },
+    fix: [{ file: ".ai/tools/rt/count.yaml", from: '["bash", "-c", "let n={count}+1; echo \\"$n\\""]', to: '["bash", "-c", "echo \\"$1\\"", "bash", "{count}"]' }],
+    fix_prose: "Pass the value as a whole argument after the script and decide in the script how to read it (here it is only printed).",
+  },
+  RYE4013: {
+    summary: "a value spliced into a program rye cannot see into: only inert values are accepted",
+    explain: `A placeholder inside a larger argument of \`python -c\`, \`node -e\`, \`perl -e\`, an awk program, \`ssh host cmd\` or a
+wrapper rye does not know becomes part of program text rye cannot read. At run time such a value must be inert: ASCII
+letters, digits and \`_ . / : , + = -\`, not starting with \`-\`, at most 4096 characters. Any other value is refused with an
+error naming the placeholder.`,
+    example: { tools: "rye4013_inert_only_splice", show: [".ai/tools/demo/hello.py", ".ai/tools/rt/py.yaml"] },
+    fix: [{ file: ".ai/tools/rt/py.yaml", from: `["-c", "print('hello {name}')"]`, to: `["-c", "import sys; print('hello ' + sys.argv[1])", "{name}"]` }],
+    fix_prose: "Make the placeholder a whole argument and read it in the program (`sys.argv`, `process.argv`, `\"$1\"`).",
+  },
   RYE5001: {
     summary: "a signed item changed since it was signed (an error with `--verify-sources`)",
     explain: `A signature line (\`rye:signed:…\`) says who vouched for the file's content. When the content changed
@@ -442,28 +464,6 @@ afterwards, the signature no longer covers it. This is a warning, and an error w
       cli: { files: [{ path: ".ai/directives/greet.md", text: GREET, sign: "trusted", forge: true }], args: ["build", "--verify-sources"], trust: true },
     },
     fix: [{ file: ".ai/directives/greet.md", text: GREET, sign: "trusted" }],
-  RYE4012: {
-    summary: "a value placed where rye cannot prove the shell reads it as data",
-    explain: `rye binds a value into a shell \`-c\` script only where it can prove the shell reads it as data: an argument of a
-data command (echo, printf with a \`%s\` format, cat, ls, cp, mv, rm, mkdir…) or a redirection target takes any value; other
-positions it can read (arguments of other commands, assignments, for lists) take inert values only. Everywhere else — a
-command name, \`let\`, \`declare\`, \`read\`, \`eval\`, \`[[ ]]\`, \`$(( ))\`, \`\${…}\` with operators, a here-document, \`case\`, a
-function definition — bash, ksh, mksh and zsh can evaluate an array subscript such as \`a[$(touch /tmp/p)]\` in the value, even
-quoted, so the build refuses the tool.`,
-    example: { tools: "rye4012_unproven_shell_context", show: [".ai/tools/demo/count.py", ".ai/tools/rt/count.yaml"] },
-    fix: [{ file: ".ai/tools/rt/count.yaml", from: '["bash", "-c", "let n={count}+1; echo \\"$n\\""]', to: '["bash", "-c", "echo \\"$1\\"", "bash", "{count}"]' }],
-    fix_prose: "Pass the value as a whole argument after the script and decide in the script how to read it (here it is only printed).",
-  },
-  RYE4013: {
-    summary: "a value spliced into a program rye cannot see into: only inert values are accepted",
-    explain: `A placeholder inside a larger argument of \`python -c\`, \`node -e\`, \`perl -e\`, an awk program, \`ssh host cmd\` or a
-wrapper rye does not know becomes part of program text rye cannot read. At run time such a value must be inert: ASCII
-letters, digits and \`_ . / : , + = -\`, not starting with \`-\`, at most 4096 characters. Any other value is refused with an
-error naming the placeholder.`,
-    example: { tools: "rye4013_inert_only_splice", show: [".ai/tools/demo/hello.py", ".ai/tools/rt/py.yaml"] },
-    fix: [{ file: ".ai/tools/rt/py.yaml", from: `["-c", "print('hello {name}')"]`, to: `["-c", "import sys; print('hello ' + sys.argv[1])", "{name}"]` }],
-    fix_prose: "Make the placeholder a whole argument and read it in the program (`sys.argv`, `process.argv`, `\"$1\"`).",
-  },
     fix_prose: "Find out who changed the file. Restore it from a copy you trust, or, if the content is yours, re-sign it:",
   },
   RYE6001: {

@@ -277,13 +277,13 @@ export const unrunnablePrimitive = (loc: Location, tool: string, primitive: stri
   warning("RYE4010", `The chain of '${tool}' ends at '${primitive}', which this executor cannot run (it runs ${runnable.join(", ")}); execute() will report an error.`, loc);
 export const shellScriptBySubstitution = (loc: Location, shell: string, placeholders: readonly string[]) =>
   warning("RYE4011", `The ${shell} -c script is assembled by substituting ${placeholders.join(", ")} into its text. rye passes each value to the shell as a positional parameter, never as script text; to say so in the config, pass the values as arguments after the script and read them as "$1", "$2" (args: ["-c", 'printf "%s" "$1"', "${shell}", "{name}"]).`, loc);
-export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
-  error("RYE1005", `File is ${bytes} bytes, over the limit of ${limit} bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.`, loc);
-
 export const unprovenShellContext = (loc: Location, message: string) =>
   error("RYE4012", `In this shell -c script, ${message}. Values can only go where rye proves the shell reads them as data: an argument of a data command (echo, printf '%s', cat, ls, cp, mv, rm, mkdir…) or a redirection target; or read them from "$1" yourself.`, loc);
 export const inertOnlySplice = (loc: Location, placeholder: string, where: string) =>
   warning("RYE4013", `${placeholder} is spliced into ${where}, where rye cannot prove how its value is read; at run time only inert values (ASCII letters, digits and _ . / : , + = -, not starting with -) are accepted and others are refused. To pass any value, make ${placeholder} a whole argument of its own and read it there (sys.argv, process.argv, "$1"), or pass it on stdin.`, loc);
+export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
+  error("RYE1005", `File is ${bytes} bytes, over the limit of ${limit} bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.`, loc);
+
 export const xmlTooDeep = (loc: Location, detail: string) =>
   error("RYE1006", `Metadata too deep: ${detail}; flatten the XML.`, loc);
 
