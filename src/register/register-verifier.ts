@@ -1,4 +1,5 @@
-import { register } from "node:module";
+import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { carryLoader } from "./carry-loader.js";
 import { installRequireHook } from "./require-hook.js";
@@ -14,16 +15,18 @@ function distUrl(name: string): URL {
 }
 
 /**
- * Resolves an import the way the ES module loader does (its conditions, the application's other
- * resolve hooks), synchronously: `import.meta.resolve` blocks on the hooks thread, whose resolve
- * hook answers a request naming the real specifier and parent.
+ * Resolves an import the way the ES module loader does, synchronously. A relative or absolute one
+ * is a URL relative to its parent. Any other goes to `import.meta.resolve`, which blocks on the hooks
+ * thread, whose resolve hook answers a request naming the real specifier and parent (with the
+ * loader's conditions and the application's other resolve hooks). Where no hooks thread answers
+ * (in that thread itself, which runs `-r` preloads too), Node's CommonJS resolution from the same
+ * parent stands in. Throws, as Node's linking would, when nothing is found.
  */
-function resolveImport(specifier: string, parentUrl: string): string | null {
-  try {
-    return import.meta.resolve(RESOLVE_PREFIX + encodeURIComponent(JSON.stringify([specifier, parentUrl])));
-  } catch {
-    return null;
-  }
+function resolveImport(specifier: string, parentUrl: string): string {
+  if (/^\.{0,2}\//.test(specifier) || specifier.startsWith("file:")) return new URL(specifier, parentUrl).href;
+  const answer = import.meta.resolve(RESOLVE_PREFIX + encodeURIComponent(JSON.stringify([specifier, parentUrl])));
+  if (!answer.startsWith(RESOLVE_PREFIX)) return answer;
+  return pathToFileURL(createRequire(parentUrl).resolve(specifier)).href;
 }
 
 /**

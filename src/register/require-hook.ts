@@ -19,8 +19,8 @@ import type { OutputGuard } from "../verify/output-guard.js";
 import { moduleSyntax } from "./import-specifiers.js";
 import { formatOf, packageTypeOf, type ModuleFormat } from "./module-format.js";
 
-/** Resolves `specifier` as an ES module import from `parentUrl`; null when it does not resolve. */
-export type ResolveImport = (specifier: string, parentUrl: string) => string | null;
+/** Resolves `specifier` as an ES module import from `parentUrl`; throws when it does not resolve. */
+export type ResolveImport = (specifier: string, parentUrl: string) => string;
 
 type CjsModule = InstanceType<typeof Module> & { _compile(text: string, filename: string, format?: string): unknown };
 type Handler = (module: CjsModule, filename: string) => void;
@@ -91,9 +91,9 @@ export class RequireVerifier {
     const parentUrl = pathToFileURL(file.path).href;
     for (const specifier of moduleSyntax(file.text, file.path).imports) {
       if (isBuiltin(specifier)) continue;
+      // Unresolvable: this throws, as Node's linking would, before anything runs.
       const url = this.resolve(specifier, parentUrl);
-      // Unresolvable: Node fails to link it the same way, before anything runs.
-      if (url === null || !url.startsWith("file:")) continue;
+      if (!url.startsWith("file:")) continue;
       const path = real(fileURLToPath(url));
       if (this.done.has(path)) continue;
       if (stack.has(path)) {

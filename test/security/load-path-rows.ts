@@ -48,6 +48,8 @@ export const LOAD_PATHS: Record<string, LoadPathRow> = {
   "require() of ES module output from a CommonJS app": { files: { "app.cjs": PRINT_CJS("./out/index.js") }, args: ["app.cjs"], target: "out" },
   "require() of one output module directly": { files: { "app.cjs": `const g = require("./out/directives/examples/greet.js");\nconst m = { directives: { "examples/greet": g } };\nconsole.log(${RENDER});\n` }, args: ["app.cjs"], target: "out" },
   "createRequire(import.meta.url)": { files: { "app.mjs": `import { createRequire } from "node:module";\nconst m = createRequire(import.meta.url)("./out/index.js");\nconsole.log(${RENDER});\n` }, args: ["app.mjs"], target: "out" },
+  // Preloads given with -r run before any --import: the register entry must come first among them.
+  "--require preload of output, after -r rye-build/register": { files: { "app.cjs": PRINT_CJS("./out/index.js") }, args: ["-r", "rye-build/register", "-r", "./out/index.js", "app.cjs"], target: "out" },
   "module.require": { files: { "app.cjs": `const m = module.require("./out/index.js");\nconsole.log(${RENDER});\n` }, args: ["app.cjs"], target: "out" },
   "require() of a dependency shipping rye output": { files: { "app.cjs": PRINT_CJS("greeter") }, args: ["app.cjs"], target: "dep" },
   "import of a dependency shipping rye output": { files: { "app.mjs": `import * as m from "greeter";\nconsole.log(${RENDER});\n` }, args: ["app.mjs"], target: "dep" },
