@@ -132,6 +132,42 @@ chains longer than 64 are refused.`,
     fix: [{ file: ".ai/directives/c5.md", from: ' extends="c6"', to: "" }],
     fix_prose: "Shorten the chain: let directives extend a common base directly instead of each other in a line. Here, `c5` stops extending `c6`:",
   },
+  RYE1008: {
+    summary: "a backtick call's arguments nest dicts and lists more than 128 levels deep",
+    explain: `The parameters of a backtick call are Python or JSON literals, parsed so the call can be checked at build time and
+listed in the module's \`calls\`. Reading them, checking them and writing them into the module each take one step per level
+of nesting, and a literal thousands of levels deep would exhaust the stack (or, written out, give a module that Node cannot
+load). Calls nest two or three levels in practice; like upstream ryeos, which bounds its syntax trees at 128 levels, rye
+refuses a call nested deeper than 128 and reports the bracket that opens the level past the limit.`,
+    example: { fixture: "rye1008_deep_call" },
+    fix: [{ from: /parameters=\{.*\}\)/, to: 'parameters={"a": "x"})' }],
+    fix_prose: "Flatten the parameters: pass deep data as a string (JSON) or as a file the tool reads.",
+  },
+  RYE1009: {
+    summary: "YAML metadata (a knowledge item, a hook configuration) nests more than 128 levels deep",
+    explain: `Knowledge metadata and \`hook_conditions.yaml\` are YAML, which the \`yaml\` package composes one level at a time;
+thousands of nested \`[\` or indented \`-\` lines would exhaust the stack at a depth that differs between threads. rye measures
+the nesting first, without recursion, and refuses YAML nested deeper than 128 collections (the top mapping counts as one),
+pointing at the first collection past the limit. In a YAML tool the same limit is reported as RYE4004. Aliases are bounded
+too: a tool's aliases may expand to at most 100,000 values, and knowledge YAML keeps the \`yaml\` package's alias limit.`,
+    example: { fixture: "rye1009_deep_yaml_knowledge" },
+    fix: [{ from: /extra: .*\n/, to: "extra: [1]\n" }],
+    fix_prose: "Flatten the YAML.",
+  },
+  RYE1010: {
+    summary: "an internal compiler error while compiling an item: nothing is written",
+    explain: `A compiler bug (an exception, a stack overflow) on any build thread stops the build with this error at the item that
+was being compiled, or at the output folder when it happened between items. Nothing is written, so a build never exits 0
+with output that verifies but fails to load. The message gives the error's class and message.`,
+    example: {
+      files: [],
+      setup: "With a compiler bug that overflows the stack while compiling \`greet\`:",
+      output: ".ai/directives/greet.md:1:1 - error RYE1010: Internal compiler error while compiling this item (RangeError: Maximum call stack size exceeded); nothing was written. Please report it with this file.\n",
+      needs: "a compiler bug (the test injects one into a build thread)",
+      checked_by: "test/security/bounded-crash.test.ts",
+    },
+    fix_prose: "Report it with the file named. Until it is fixed, simplifying that item (or building without it) works around it.",
+  },
   RYE2001: {
     summary: "`{input:x}` names an input the directive does not declare",
     explain: `Every \`{input:name}\` placeholder in the body must name an input declared in \`<inputs>\`; otherwise it could

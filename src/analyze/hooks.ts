@@ -4,6 +4,7 @@ import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DirectiveData } from "../parse/directive-data.js";
 import { readBlockYaml } from "../parse/read-block-yaml.js";
 import { YAML_1_1 } from "../parse/yaml-1-1-scalars.js";
+import { MAX_YAML_DEPTH, yamlTooDeepAt } from "../parse/yaml-depth.js";
 
 /** A context hook: on `event`, load knowledge items and inject them before or after the prompt. */
 export interface HookDef {
@@ -46,6 +47,9 @@ export function hooksFromConfig(text: string, from: string): HookDef[] {
  * column of the YAML error) and configures no hooks, instead of failing the build elsewhere.
  */
 export function readHookConfig(text: string, path: string): { hooks: HookDef[]; diagnostics: Diagnostic[] } {
+  // Measured before composing: the yaml package and the conditions' evaluation recurse per level.
+  const deep = yamlTooDeepAt(text);
+  if (deep !== -1) return { hooks: [], diagnostics: [d.yamlTooDeep(new LineIndex(text).location(path, deep, deep + 1), MAX_YAML_DEPTH)] };
   try {
     return { hooks: hooksFromConfig(text, path), diagnostics: [] };
   } catch (e) {

@@ -1,12 +1,12 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { callFailurePosition, scanCalls } from "../parse/scan-calls.js";
+import { callFailurePosition, MAX_CALL_DEPTH, scanCalls } from "../parse/scan-calls.js";
 import type { DirectiveCall } from "../runtime/directive.js";
 import { checkDirectiveParams, checkToolParams, type CallArgs } from "./check-call-params.js";
 import type { DirectiveEntry, LeafEntry } from "./resolve-context.js";
 
 type Value = ({ kind: "str" | "num" | "const" | "input" | "prose"; value: unknown } | { kind: "dict"; entries: { key: string; value: Value; start: number; end: number }[] } | { kind: "list"; items: Value[] }) & { start: number };
-type RawCall = { type: "call" | "broken_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number };
+type RawCall = { type: "call" | "broken_call" | "deep_call"; name: string; args?: { key: string; value: Value; start: number; end: number }[]; start: number; end: number; at?: number };
 
 /** One call a directive makes, with its resolved target (null when dynamic or not found): what its module exports as `calls`. */
 export type CallPlan = DirectiveCall;
@@ -56,6 +56,10 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
   const base = body.loc.start.offset;
   const loc = (s: number, e: number) => entry.parsed.lines.location(entry.parsed.source, base + s, base + e);
   for (const raw of scanCalls<RawCall>(body.text)) {
+    if (raw.type === "deep_call") {
+      diagnostics.push(d.callTooDeep(loc(raw.at!, raw.at! + 1), raw.name, MAX_CALL_DEPTH));
+      continue;
+    }
     if (raw.type === "broken_call") {
       diagnostics.push(d.unparsedCall(loc(...offendingToken(body.text, raw)), raw.name));
       continue;

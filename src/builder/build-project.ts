@@ -3,7 +3,9 @@
 // item at a time, then the whole-build files (registry, runtime, signed manifest), then the cache.
 // Everything written goes through one OutputTransaction: out/ changes all at once, or not at all.
 import { existsSync } from "node:fs";
-import { compileItems, defaultJobs, startWorkersEarly } from "./compile-items.js";
+import { compileItems, defaultJobs, guardedBuild, startWorkersEarly } from "./compile-items.js";
+import { ItemCrash } from "./compile-share.js";
+import * as d from "../diagnostics/codes.js";
 import type { BuildWorkers } from "./worker-pool.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
@@ -23,7 +25,6 @@ import { beginStamp, upToDate } from "../cache/up-to-date.js";
 import type { SpacesRead } from "../watch/watch-sources.js";
 import { DependencyIndex, type SourceEdits } from "../watch/dependency-index.js";
 import { WarmState } from "../watch/warm-state.js";
-import { build } from "../compile/build.js";
 import { declarationMapFor } from "../emit/declaration-map.js";
 import { modulePath, SourceStamps, signingKey, timestampFor } from "./signing.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
@@ -155,10 +156,21 @@ function buildProjectFully(opts: ProjectBuildOptions, io: Io, early: BuildWorker
     // Only writing throws here (a full disk, a permission): out/ stays as it was, or a journal the
     // next build completes; either way the next build of this process reads out/ and the cache afresh.
     if (opts.memo) opts.memo.output = opts.memo.cache = opts.memo.warm = undefined;
-    return { ...none, diagnostics: [...readProblems, ...signatures, outputFailure(opts.outDir, e)] };
+    return { ...none, diagnostics: [...readProblems, ...signatures, buildFailure(opts.outDir, e)] };
   } finally {
     tx.abort();
   }
+}
+
+/**
+ * Why a build stopped: an internal error at the item being compiled then (RYE1010; at the output
+ * folder when it came between items), else the write failure (RYE8005/8006/8002).
+ */
+function buildFailure(outDir: string, e: unknown): Diagnostic {
+  if (!(e instanceof ItemCrash)) return outputFailure(outDir, e);
+  const at = { offset: 0, line: 1, column: 1 };
+  const detail = e.source ? e.detail : `${e.detail}, between items (the tools or the whole-build files)`;
+  return d.internalError({ source: e.source ?? outDir, start: at, end: at }, detail);
 }
 
 interface ReadResult {
@@ -394,7 +406,7 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const records = new Map<string, ItemRecord>();
   const lookups = new LookupLog();
   const visit = state.visit(edits.affected);
-  const result = build(sources, VERSION, {
+  const result = guardedBuild(sources, VERSION, {
     hookConfig,
     emitTs: opts.emitTs,
     declarationMap: declarationMapFor(opts.project, opts.outDir),

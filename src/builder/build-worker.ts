@@ -2,7 +2,7 @@
 // of the items, and posts what it built in batches, then `done`; a failure is posted as `error`.
 // Each post bumps and notifies the SIGNAL slot, on which the main thread waits without an event loop.
 import { workerData, type MessagePort } from "node:worker_threads";
-import { compileShare, SIGNAL, type BuiltItem, type WorkerTask } from "./compile-share.js";
+import { compileShare, crashDetail, ItemCrash, SIGNAL, type BuiltItem, type WorkerTask } from "./compile-share.js";
 import { receiveSources } from "./shared-sources.js";
 import { OutputError } from "../output/output-fs.js";
 
@@ -15,6 +15,8 @@ export interface SerializedError {
   message: string;
   stack?: string;
   output?: { path: string; code: OutputError["code"]; errno?: string; reason: string };
+  /** Any other error: the item being compiled (null between items) and the error in one line. */
+  crash?: { source: string | null; detail: string };
 }
 
 const { port, shared } = workerData as { port: MessagePort; shared: SharedArrayBuffer };
@@ -37,7 +39,8 @@ port.once("message", (message: WorkerTask) => {
     post({ done: true });
   } catch (e) {
     const output = e instanceof OutputError ? { path: e.path, code: e.code, errno: e.errno, reason: e.reason } : undefined;
-    post({ error: { message: (e as Error)?.message ?? String(e), stack: (e as Error)?.stack, output } });
+    const crash = output ? undefined : e instanceof ItemCrash ? { source: e.source, detail: e.detail } : { source: null, detail: crashDetail(e) };
+    post({ error: { message: (e as Error)?.message ?? String(e), stack: (e as Error)?.stack, output, crash } });
   }
   port.close();
 });

@@ -14,7 +14,7 @@ import type { OutputTransaction } from "../output/write-output.js";
 import type { SigningKey } from "../sign/keys.js";
 import { BuildWorkers, compileInParallel } from "./worker-pool.js";
 import { factsOf } from "../project/source-facts.js";
-import type { BuiltItem, ShareTask } from "./compile-share.js";
+import { guardItems, type BuiltItem, type ShareTask } from "./compile-share.js";
 
 /**
  * Items to compile below which a build stays on one thread: starting a worker (loading the compiler,
@@ -78,7 +78,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   // to count them would cost it more than a worker could save.
   // Workers started early that this build will not use are stopped before it compiles.
   const early = parallel.workers;
-  if (parallel.jobs <= 1 || !WORKER || parallel.trusted) return early?.close(), { ...build(sources, version, options), threads: 1 };
+  if (parallel.jobs <= 1 || !WORKER || parallel.trusted) return early?.close(), { ...guardedBuild(sources, version, options), threads: 1 };
   const hooks = options.items;
   const decided = new Map<SourceFile, ItemOutcome | undefined>();
   const pending: SourceFile[] = [];
@@ -92,7 +92,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   const reuse = (src: SourceFile) => (decided.has(src) ? decided.get(src) : hooks.reuse?.(src));
   // Every thread gets at least a chunk to claim.
   const threads = pending.length < PARALLEL_FROM ? 1 : Math.min(parallel.jobs, Math.ceil(pending.length / CHUNK));
-  if (threads <= 1) return early?.close(), { ...build(sources, version, { ...options, items: { ...hooks, reuse } }), threads: 1 };
+  if (threads <= 1) return early?.close(), { ...guardedBuild(sources, version, { ...options, items: { ...hooks, reuse } }), threads: 1 };
 
   const index = new Map(sources.map((s, i) => [s, i]));
   const task: ShareTask = {
@@ -116,7 +116,7 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
   const onArrived = arrived && ((b: BuiltItem) => arrived(pending[b.at]!, b.outcome, b.records, b.lookups));
   const built = compileInParallel(task, workers, WORKER, hooks.failed?.() === true, parallel.progress, factsOf, onArrived);
   const byItem = new Map(built.map((b) => [pending[b.at]!, b]));
-  const result = build(sources, version, {
+  const result = guardedBuild(sources, version, {
     ...options,
     groups,
     items: {
@@ -136,4 +136,9 @@ export function compileItems(sources: readonly SourceFile[], version: string, op
     },
   });
   return { ...result, threads };
+}
+
+/** `build` where an error other than a write failure is an ItemCrash naming the item compiled then (RYE1010). */
+export function guardedBuild(sources: readonly SourceFile[], version: string, options: BuildOptions & { items: BuildItemHooks }): BuildResult {
+  return guardItems(options.items, (items) => build(sources, version, { ...options, items }));
 }

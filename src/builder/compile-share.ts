@@ -7,7 +7,8 @@
 // mostly its neighbours in id order) fall in the same run and are parsed on one thread only; short
 // ones at the end, so the threads finish together. New modules are signed and written a few items at
 // a time (SigningBatch).
-import { build } from "../compile/build.js";
+import { build, type BuildItemHooks } from "../compile/build.js";
+import { OutputError } from "../output/output-fs.js";
 import type { ItemOutcome } from "../compile-directives.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -68,6 +69,48 @@ export interface BuiltItem {
   lookups: [ItemKind, string][];
 }
 
+/**
+ * Something other than writing failed while a thread compiled: a stack overflow, a bug in an emitter.
+ * `source` is the path of the item being compiled then (null between items: the tools, the
+ * whole-build files); the build reports it there (RYE1010) and writes nothing (decisions.md #25).
+ */
+export class ItemCrash extends Error {
+  constructor(readonly source: string | null, readonly detail: string) {
+    super(`internal error${source ? ` while compiling ${source}` : ""}: ${detail}`);
+  }
+}
+
+/** `e` as a one-line reason: its class and message ("RangeError: Maximum call stack size exceeded"). */
+export function crashDetail(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message.split("\n")[0]}`;
+  return String(e).split("\n")[0]!;
+}
+
+/**
+ * Runs `compile` with `hooks` wrapped to know the item being compiled (the one `reuse` last left to
+ * compile, until `onItem` hands it on), and turns any error but a write failure into an ItemCrash there.
+ */
+export function guardItems<H extends BuildItemHooks, R>(hooks: H, compile: (hooks: H) => R): R {
+  let current = null as SourceFile | null;
+  const guarded: H = Object.assign({}, hooks, {
+    reuse(src: SourceFile) {
+      const r = hooks.reuse?.(src);
+      if (!r) current = src;
+      return r;
+    },
+    onItem(src: SourceFile, outcome: ItemOutcome, files: Map<string, string> | null) {
+      hooks.onItem(src, outcome, files);
+      current = null;
+    },
+  });
+  try {
+    return compile(guarded);
+  } catch (e) {
+    if (e instanceof OutputError || e instanceof ItemCrash) throw e;
+    throw new ItemCrash(current?.path ?? null, crashDetail(e));
+  }
+}
+
 /** Texts read ahead at a time: enough for the reads to run back to back, few enough to hold no memory worth counting. */
 const READ_AHEAD = 32;
 
@@ -113,10 +156,8 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
     readAhead(next);
   };
   try {
-    build(sources, task.version, {
-      hookConfig: task.hookConfig,
-      emitTs: task.emitTs,
-      items: {
+    guardItems(
+      {
         wholeBuild: false,
         failed: () => Atomics.load(shared, FAILED) === 1,
         reuse(src) {
@@ -136,7 +177,8 @@ export function compileShare(task: ShareTask, shared: Int32Array, onBuilt: (item
           else done(item);
         },
       },
-    });
+      (items) => build(sources, task.version, { hookConfig: task.hookConfig, emitTs: task.emitTs, items }),
+    );
     batch?.flush();
   } finally {
     dropReadAhead();

@@ -5,7 +5,7 @@
 // started by a small supervisor thread that does: a worker that dies before it is done (a crash,
 // out of memory, a module that does not load) is reported through it and fails the build.
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { compileShare, FAILED, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
+import { compileShare, FAILED, ItemCrash, SHARED_SLOTS, SIGNAL, type BuiltItem, type ShareTask } from "./compile-share.js";
 import { shareSources, type SourceOnDisk } from "./shared-sources.js";
 import { heapBudget } from "./heap-budget.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
@@ -167,6 +167,7 @@ function largest(sources: readonly SourceFile[]): number {
 
 function workerFailure(error: SerializedError, outDir: string): Error {
   if (error.output) return new OutputError(error.message, error.output.path, error.output.code, error.output.errno, error.output.reason);
+  if (error.crash) return new ItemCrash(error.crash.source, error.crash.detail);
   return new OutputError(`a build worker failed: ${error.message}`, outDir, "RYE8006", undefined, `a build worker failed (${error.message}); nothing was written`);
 }
 

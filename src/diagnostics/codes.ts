@@ -69,6 +69,9 @@ export const CODES = {
   RYE1005: ["error", "a file larger than the size limit (RYE_MAX_FILE_SIZE, default 1 MiB)"],
   RYE1006: ["error", "metadata XML nested deeper than the compiler's limit of 256 elements"],
   RYE1007: ["error", "an extends chain longer than the compiler's limit of 64 directives"],
+  RYE1008: ["error", "a backtick call whose arguments nest dicts and lists deeper than the compiler's limit of 128 levels"],
+  RYE1009: ["error", "YAML (knowledge metadata, a hook configuration) nested deeper than the compiler's limit of 128 levels"],
+  RYE1010: ["error", "an internal compiler error while compiling an item (a stack overflow, an exception): the build fails and writes nothing"],
   RYE8001: ["error", "a symlink that points outside the project, or that cannot be followed (dangling, a loop)"],
   RYE8002: ["error", "a file or directory of the project that cannot be read (permissions, I/O error), or a source that changed while a parallel build read it"],
   RYE8003: ["error", "a file name that gives no usable item id (`.` or `..` segments, backslashes, control characters, line terminators, `%`, `?`, `#`)"],
@@ -286,6 +289,15 @@ export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
 
 export const xmlTooDeep = (loc: Location, detail: string) =>
   error("RYE1006", `Metadata too deep: ${detail}; flatten the XML.`, loc);
+
+export const callTooDeep = (loc: Location, name: string, limit: number) =>
+  error("RYE1008", `The arguments of this ${name}(…) call nest dicts and lists deeper than ${limit} levels; flatten them.`, loc);
+
+export const yamlTooDeep = (loc: Location, limit: number) =>
+  error("RYE1009", `YAML nested deeper than ${limit} levels starts here; flatten it.`, loc);
+
+export const internalError = (loc: Location, detail: string) =>
+  error("RYE1010", `Internal compiler error while compiling this item (${detail}); nothing was written. Please report it with this file.`, loc);
 
 export const badSymlink = (loc: Location, detail: string) => error("RYE8001", `Symlink not followed: ${detail}.`, loc);
 

@@ -67,8 +67,21 @@ function renameProto(v: object): object {
   return out;
 }
 
+/**
+ * Deepest value an emitted module may hold (decisions.md #25). V8 parses a nested literal recursively
+ * and fails near 2,000 levels (less on a deep stack), so a module holding one would verify and then
+ * not import. Every reader bounds its input below this (calls and YAML 128, XML 256, tool metadata
+ * 100): reaching it is a compiler bug, reported at the item (RYE1010) instead of written.
+ */
+export const MAX_EMIT_DEPTH = 512;
+
+function tooDeepToEmit(): never {
+  throw new RangeError(`a value nested deeper than ${MAX_EMIT_DEPTH} levels cannot be emitted`);
+}
+
 function hasProtoKey(v: unknown, depth = 0): boolean {
-  if (!v || typeof v !== "object" || depth > 200) return false;
+  if (!v || typeof v !== "object") return false;
+  if (depth > MAX_EMIT_DEPTH) tooDeepToEmit();
   if (Array.isArray(v)) return v.some((x) => hasProtoKey(x, depth + 1));
   return Object.hasOwn(v, "__proto__") || Object.values(v).some((x) => hasProtoKey(x, depth + 1));
 }
@@ -161,27 +174,28 @@ function numberLiteral(x: number): string {
  * string value (a literal, or an emitted module's shared constant).
  * @example value({ spend: new PyFloat(1), "a-b": [1n] }) === '{spend:new PyFloat(1),"a-b":[1n]}'
  */
-export function value(v: unknown, text: (s: string) => string = lit): string {
+export function value(v: unknown, text: (s: string) => string = lit, depth = 0): string {
   if (typeof v === "string") return text(v);
   if (typeof v === "number" || typeof v === "boolean" || v === null) return v === null ? "null" : (JSON.stringify(v) ?? "null");
   if (typeof v === "bigint") return `${v}n`;
   if (typeof v !== "object") return "null";
   if (v instanceof PyFloat) return `new PyFloat(${numberLiteral(v.value)})`;
+  if (depth > MAX_EMIT_DEPTH) tooDeepToEmit();
   let out: string;
   if (Array.isArray(v)) {
     out = "[";
     // A hole stays a hole (`[1,,3]`): positional data reads it as an absent value.
-    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + (i in v ? value(v[i] === undefined ? null : v[i], text) : "");
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + (i in v ? value(v[i] === undefined ? null : v[i], text, depth + 1) : "");
     return `${out}${v.length > 0 && !(v.length - 1 in v) ? "," : ""}]`;
   }
-  if (v instanceof Map) return `new Map([${[...v].map(([k, x]) => `[${value(k, text)},${value(x, text)}]`).join(",")}])`;
+  if (v instanceof Map) return `new Map([${[...v].map(([k, x]) => `[${value(k, text, depth + 1)},${value(x, text, depth + 1)}]`).join(",")}])`;
   out = "{";
   let first = true;
   for (const k in v) {
     if (!Object.hasOwn(v, k)) continue;
     const x = (v as Record<string, unknown>)[k];
     if (x === undefined) continue;
-    out += `${first ? "" : ","}${key(k)}:${value(x, text)}`;
+    out += `${first ? "" : ","}${key(k)}:${value(x, text, depth + 1)}`;
     first = false;
   }
   return `${out}}`;

@@ -5,6 +5,8 @@ import { explainMissingFence } from "./explain-missing-fence.js";
 import { readBlockYaml } from "./read-block-yaml.js";
 import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
 import { YAML_1_1 } from "./yaml-1-1-scalars.js";
+import { MAX_YAML_DEPTH, yamlTooDeepAt } from "./yaml-depth.js";
+import { nestedDeeperThan } from "../runtime/py-value.js";
 
 /** A knowledge item as the original's `markdown/frontmatter` parser returns it: YAML keys plus body and raw. */
 export interface KnowledgeData {
@@ -73,6 +75,12 @@ function dashesFrontmatter(text: string): boolean {
 
 function readYaml(text: string, base: number, source: string, lines: LineIndex, out: Diagnostic[]): unknown {
   const quick = readBlockYaml(text, YAML_1_1);
+  // Only a text the quick reader took and found too deep, or one it did not take, is measured on its CST.
+  const deep = quick === undefined || nestedDeeperThan(quick, MAX_YAML_DEPTH) ? yamlTooDeepAt(text) : -1;
+  if (deep !== -1) {
+    out.push(d.yamlTooDeep(lines.location(source, base + deep, base + deep), MAX_YAML_DEPTH));
+    return undefined;
+  }
   if (quick !== undefined) return quick;
   try {
     return parseYaml(text, { version: "1.1" });

@@ -6,6 +6,23 @@ import { parseSimpleCall } from "./call-simple.js";
 // tests every prose character in Peggy; here prose is skipped with indexOf and the grammar's own Call
 // and BrokenCall rules run only at backticks that can start one, from that offset in the body.
 
+/**
+ * Deepest nesting of dicts and lists in a call's arguments (RYE1008), as upstream ryeos bounds its
+ * AST at 128 levels: the grammar, the analysis and the emitted module's literal all recurse once per
+ * level, and a literal thousands deep compiled in one thread, overflowed in another and, emitted,
+ * made a module V8 cannot parse. Real calls nest two or three levels.
+ */
+export const MAX_CALL_DEPTH = 128;
+
+/** A call whose arguments nest deeper than MAX_CALL_DEPTH: `at` is the bracket that opens the level past it. */
+export interface DeepCall {
+  type: "deep_call";
+  name: string;
+  start: number;
+  end: number;
+  at: number;
+}
+
 /** Both call rules begin with a backtick, blanks and a callee; nothing else can start one. */
 const CALL_START = /`[ \t\n\r]*rye_(?:execute|search|load|fetch|sign)(?![A-Za-z0-9_])/y;
 
@@ -31,7 +48,11 @@ export function scanCalls<T>(text: string): T[] {
     let next = pos + 1;
     // Most calls are read without the grammar (call-simple.ts); it decides the rest and the broken ones.
     const simple = CALL_START.test(text) ? parseSimpleCall(text, pos) : undefined;
-    if (simple) {
+    const deep = simple === null ? tooDeep(text, pos, CALL_START.lastIndex) : null;
+    if (deep) {
+      out.push(deep as T);
+      next = deep.end;
+    } else if (simple) {
       out.push(simple.call as T);
       next = simple.end;
     } else if (simple === null) {
@@ -49,3 +70,27 @@ export function scanCalls<T>(text: string): T[] {
   }
   return out;
 }
+
+/**
+ * The call starting at the backtick at `pos` when its arguments nest deeper than MAX_CALL_DEPTH,
+ * else null: a linear scan to the closing backtick (no call can hold one). Brackets inside strings
+ * count too: the scan cannot then be misled by quotes inside `<prose>`, and a call that needs more
+ * than 128 unclosed brackets in its strings does not exist.
+ */
+export function tooDeep(text: string, pos: number, calleeEnd: number, max = MAX_CALL_DEPTH): DeepCall | null {
+  const close = text.indexOf("`", calleeEnd);
+  const end = close === -1 ? text.length : close + 1;
+  let depth = 0;
+  for (let i = calleeEnd; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return { type: "deep_call", name: text.slice(pos, calleeEnd).replace(/^`\s*/, ""), start: pos, end, at: i };
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
+  }
+  return null;
+}
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;

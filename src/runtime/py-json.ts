@@ -2,7 +2,7 @@
 // every digit, objects keep their key order; dumps() uses Python's default separators and ASCII
 // escaping, as `params_json` needs.
 import { floatRepr } from "./pystr.js";
-import { PyFloat, isPyDict, pyDict, pyInteger, pyItems } from "./py-value.js";
+import { MAX_VALUE_DEPTH, PyFloat, isPyDict, pyDict, pyInteger, pyItems } from "./py-value.js";
 
 // Sticky patterns read at the cursor without copying the rest of the text.
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
@@ -16,6 +16,8 @@ const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
  */
 export function parsePyJson(text: string): unknown {
   let i = 0;
+  // Open arrays and objects: the reader recurses once per level (decisions.md #25).
+  let depth = 0;
   const fail = (msg: string): never => {
     throw new SyntaxError(`${msg} at position ${i}`);
   };
@@ -25,39 +27,47 @@ export function parsePyJson(text: string): unknown {
   const value = (): unknown => {
     ws();
     const c = text[i];
-    if (c === "{") {
-      i++;
-      const entries: [string, unknown][] = [];
-      ws();
-      if (text[i] === "}") return i++, pyDict(entries);
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail("expected a string key");
-        const k = str();
-        ws();
-        if (text[i] !== ":") fail("expected ':'");
-        i++;
-        entries.push([k, value()]);
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") return i++, pyDict(entries);
-        else fail("expected ',' or '}'");
-      }
+    if (c === "{" || c === "[") {
+      if (++depth > MAX_VALUE_DEPTH) fail(`nested deeper than ${MAX_VALUE_DEPTH} levels`);
+      const v = c === "{" ? object() : array();
+      depth--;
+      return v;
     }
-    if (c === "[") {
-      i++;
-      const arr: unknown[] = [];
+    return c === '"' ? str() : scalar();
+  };
+  const object = (): unknown => {
+    i++;
+    const entries: [string, unknown][] = [];
+    ws();
+    if (text[i] === "}") return i++, pyDict(entries);
+    for (;;) {
       ws();
-      if (text[i] === "]") return i++, arr;
-      for (;;) {
-        arr.push(value());
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") return i++, arr;
-        else fail("expected ',' or ']'");
-      }
+      if (text[i] !== '"') fail("expected a string key");
+      const k = str();
+      ws();
+      if (text[i] !== ":") fail("expected ':'");
+      i++;
+      entries.push([k, value()]);
+      ws();
+      if (text[i] === ",") i++;
+      else if (text[i] === "}") return i++, pyDict(entries);
+      else fail("expected ',' or '}'");
     }
-    if (c === '"') return str();
+  };
+  const array = (): unknown[] => {
+    i++;
+    const arr: unknown[] = [];
+    ws();
+    if (text[i] === "]") return i++, arr;
+    for (;;) {
+      arr.push(value());
+      ws();
+      if (text[i] === ",") i++;
+      else if (text[i] === "]") return i++, arr;
+      else fail("expected ',' or ']'");
+    }
+  };
+  const scalar = (): unknown => {
     for (const [word, v] of [["true", true], ["false", false], ["null", null], ["NaN", new PyFloat(NaN)], ["Infinity", new PyFloat(Infinity)], ["-Infinity", new PyFloat(-Infinity)]] as const) {
       if (text.startsWith(word, i)) return (i += word.length), v;
     }
@@ -96,16 +106,18 @@ function dumpString(s: string): string {
 }
 
 /** Python `json.dumps(v)` with default arguments. */
-export function pyJsonDumps(v: unknown): string {
+export function pyJsonDumps(v: unknown, depth = 0): string {
+  // Python raises RecursionError; here a value too deep to write is a clear error, not a stack overflow.
+  if (depth > MAX_VALUE_DEPTH) throw new RangeError(`json.dumps: a value nested deeper than ${MAX_VALUE_DEPTH} levels`);
   if (v === null || v === undefined) return "null";
   if (typeof v === "string") return dumpString(v);
   if (typeof v === "boolean") return v ? "true" : "false";
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "number") return Number.isInteger(v) ? (Object.is(v, -0) ? "0" : BigInt(v).toString()) : floatJson(v);
   if (v instanceof PyFloat) return floatJson(v.value);
-  if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(", ")}]`;
+  if (Array.isArray(v)) return `[${v.map((x) => pyJsonDumps(x, depth + 1)).join(", ")}]`;
   // Python writes a non-string key (a Map's) as the JSON text of that key: 1 -> "1", None -> "null".
-  if (isPyDict(v)) return `{${pyItems(v).map(([k, x]) => `${dumpString(typeof k === "string" ? k : pyJsonDumps(k))}: ${pyJsonDumps(x)}`).join(", ")}}`;
+  if (isPyDict(v)) return `{${pyItems(v).map(([k, x]) => `${dumpString(typeof k === "string" ? k : pyJsonDumps(k, depth + 1))}: ${pyJsonDumps(x, depth + 1)}`).join(", ")}}`;
   return dumpString(String(v));
 }
 

@@ -81,3 +81,24 @@ export function pyInteger(text: string): number | bigint {
   const n = Number(text);
   return Number.isSafeInteger(n) ? (Object.is(n, -0) ? 0 : n) : BigInt(text);
 }
+
+/**
+ * Deepest nesting of lists and dicts a runtime value may have (decisions.md #25). Python's own
+ * json.loads and repr() stop near 1,000 with a RecursionError; the runtime's readers and writers
+ * recurse once per level, so a bound well below any thread's stack keeps them total everywhere.
+ */
+export const MAX_VALUE_DEPTH = 256;
+
+/** True when `v` nests lists, dicts or Maps more than `max` levels deep; walked without recursion, so any value can be asked. */
+export function nestedDeeperThan(v: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop()!;
+    if (typeof x !== "object" || x === null || x instanceof PyFloat) continue;
+    // A cycle (a JavaScript caller's value) is deeper than any limit, and is found so.
+    if (depth >= max) return true;
+    const children = Array.isArray(x) ? x : x instanceof Map ? [...x.keys(), ...x.values()] : Object.values(x);
+    for (const c of children) if (typeof c === "object" && c !== null) stack.push([c, depth + 1]);
+  }
+  return false;
+}

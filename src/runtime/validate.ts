@@ -1,6 +1,6 @@
 // Input validation as the original's `processors/inputs/validate.py` (rye-reference.md §3), plus
 // the type checks of decisions.md #7 kept separate so the original's payloads stay exact.
-import { PyFloat, isPyDict, pyGet, pyHas, pyKeys, type PyDict } from "./py-value.js";
+import { MAX_VALUE_DEPTH, PyFloat, isPyDict, nestedDeeperThan, pyGet, pyHas, pyKeys, type PyDict } from "./py-value.js";
 
 /** A declared directive input, as the parser produces it. */
 export interface DeclaredInput {
@@ -27,6 +27,11 @@ export function validateInputs(declared: DeclaredInput[], params: PyDict): Input
   const unknown = keys.filter((k) => !known.has(k));
   if (unknown.length > 0 && declared.length > 0) {
     return { status: "error", error: `Unknown parameters: ${unknown.join(", ")}. Valid inputs: ${names.join(", ")}`, declared_inputs: declared };
+  }
+  // Rendering (repr, json.dumps) recurses once per level: a value deeper than any prompt needs is refused here, before it.
+  const deep = keys.filter((k) => nestedDeeperThan(pyGet(params, k), MAX_VALUE_DEPTH));
+  if (deep.length > 0) {
+    return { status: "error", error: `Inputs nested deeper than ${MAX_VALUE_DEPTH} levels: ${deep.join(", ")}`, declared_inputs: declared };
   }
   const inputs: Record<string, unknown> = {};
   for (const k of keys) Object.defineProperty(inputs, k, { value: pyGet(params, k), enumerable: true, writable: true, configurable: true });
@@ -61,10 +66,13 @@ export function checkInputTypes(declared: DeclaredInput[], params: PyDict): stri
     if (!pyHas(params, d.name) || d.type === undefined) continue;
     const fits = FITS[d.type];
     const v = pyGet(params, d.name);
-    if (fits && !fits(v)) problems.push(`'${d.name}' must be ${d.type === "integer" ? "an" : "a"} ${d.type}, got ${describe(v)}`);
+    if (fits && !fits(v)) problems.push(`'${d.name}' must be ${withArticle(d.type)}, got ${describe(v)}`);
   }
   return problems;
 }
+
+/** "an integer", "an object", "an array", "a string": the article English puts before a type name. */
+export const withArticle = (word: string): string => `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
 
 /** How a value is named in a type error (JSON's words: null, an array, an object). */
 export function describe(v: unknown): string {

@@ -3,6 +3,8 @@ import { LineIndex } from "../diagnostics/diagnostic.js";
 import { dictKey, pyTruthy, resolveScalar, setKey } from "./py-yaml-scalars.js";
 import { readBlockYaml, type YamlScalars } from "../parse/read-block-yaml.js";
 import type { Span } from "./read-python-metadata.js";
+import { MAX_YAML_DEPTH, yamlTooDeepAt } from "../parse/yaml-depth.js";
+import { nestedDeeperThan } from "../runtime/py-value.js";
 
 /** A YAML tool file read as PyYAML's `safe_load` reads it, with the place of every key. */
 export interface YamlTool {
@@ -29,7 +31,7 @@ export const PY_YAML: YamlScalars = {
 export function readYamlTool(text: string): YamlTool {
   const top = new Map<string, [number, number]>();
   const data = readBlockYaml(text, PY_YAML, (key, offset, length) => top.set(dictKey(key), [offset, length]));
-  if (data === undefined) return readYamlFully(text);
+  if (data === undefined || nestedDeeperThan(data, MAX_YAML_DEPTH)) return readYamlFully(text);
   return { data, warnings: [], spans: quickSpans(text, top) };
 }
 
@@ -64,14 +66,20 @@ export function readYamlFully(text: string): YamlTool {
     start: index.position(range?.[0] ?? 0),
     end: index.position(range?.[1] ?? range?.[0] ?? 0),
   });
-  const doc = parseDocument(text, { schema: "failsafe", uniqueKeys: false });
   const result: YamlTool = { data: {}, spans: {}, warnings: [] };
+  // Measured before composing, which recurses once per level (see yaml-depth.ts).
+  const deep = yamlTooDeepAt(text);
+  if (deep !== -1) return { ...result, error: { message: `YAML nested deeper than ${MAX_YAML_DEPTH} levels; flatten it`, span: span([deep]) } };
+  const doc = parseDocument(text, { schema: "failsafe", uniqueKeys: false });
   const firstError = doc.errors[0];
   if (firstError) {
     return { ...result, error: { message: firstError.message.split("\n")[0]!, span: span(firstError.pos) } };
   }
   const warn = (message: string, node: Node) => result.warnings.push({ message, span: span(node.range) });
+  // Aliases are expanded where they are used: a few lines of anchors can stand for billions of values.
+  let values = 0;
   const convert = (node: unknown, path: string): unknown => {
+    if (++values > MAX_YAML_VALUES) throw new YamlTooLarge(node as Node);
     if (node instanceof Alias) return convert(node.resolve(doc as Document), path);
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
@@ -94,9 +102,24 @@ export function readYamlFully(text: string): YamlTool {
     if (isScalar(node)) return resolveScalar(node.value, node.type === "PLAIN", node.tag, (m) => warn(m, node));
     return null;
   };
-  const data = convert(doc.contents, "");
+  let data: unknown;
+  try {
+    data = convert(doc.contents, "");
+  } catch (e) {
+    if (!(e instanceof YamlTooLarge)) throw e;
+    return { data: {}, spans: {}, warnings: [], error: { message: `YAML whose aliases expand to more than ${MAX_YAML_VALUES} values`, span: span(e.node?.range) } };
+  }
   result.data = pyTruthy(data) ? data : {};
   return result;
+}
+
+/** Values a tool file's YAML may expand to, aliases counted each time they are used (real tools: a few hundred). */
+export const MAX_YAML_VALUES = 100_000;
+
+class YamlTooLarge extends Error {
+  constructor(readonly node: Node | null) {
+    super("too many YAML values");
+  }
 }
 
 /** PyYAML's merge key: a mapping, or a list of mappings where earlier ones win; explicit keys win over all. */

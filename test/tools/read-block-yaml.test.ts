@@ -140,7 +140,7 @@ describe("readBlockYaml", () => {
   ])("leaves %s nesting too deep for the stack to the yaml package, which reports it where it is", (_kind, text) => {
     expect(readBlockYaml(text)).toBeUndefined();
     const read = readYamlTool(text);
-    expect(read.error?.message).toMatch(/call stack/);
+    expect(read.error?.message).toMatch(/nested deeper than 128 levels/);
     expect(read.error?.span.start.line).toBeGreaterThanOrEqual(1);
     expect(read.data).toEqual({});
   });
