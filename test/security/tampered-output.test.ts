@@ -87,6 +87,26 @@ describe("a signed build changed after signing", () => {
     rmSync(join(out, "directives", "examples", "extra.js"));
   });
 
+  test("a CommonJS file planted in out/: refused by require() and by import, before any of it runs", () => {
+    const planted = join(out, "directives", "examples", "planted.cjs");
+    writeFileSync(planted, `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "payload ran");\nmodule.exports = 1;\n`);
+    writeFileSync(join(project, "planted-require.cjs"), `require("./out/directives/examples/planted.cjs");\n`);
+    writeFileSync(join(project, "planted-import.mjs"), `import "./out/directives/examples/planted.cjs";\n`);
+    try {
+      for (const app of ["planted-require.cjs", "planted-import.mjs"]) {
+        const r = node(project, env, "--import", "rye-build/register", app);
+        expect(r.status, app).not.toBe(0);
+        expect(r.stderr, app).toMatch(/Not listed in the signed manifest/);
+        expect(markerRan(marker), app).toBe(false);
+      }
+      // Without the loader the same file runs: the refusals above are the loader's.
+      expect(node(project, env, "planted-require.cjs").status).toBe(0);
+      expect(markerRan(marker)).toBe(true);
+    } finally {
+      rmSync(planted);
+    }
+  });
+
   test("the manifest deleted: nothing of the folder loads; with the folder pinned in RYE_OUTPUT_DIRS, not even files stripped of every marker", () => {
     const manifest = join(out, "manifest.json");
     const saved = readFileSync(manifest);

@@ -1,0 +1,147 @@
+// The pure parts of the load-path hooks, to the letter: which format Node gives a file required
+// (Node's own rules: extension, package type for .js only, then syntax), which imports a module
+// links before it runs, the resolve request the register entry sends its hooks thread, the
+// execArgv a worker or forked process gets, and which bundler ids name files the plugins check.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { evalWithLoader, withLoader } from "../../src/register/carry-loader.js";
+import { moduleSyntax } from "../../src/register/import-specifiers.js";
+import { formatOf, packageTypeOf } from "../../src/register/module-format.js";
+import { readResolveRequest, RESOLVE_PREFIX } from "../../src/register/resolve-request.js";
+import { codeFileOf } from "../../src/plugins/verified-load.js";
+
+describe("formatOf (Node's CommonJS loader's choice)", () => {
+  const never = () => {
+    throw new Error("not asked");
+  };
+  test(".mjs and .cjs decide alone, whatever the package says", () => {
+    expect(formatOf("/a/x.mjs", never, never)).toBe("module");
+    expect(formatOf("/a/x.cjs", never, never)).toBe("commonjs");
+  });
+  test("a .js file follows its package type; without one, its syntax", () => {
+    expect(formatOf("/a/x.js", () => "module", never)).toBe("module");
+    expect(formatOf("/a/x.js", () => "commonjs", never)).toBe("commonjs");
+    expect(formatOf("/a/x.js", () => undefined, () => true)).toBe("module");
+    expect(formatOf("/a/x.js", () => undefined, () => false)).toBe("commonjs");
+  });
+  test("any other extension ignores the package type (as Node does) and goes by syntax", () => {
+    expect(formatOf("/a/x", never, () => true)).toBe("module");
+    expect(formatOf("/a/x.jsx", never, () => false)).toBe("commonjs");
+  });
+});
+
+describe("packageTypeOf", () => {
+  const root = mkdtempSync(join(tmpdir(), "rye-pkgtype-"));
+  const put = (rel: string, text: string) => {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  };
+  put("m/package.json", '{ "type": "module" }');
+  put("m/c/package.json", '{ "type": "commonjs" }');
+  put("m/none/package.json", '{ "name": "x" }');
+  put("m/bad/package.json", "{ not json");
+  put("m/odd/package.json", '{ "type": "wasm" }');
+  mkdirSync(join(root, "m", "deep", "er"), { recursive: true });
+  test.each([
+    ["m/x.js", "module"],
+    ["m/deep/er/x.js", "module"],
+    ["m/c/x.js", "commonjs"],
+    ["m/none/x.js", undefined],
+    ["m/bad/x.js", undefined],
+    ["m/odd/x.js", undefined],
+  ])("%s: the nearest package.json decides (%s)", (rel, type) => {
+    expect(packageTypeOf(join(root, rel))).toBe(type);
+  });
+  test("no package.json up to the root: undefined", () => {
+    expect(packageTypeOf("/x.js", () => {
+      throw new Error("ENOENT");
+    })).toBeUndefined();
+  });
+});
+
+describe("moduleSyntax", () => {
+  test("static imports and re-exports in source order, each once; dynamic import() and import.meta left out", () => {
+    const text = `import a from "./a.js";\nexport * from "./b.js";\nimport "./a.js";\nconst c = await import("./c.js");\nexport { d } from "d";\nconsole.log(import.meta.url);\nimport * as e from 'node:fs';\n`;
+    expect(moduleSyntax(text)).toEqual({ imports: ["./a.js", "./b.js", "d", "node:fs"], hasModuleSyntax: true });
+  });
+  test("CommonJS text has no module syntax and no imports", () => {
+    expect(moduleSyntax(`const x = require("./x.js");\nmodule.exports = x;\n`)).toEqual({ imports: [], hasModuleSyntax: false });
+  });
+  test("a dynamic import alone is no module syntax", () => {
+    expect(moduleSyntax(`import("./x.js");\n`)).toEqual({ imports: [], hasModuleSyntax: false });
+  });
+  test("property: every generated static import is found, in order, and no dynamic one", () => {
+    const name = fc.stringMatching(/^\.\/[a-z]{1,8}\.js$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { maxLength: 8 }), fc.array(name, { maxLength: 4 }), (statics, dynamics) => {
+        const text = [...statics.map((s, i) => (i % 2 ? `export * from "${s}";` : `import "${s}";`)), ...dynamics.map((d) => `import(${JSON.stringify(d)});`)].join("\n");
+        expect(moduleSyntax(text).imports).toEqual(statics);
+      }),
+    );
+  });
+});
+
+describe("resolve requests", () => {
+  const request = (specifier: string, parent: string) => RESOLVE_PREFIX + encodeURIComponent(JSON.stringify([specifier, parent]));
+  test("round trip, for any specifier and parent", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (s, p) => {
+        expect(readResolveRequest(request(s, p))).toEqual({ specifier: s, parentURL: p });
+      }),
+    );
+  });
+  test.each([
+    ["an ordinary specifier", "./x.js"],
+    ["the prefix alone", RESOLVE_PREFIX],
+    ["not JSON", `${RESOLVE_PREFIX}%7Bnope`],
+    ["one string", RESOLVE_PREFIX + encodeURIComponent('["x"]')],
+    ["three strings", RESOLVE_PREFIX + encodeURIComponent('["x","y","z"]')],
+    ["a number", RESOLVE_PREFIX + encodeURIComponent('["x",1]')],
+    ["an object", RESOLVE_PREFIX + encodeURIComponent('{"0":"x","1":"y"}')],
+    ["the prefix later in the text", `x${request("a", "b")}`],
+  ])("%s: not a request", (_, specifier) => {
+    expect(readResolveRequest(specifier)).toBeNull();
+  });
+});
+
+describe("withLoader / evalWithLoader", () => {
+  const entry = "file:///pkg/dist/register/index.js";
+  test("added in front when absent", () => {
+    expect(withLoader([], entry)).toEqual(["--import", entry]);
+    expect(withLoader(["--no-warnings"], entry)).toEqual(["--import", entry, "--no-warnings"]);
+    expect(withLoader(["--import", "other"], entry)).toEqual(["--import", entry, "--import", "other"]);
+    expect(withLoader(["--import=other"], entry)).toEqual(["--import", entry, "--import=other"]);
+  });
+  test.each([
+    [["--import", entry]],
+    [[`--import=${entry}`]],
+    [["--import", "rye-build/register"]],
+    [["--x", "--import=rye-build/register"]],
+  ])("kept as it is when it already imports the register entry: %j", (args) => {
+    expect(withLoader(args, entry)).toEqual(args);
+  });
+  test("the caller's array is not changed", () => {
+    const args = ["--no-warnings"];
+    withLoader(args, entry);
+    expect(args).toEqual(["--no-warnings"]);
+  });
+  test("a worker's code string starts by requiring the entry", () => {
+    expect(evalWithLoader("go()", "/pkg/dist/register/index.js")).toBe('require("/pkg/dist/register/index.js");go()');
+  });
+});
+
+describe("codeFileOf (which bundler ids the plugins read)", () => {
+  test.each([
+    ["/p/out/x.js", "/p/out/x.js"],
+    ["/p/out/x.mjs?v=1", "/p/out/x.mjs"],
+    ["/p/x.cts", "/p/x.cts"],
+    ["/p/x.json", "/p/x.json"],
+    ["/p/x.ts?import", "/p/x.ts"],
+  ])("%s → %s", (id, file) => expect(codeFileOf(id)).toBe(file));
+  test.each([["\0virtual.js"], ["x.js"], ["./x.js"], ["/p/x.css"], ["/p/x.jsx"], ["/p/x.js.map"]])("%s: not a file the plugins read", (id) => {
+    expect(codeFileOf(id)).toBeNull();
+  });
+});
