@@ -68,8 +68,8 @@ export class RequireVerifier {
     if (file.format === "module") {
       // Without require(esm) Node refuses the file itself, before evaluating anything.
       if (!process.features.require_module) return original(module, filename);
-      this.walk(file, new Set([real(filename)]), module);
-      this.done.add(real(filename));
+      this.walk(file, new Set([filename]), module);
+      this.done.add(filename);
       if (file.output) {
         module._compile(file.text, filename, "module");
         return;
@@ -94,10 +94,11 @@ export class RequireVerifier {
       // Unresolvable: this throws, as Node's linking would, before anything runs.
       const url = this.resolve(specifier, parentUrl);
       if (!url.startsWith("file:")) continue;
-      const path = real(fileURLToPath(url));
+      // The path as Node resolved it (real, or kept with --preserve-symlinks): the key of Node's module cache.
+      const path = fileURLToPath(url);
       if (this.done.has(path)) continue;
       if (stack.has(path)) {
-        if (file.output || this.guard.outputFolderOf(path) !== null) throw this.cycle(file.path, path);
+        if (file.output || this.guard.outputFolderOf(real(path)) !== null) throw this.cycle(file.path, path);
         continue;
       }
       const child = this.read(path);

@@ -5,7 +5,8 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, inject, makeProject, markerRan, node, rye, tempDir } from "./helpers.js";
+import { signingKeyFrom } from "../../src/sign/keys.js";
+import { cleanEnv, inject, makeProject, markerRan, node, resignOutput, rye, tempDir } from "./helpers.js";
 import { DEP_PACKAGES, LOAD_PATHS, type Target } from "./load-path-rows.js";
 
 describe("every load path verifies build output before it runs", () => {
@@ -72,4 +73,50 @@ describe("every load path verifies build output before it runs", () => {
     expect(r.stdout).not.toContain("Ada");
     expect(markerRan(marker)).toBe(false);
   }, 60_000);
+});
+
+describe("require() of output in an import cycle", () => {
+  // Node links a required ES module's imports with no hook, so each is compiled from verified bytes
+  // first; in a cycle one of them would be linked before it is compiled, read again from disk. So
+  // require() refuses a cycle through output (naming import as the way), while import loads it.
+  const base = tempDir("rye-load-cycle-");
+  const project = makeProject(join(base, "project"));
+  const home = join(base, "home");
+  const env = cleanEnv({ USER_SPACE: home });
+  const marker = join(base, "PWNED");
+
+  beforeAll(() => {
+    const built = rye(project, env, "build");
+    expect(built.status, built.stderr).toBe(0);
+    const out = join(project, "out");
+    writeFileSync(join(out, "cycle-a.js"), `import { b } from "./cycle-b.js";\nexport const a = () => "a" + b();\n`);
+    writeFileSync(join(out, "cycle-b.js"), `import { a } from "./cycle-a.js";\nexport const b = () => "b";\nexport const loop = () => a();\n`);
+    // Signed as the owner's own build: the owner's key re-signs the folder with the two files in it.
+    resignOutput(out, signingKeyFrom(readFileSync(join(home, ".ai", "config", "keys", "signing", "private_key.pem"), "utf8")));
+    writeFileSync(join(project, "cycle.cjs"), `console.log(require("./out/cycle-a.js").a());\n`);
+    writeFileSync(join(project, "cycle.mjs"), `import { a } from "./out/cycle-a.js";\nconsole.log(a());\n`);
+  }, 60_000);
+
+  test("import loads the verified cycle", () => {
+    const r = node(project, env, "--import", "rye-build/register", "cycle.mjs");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe("ab\n");
+  });
+
+  test("require() refuses it, saying to use import, and nothing of it runs", () => {
+    const b = join(project, "out", "cycle-b.js");
+    const saved = readFileSync(b);
+    try {
+      for (const [tampered, expectMessage] of [[false, /import each other: require\(\) cannot load build output in an import cycle[\s\S]*Fix: load it with import/], [true, /Content modified since signing: cycle-b\.js|import each other/]] as const) {
+        if (tampered) inject(b, marker);
+        const r = node(project, env, "--import", "rye-build/register", "cycle.cjs");
+        expect(r.status).not.toBe(0);
+        expect(r.stderr).toMatch(expectMessage);
+        expect(r.stdout).toBe("");
+        expect(markerRan(marker)).toBe(false);
+      }
+    } finally {
+      writeFileSync(b, saved);
+    }
+  });
 });
