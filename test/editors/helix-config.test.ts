@@ -34,7 +34,7 @@ describe("Helix: languages.toml", () => {
     expect(answer.serverName).toBe("rye");
     expect(answer.hasCompletion).toBe(true);
     expect(answer.codes).toContain("RYE2002");
-  });
+  }, 60_000);
 
   test("without an install nothing runs: it exits at once and says how to install", () => {
     const p = makeProject("none");

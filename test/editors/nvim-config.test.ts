@@ -15,6 +15,7 @@ const nvim = spawnSync("nvim", ["--version"], { encoding: "utf8" });
 const version = nvim.status === 0 ? nvim.stdout.split("\n")[0] : null;
 const SKIP = "nvim is not installed (Debian: apt-get install -y neovim): the Neovim configs are not run";
 if (!version) console.warn(`[skip] ${SKIP}`);
+if (!version) test.skip(`Neovim configs: ${SKIP}`, () => {});
 const withNvim = version ? test : test.skip;
 
 /** Opens the directive in headless Neovim with `-u <script>`; returns what the script wrote. */
@@ -59,7 +60,7 @@ describe(`Neovim 0.7–0.10: editors/nvim/rye.lua (${version ?? "no nvim"})`, ()
     expect(seen.status).toBe("diagnostics");
     expect(seen.diagnostics.map((d) => d.code)).toContain("RYE2002");
     expect(seen.clients).toEqual([{ name: "rye", cmd: [p.bin, "lsp", "--stdio"], root: p.root, attached: true }]);
-  });
+  }, 60_000);
 
   withNvim("without an install no client starts, and it says how to install", () => {
     const p = makeProject("none");
@@ -67,7 +68,7 @@ describe(`Neovim 0.7–0.10: editors/nvim/rye.lua (${version ?? "no nvim"})`, ()
     expect(seen.filetype).toBe("markdown"); // the config was asked, and declined
     expect(seen.clients).toEqual([]);
     expect(seen.notes.join("\n")).toContain("npm install --save-dev rye-build");
-  });
+  }, 60_000);
 
   withNvim("markdown outside .ai/ starts no server", () => {
     const p = makeProject("here");
@@ -76,7 +77,7 @@ describe(`Neovim 0.7–0.10: editors/nvim/rye.lua (${version ?? "no nvim"})`, ()
     const seen = runNvim("nvim-driver.lua", "rye.lua", p, 3_000, readme) as { clients: unknown[]; filetype: string };
     expect(seen.filetype).toBe("markdown");
     expect(seen.clients).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("Neovim 0.11+: editors/nvim/rye-0.11.lua", () => {
@@ -95,7 +96,7 @@ describe("Neovim 0.11+: editors/nvim/rye-0.11.lua", () => {
     const answer = await handshake(command!, args, seen.cwd, seen.root, p.directive, serverEnv(p.root));
     expect(answer.serverName).toBe("rye");
     expect(answer.codes).toContain("RYE2002");
-  });
+  }, 60_000);
 
   withNvim("without an install it does not start (no root), and says how to install", () => {
     const p = makeProject("none");
@@ -103,5 +104,5 @@ describe("Neovim 0.11+: editors/nvim/rye-0.11.lua", () => {
     expect(seen.root).toBeUndefined();
     expect(seen.cmd).toBeUndefined();
     expect(seen.notes.join("\n")).toContain("npm install --save-dev rye-build");
-  });
+  }, 60_000);
 });

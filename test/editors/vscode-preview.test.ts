@@ -120,5 +120,5 @@ describe("the server, once the preview was asked for, sends a new one after an e
     const deadline = Date.now() + 15_000;
     while (!previews.some((n) => n.uri === uri && JSON.stringify(n.result).includes("Say goodbye.")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(previews.filter((n) => n.uri === uri).map((n) => JSON.stringify(n.result).includes("Say goodbye."))).toContain(true);
-  });
+  }, 60_000);
 });

@@ -71,7 +71,7 @@ describe("resolveServer in a real project", () => {
     const answer = await handshake(got.command, got.args, p.root, p.root, p.directive, serverEnv(p.root));
     expect(answer.serverName).toBe("rye");
     expect(answer.codes).toContain("RYE2002");
-  });
+  }, 60_000);
 
   test("without an install: the error names the install command", () => {
     const p = makeProject("none");
