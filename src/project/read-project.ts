@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
@@ -98,9 +98,14 @@ function readText(file: string, path: string, maxBytes: number, diagnostics: Dia
   let mtimeMs: number;
   let ino: number;
   try {
-    fd = openSync(file, "r");
+    // Without blocking: a FIFO swapped in after the walk would otherwise wait for a writer forever.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     // Size from the open file, so a file swapped after the walk is still measured before reading.
     const st = fstatSync(fd);
+    if (!st.isFile()) {
+      diagnostics.push(d.unreadablePath(loc, notRegular(st)));
+      return null;
+    }
     const size = st.size;
     mtimeMs = st.mtimeMs;
     ino = st.ino;
@@ -146,6 +151,12 @@ export function describe(e: unknown): string {
   if (code === "EISDIR") return "it is a directory";
   if (code === "ENOENT") return "it no longer exists";
   return code ?? (e as Error).message;
+}
+
+/** Why a file named like an item is not read: only regular files are (a FIFO or a device never ends, or blocks). */
+export function notRegular(st: Pick<Stats, "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">): string {
+  const what = st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : st.isCharacterDevice() || st.isBlockDevice() ? "a device" : "not a file";
+  return `it is ${what}, not a regular file; only regular files are read`;
 }
 
 /** Walks one item tree: symlinks are followed only while they stay inside the project, each real directory once. */
@@ -209,14 +220,27 @@ class Walker {
           continue;
         }
         if (tst.isDirectory()) yield* this.walk(full, false);
-        else if (tst.isFile() && this.wanted(name)) {
-          if (this.inside(target)) yield full;
-          else this.diagnostics.push(d.badSymlink(this.at(full), `it resolves to ${target}, outside the project`));
+        else if (this.wanted(name)) {
+          if (!this.inside(target)) this.diagnostics.push(d.badSymlink(this.at(full), `it resolves to ${target}, outside the project`));
+          else if (tst.isFile()) yield full;
+          else this.diagnostics.push(d.unreadablePath(this.at(full), notRegular(tst)));
         }
       } else if (entry.isDirectory()) {
         if (this.wanted(name)) this.diagnostics.push(d.directoryLikeItem(this.at(full), name));
         else yield* this.walk(full, false);
-      } else if (entry.isFile() && this.wanted(name)) yield full;
+      } else if (this.wanted(name)) {
+        if (entry.isFile()) yield full;
+        else this.special(full);
+      }
+    }
+  }
+
+  /** A FIFO, socket or device named like an item: reported, never opened. */
+  private special(full: string): void {
+    try {
+      this.diagnostics.push(d.unreadablePath(this.at(full), notRegular(statSync(full))));
+    } catch (e) {
+      this.diagnostics.push(d.unreadablePath(this.at(full), describe(e)));
     }
   }
 

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../compile/source.js";
 import * as d from "../diagnostics/codes.js";
-import { describe, readProject, type ReadOptions } from "./read-project.js";
+import { DEFAULT_MAX_FILE_BYTES, describe, readProject, type ReadOptions } from "./read-project.js";
+import { NotReadable, readRegularFile } from "./source-text.js";
 import { KeptSourceBytes } from "./kept-bytes.js";
 
 export interface Spaces {
@@ -67,10 +68,11 @@ export function readSpaces(
     const path = join(root, ".ai", "config", "agent", "hook_conditions.yaml");
     if (existsSync(path)) {
       try {
-        hookConfig = { path, text: readFileSync(path, "utf8") };
+        // A regular file within the size limit only: a FIFO here would block the build, /dev/zero never end.
+        hookConfig = { path, text: readRegularFile(path, spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES).toString("utf8") };
       } catch (e) {
         const at = { offset: 0, line: 1, column: 1 };
-        project.diagnostics.push(d.unreadablePath({ source: path, start: at, end: at }, describe(e)));
+        project.diagnostics.push(d.unreadablePath({ source: path, start: at, end: at }, e instanceof NotReadable ? e.reason : describe(e)));
       }
       break;
     }
