@@ -89,6 +89,10 @@ describe.skipIf(!installed)(`VS Code extension package${offline ? " (built with 
   test("the contributed rye.command defaults to none: the workspace's own install is found", () => {
     expect(manifest().contributes.configuration.properties["rye.command"].default).toEqual([]);
   });
+
+  test("it does not start in an untrusted workspace, whose node_modules or settings would choose the command", () => {
+    expect(manifest().capabilities).toMatchObject({ untrustedWorkspaces: { supported: false }, virtualWorkspaces: false });
+  });
 });
 
 test.skipIf(installed)(`VS Code extension package: ${SKIP}`, () => {});
