@@ -12,6 +12,7 @@ import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
 import { signModule } from "../sign/sign-module.js";
 import { VERSION } from "../version.js";
 import type { Io } from "../host.js";
+import type { BuildMetadata } from "../sign/source-tree.js";
 
 /**
  * The signing key of this machine; generated on first use, saying how to trust it elsewhere, or,
@@ -85,13 +86,13 @@ export function modulePath(s: SourceFile): string {
 }
 
 /** Signs a build's output with this machine's key and adds the signed manifest. */
-export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io, key?: SigningKey): Map<string, string> {
+export function signBuild(files: ReadonlyMap<string, string>, sources: readonly SourceFile[], io: Io, key?: SigningKey, build?: BuildMetadata): Map<string, string> {
   const bySource = new Map<string, OutputSource>();
   for (const s of sources) {
     if ((s.space ?? "project") !== "project") continue;
     bySource.set(modulePath(s), { itemId: s.id, text: s.text });
   }
-  return signOutput(files, key ?? signingKey(io), timestampFor(sources, io), bySource, VERSION);
+  return signOutput(files, key ?? signingKey(io), timestampFor(sources, io), bySource, VERSION, build);
 }
 
 /**

@@ -106,7 +106,7 @@ export async function run(args: string[], io: Io): Promise<number> {
  * would write (signed with a key that lives only in memory). Touches nothing.
  */
 async function checkOnly(spaces: Spaces, outDir: string, options: CheckOptions, io: Io): Promise<number> {
-  const [{ readSpaces }, { build }, { declarationMapFor }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }, { checkSourceSignatures }, { sortDiagnostics }] = await Promise.all([
+  const [{ readSpaces }, { build }, { declarationMapFor }, { runtimeFiles }, { signBuild, throwawayKey, unsignedView }, { checkOutput }, { checkSourceSignatures }, { sortDiagnostics }, { buildInfoOf }, { Fingerprints }] = await Promise.all([
     import("../../project/read-spaces.js"),
     import("../../compile/build.js"),
     import("../../emit/declaration-map.js"),
@@ -115,6 +115,8 @@ async function checkOnly(spaces: Spaces, outDir: string, options: CheckOptions, 
     import("../../output/check-output.js"),
     import("../../sign/check-sources.js"),
     import("../../diagnostics/diagnostic.js"),
+    import("../../builder/write-manifest.js"),
+    import("../../cache/build-cache.js"),
   ]);
   const { sources, hookConfig, diagnostics: readProblems } = readSpaces(spaces);
   const result = build(sources, VERSION, { hookConfig, emitTs: options.emitTs, declarationMap: declarationMapFor(spaces.project, outDir) });
@@ -125,7 +127,10 @@ async function checkOnly(spaces: Spaces, outDir: string, options: CheckOptions, 
   let drift: OutputDrift | null = null;
   if (!failed) {
     const unsigned = new Map([...result.files, ...runtimeFiles()]);
-    const files = options.allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey());
+    // The signed build metadata (the source list and counter) a build would write, from the same hashes.
+    const hashes = new Fingerprints(sources);
+    const meta = buildInfoOf(sources, hookConfig, spaces, (s) => hashes.hashOf(s), io.env);
+    const files = options.allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey(), meta);
     drift = checkOutput(outDir, files, unsignedView);
   }
   const { reportCheck } = await import("./check-report.js");
