@@ -1,10 +1,11 @@
 // Deciding whether a build may write a folder, before anything is created anywhere: never the file
 // system's root or a folder holding the project, never a file or a foreign symlink, and never a
 // folder holding files that no build recorded as its own (they are named, not deleted).
-import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, parse, resolve, sep } from "node:path";
 import { GITATTRIBUTES, RECORD, WORK_DIR, housekeepingFiles, isNotBuildOutput, parseRecord } from "./output-record.js";
 import { OutputError, writeFailure, type OutputFs } from "./output-fs.js";
+import { readRegular } from "./no-follow.js";
 
 /** What out/ holds that a build may replace or delete, and the record's text as found. */
 export interface Claim {
@@ -81,7 +82,7 @@ export function migrateGenerations(outDir: string, fs: OutputFs): void {
       fs.rmTree(gens);
     } else if (!lstatSync(outDir, { throwIfNoEntry: false }) && existsSync(join(gens, "state.json"))) {
       // Killed between the two steps above: the link is gone, the live generation still aside.
-      const live = (JSON.parse(readFileSync(join(gens, "state.json"), "utf8")) as { live?: string }).live;
+      const live = (JSON.parse(readRegular(join(gens, "state.json")) ?? "{}") as { live?: string }).live;
       if ((live === "a" || live === "b") && existsSync(join(gens, live))) fs.rename(join(gens, live), outDir);
       fs.rmTree(gens);
     }
@@ -157,7 +158,7 @@ function recognised(outDir: string, rel: string): boolean {
 function readHead(path: string): string {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const buf = Buffer.alloc(1024);
     return buf.toString("utf8", 0, readSync(fd, buf, 0, 1024, 0));
   } catch {
@@ -167,10 +168,5 @@ function readHead(path: string): string {
   }
 }
 
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
+/** Only a regular file is read: a link would read another file, a FIFO would block the build. */
+const readOrNull = readRegular;

@@ -1,7 +1,9 @@
 // A command's settings: its flags, else the project's config file, else the defaults. Paths in the
 // config file are relative to the project root; paths in flags to the working directory.
-import { resolve } from "node:path";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import * as d from "../diagnostics/codes.js";
+import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RyeConfig } from "./config-keys.js";
 import { readConfig } from "./read-config.js";
 
@@ -37,7 +39,7 @@ export function resolveSettings(project: string, flags: SettingFlags, cwd: strin
   const { config, source, diagnostics } = readConfig(project);
   const fromConfig = (p: string | undefined) => (p === undefined ? undefined : resolve(project, p));
   const pick = <K extends keyof RyeConfig>(flag: RyeConfig[K] | undefined, key: K): RyeConfig[K] | undefined => flag ?? config[key];
-  const keyDir = env.RYE_SIGNING_KEY_DIR ?? fromConfig(config.signingKeyDir);
+  const keyDir = env.RYE_SIGNING_KEY_DIR ?? configKeyDir(project, fromConfig(config.signingKeyDir), source, diagnostics);
   return {
     out: flags.out !== undefined ? resolve(project, flags.out) : resolve(project, config.out ?? "out"),
     userSpace: flags["user-space"] !== undefined ? resolve(cwd, flags["user-space"]) : fromConfig(config.userSpace),
@@ -50,4 +52,49 @@ export function resolveSettings(project: string, flags: SettingFlags, cwd: strin
     source,
     problems: diagnostics,
   };
+}
+
+/**
+ * The config file's `signingKeyDir`, when it may be used. The config is part of the checkout: a pull
+ * request could point it at a key of its own in the project (builds would sign with the attacker's
+ * key, and --verify-sources would trust it), or at a folder elsewhere that a first build would
+ * write a new key into. So it is used only for a folder outside the project, links resolved, that
+ * already holds a signing key; otherwise an error located at the setting (RYE_SIGNING_KEY_DIR, set
+ * outside the checkout, names any folder).
+ */
+function configKeyDir(project: string, dir: string | undefined, source: string | null, problems: Diagnostic[]): string | undefined {
+  if (dir === undefined || source === null) return dir;
+  const [real, proj] = [realOf(dir), realOf(project)];
+  const inside = real === proj || real.startsWith(proj.endsWith(sep) ? proj : proj + sep);
+  if (!inside && existsSync(join(dir, "private_key.pem"))) return dir;
+  const why = inside
+    ? `'signingKeyDir' (${dir}) lies inside the project, so a change to the checkout could choose the key that signs; keep the key outside it, or set RYE_SIGNING_KEY_DIR`
+    : `'signingKeyDir' (${dir}) holds no signing key; a build never creates one at a place the checkout names: create it there (RYE_SIGNING_KEY_DIR=DIR rye keys generate) or set RYE_SIGNING_KEY_DIR`;
+  problems.push(d.invalidConfig(settingAt(project, source, "signingKeyDir"), why));
+  return undefined;
+}
+
+/** Where the config file names `key` (its first mention), for a located diagnostic. */
+function settingAt(project: string, source: string, key: string) {
+  let text = "";
+  try {
+    text = readFileSync(join(project, source), "utf8");
+  } catch {
+    // Read a moment ago; at its start then.
+  }
+  const at = Math.max(text.indexOf(JSON.stringify(key)), 0);
+  return new LineIndex(text).location(source, at, at + key.length + 2);
+}
+
+/** `path` with every link resolved (its nearest existing folder's real path, then the rest as named). */
+function realOf(path: string): string {
+  const rest: string[] = [];
+  for (let p = resolve(path); ; p = dirname(p)) {
+    try {
+      return join(realpathSync(p), ...rest.reverse());
+    } catch {
+      if (dirname(p) === p) return resolve(path);
+      rest.push(basename(p));
+    }
+  }
 }

@@ -1,10 +1,11 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 import { compilerFiles } from "../../src/cache/build-cache.js";
+import { bookkeepingFor } from "../../src/cache/bookkeeping-secret.js";
 
 // The stat-only answer to "did anything change?" must never hide a change: every case below edits
 // something after a stamp was recorded and expects the same out/ a build from scratch gives.
@@ -102,12 +103,13 @@ describe("rye build when nothing changed", () => {
     const built = await rye(dir); // not answered from a stamp: it records one
     expect(existsSync(stampOf(dir))).toBe(true);
     expect(built.stderr).toContain("> 10 |");
-    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8")) as { excerpts: Record<string, { count: number; lines: Record<string, string> }> };
+    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8").replace(/^rye-mac:[^\n]*\n/, "")) as { excerpts: Record<string, { count: number; lines: Record<string, string> }> };
     expect(Object.keys(stamp.excerpts).sort()).toEqual([".ai/directives/t/one.md", ".ai/directives/t/two.md"]);
     // The sources' text is not read again: what the stamp holds is what is printed.
     const marker = stamp.excerpts[".ai/directives/t/one.md"]!;
     marker.lines["10"] = marker.lines["10"]!.replace("unused", "UNUSED");
-    writeFileSync(stampOf(dir), JSON.stringify(stamp));
+    // Sealed again as the build seals it (an unsealed stamp is ignored: see hostile-tree.test.ts).
+    writeFileSync(stampOf(dir), bookkeepingFor(dir, { USER_SPACE: TEST_USER }).seal("up-to-date", resolve(dir), JSON.stringify(stamp)));
     const again = await rye(dir);
     expect(again.stdout).toContain("(0 files written)");
     expect(again.stderr).toBe(built.stderr.replace('<input name="unused"', '<input name="UNUSED"'));
@@ -165,7 +167,7 @@ describe("rye build when nothing changed", () => {
   // ever be answered from the stamp (or a stale one would).
   test("records each item file as a stat of its path gives it, from the stat the build's read took", async () => {
     const dir = await stamped();
-    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8")) as { inputs: [string, number, number, number][] };
+    const stamp = JSON.parse(readFileSync(stampOf(dir), "utf8").replace(/^rye-mac:[^\n]*\n/, "")) as { inputs: [string, number, number, number][] };
     const items = stamp.inputs.filter(([path]) => path.endsWith(".md"));
     expect(items.map(([path]) => path).sort()).toEqual(["one.md", "two.md"].map((n) => join(dir, ".ai", "directives", "t", n)));
     for (const [path, size, mtimeMs, ino] of items) {
