@@ -13,4 +13,5 @@ export { buildProject, type ProjectBuildOptions, type ProjectBuildResult } from 
 export type { Io } from "./host.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./verify/verify.js";
 export { IntegrityError } from "./verify/integrity-error.js";
+export { runBundleTool, type RunBundleToolOptions } from "./bundle/run-bundle-tool.js";
 export { loadTrustAnchors, type TrustAnchors, type TrustAnchorOptions } from "./verify/trust-anchors.js";

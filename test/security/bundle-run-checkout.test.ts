@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBundleTool } from "../../src/bundle/run-bundle-tool.js";
 import { REPO, rye, tempDir } from "./helpers.js";
 
 const which = (name: string) => spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).stdout.trim();
@@ -305,6 +306,16 @@ describe.skipIf(!PYTHON)(`a bundle run does not let the checkout choose code${PY
     expect(existsSync(key)).toBe(true);
   }, 120_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }), 60_000);
+
+  it("the API: runBundleTool takes the same rule, and trustCheckout is its opt-in", async () => {
+    const c = CASES[0]!;
+    for (const trustCheckout of [false, true]) {
+      const ctx = checkout(c);
+      const r = await runBundleTool("out/bundle.mjs", "examples/word_count", { text: "a b c" }, { cwd: ctx.proj, env: ctx.env, project: ctx.proj, trustCheckout });
+      expect(r, JSON.stringify(r)).toMatchObject({ status: "success", data: { count: 3 } });
+      expect(existsSync(ctx.marker)).toBe(trustCheckout);
+    }
+  }, 60_000);
 
   for (const c of CASES) {
     it.skipIf(c.skip !== undefined)(`${c.name}${c.skip ? ` — skipped: ${c.skip}` : ""}`, () => {

@@ -13,7 +13,7 @@ import type { TrustStore } from "../../sign/trust-store.js";
 import { trustForSpaces } from "../../builder/signing.js";
 import { locateProject } from "../../builder/load-project.js";
 import { agentProgramCheck, chooseAgentsFile, type AgentsOptions } from "../../bundle/bundle-agents.js";
-import { bundleToolOptions } from "../../bundle/bundle-run-options.js";
+import { runBundleTool } from "../../bundle/run-bundle-tool.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import { importVerifiedBundle, type LoadedBundle } from "../../bundle/import-verified-bundle.js";
@@ -241,14 +241,10 @@ const BUNDLED_TOOL_OPTIONS = {
   "trust-checkout": { type: "boolean" },
 } as const;
 
-interface BundledTool extends ToolModule {
-  plan?: { files?: { path: string }[] };
-}
-
 /**
  * `rye run <bundle> tool <id> [--params JSON] [--dry-run] [--project DIR] [--trust-checkout]`: rye
- * calls the verified bundle's tool itself, so the options that keep the checkout from choosing
- * code (see bundle-run-options.ts) hold whatever the bundle's own command line would do.
+ * calls the verified bundle's tool itself (runBundleTool), so the options that keep the checkout
+ * from choosing code (see bundle-run-options.ts) hold whatever the bundle's own command line does.
  */
 async function runBundledTool(args: string[], io: Io): Promise<number> {
   const [bundle, , id, ...flags] = args;
@@ -265,27 +261,24 @@ async function runBundledTool(args: string[], io: Io): Promise<number> {
     io.stderr.write(`rye run tool: ${found.problem}\n`);
     return 2;
   }
-  const loaded = await loadBundle<{ tools: Record<string, BundledTool> }>(bundlePath, bundle!, values["trusted-key"], io);
-  if (typeof loaded === "number") return loaded;
+  let response: ToolResponse;
   try {
-    const tools = loaded.module.tools ?? {};
-    if (!Object.hasOwn(tools, id!)) {
-      printResponse({ status: "error", error: `Tool not found: ${id}`, item_id: id! }, io);
-      return 1;
-    }
-    const mod = tools[id!]!;
-    const where = { bundle: bundlePath, cwd: io.cwd, env: io.env, project: found.root, trustCheckout: values["trust-checkout"] === true };
-    let response: ToolResponse;
-    try {
-      response = await mod.execute(params, { ...bundleToolOptions(where, mod.plan, execa as unknown as Execa), dryRun: values["dry-run"] === true });
-    } catch (e) {
-      response = { status: "error", error: e instanceof Error ? e.message : String(e), item_id: id! };
-    }
-    printResponse(response, io);
-    return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
-  } finally {
-    loaded.dispose();
+    response = await runBundleTool(bundle!, id!, params, {
+      trustedKeys: values["trusted-key"],
+      cwd: io.cwd,
+      env: io.env,
+      project: found.root,
+      trustCheckout: values["trust-checkout"] === true,
+      dryRun: values["dry-run"] === true,
+      execa: execa as unknown as Execa,
+    });
+  } catch (e) {
+    if (!(e instanceof IntegrityError)) throw e;
+    io.stderr.write(`IntegrityError: ${e.message}\n`);
+    return 1;
   }
+  printResponse(response, io);
+  return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
 }
 
 /** The verified bundle's exports, or exit code 1 (with the refusal on stderr) when it does not verify. */
