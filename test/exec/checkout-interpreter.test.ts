@@ -3,7 +3,7 @@
 // and fallbacks. The resolver must never choose a file of the checkout; it takes the first outside
 // candidate in the original's order, else the fallback, else refuses naming the opt-in. Without the
 // rule it behaves as the original (a checkout candidate wins when it comes first).
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -87,6 +87,26 @@ describe("interpreter resolution in a bundle run", () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("a `command` interpreter in a bundle run", () => {
+  it("neither runs a resolve_cmd program of the checkout nor takes a path in it that one prints", () => {
+    const { checkout, policy } = layout([true, false], [false, false]);
+    const marker = join(checkout, "..", "resolver-ran");
+    const finder = join(checkout, "find-python");
+    writeFileSync(finder, `#!/bin/sh\necho ran > '${marker}'\necho /usr/bin/python3\n`);
+    chmodSync(finder, 0o755);
+    const osEnv = { PATH: process.env.PATH };
+    const byProgram = { type: "command", resolve_cmd: [finder], var: "RYE_PYTHON", fallback: "python3" };
+    expect(resolveInterpreter({}, byProgram, { osEnv, projectPath: checkout, checkout: policy }).RYE_PYTHON).toBe("python3");
+    expect(existsSync(marker)).toBe(false);
+    // Without the rule the original runs it and takes what it prints.
+    expect(resolveInterpreter({}, byProgram, { osEnv, projectPath: checkout }).RYE_PYTHON).toBe("/usr/bin/python3");
+    expect(existsSync(marker)).toBe(true);
+    const printed = { type: "command", resolve_cmd: ["echo", join(checkout, ".venv/bin/python")], var: "RYE_PYTHON" };
+    expect(() => resolveInterpreter({}, printed, { osEnv, projectPath: checkout, checkout: policy })).toThrow(OPT_IN);
+    expect(resolveInterpreter({}, printed, { osEnv, projectPath: checkout }).RYE_PYTHON).toBe(join(checkout, ".venv/bin/python"));
   });
 });
 

@@ -119,6 +119,8 @@ function commandOutput(config: Record<string, unknown>, osEnv: InterpreterSource
   const cmd = config.resolve_cmd;
   if (!Array.isArray(cmd) || cmd.length === 0) return undefined;
   const argv = cmd.map((c) => pyStr(c));
+  // A resolve_cmd naming a program by path runs it: one in the checkout is passed over like a candidate.
+  if (argv[0]!.includes(sep) && !allowed(argv[0]!)) return undefined;
   const run = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8", timeout: 5000, env: osEnv as NodeJS.ProcessEnv });
   if (run.error || run.status !== 0) return undefined;
   const path = pyStrip(run.stdout).split("\n")[0];
