@@ -1,6 +1,7 @@
 import { pyStr, pyStrip } from "../pystr.js";
 import { bindShellScript } from "./bind-shell-script.js";
 import type { EnvMap } from "./expand-env.js";
+import type { Word } from "./launchers.js";
 import { findShellScript, scriptPlaceholders, type ScriptPlaceholder } from "./shell-script.js";
 
 /** The script argument of a shell command as the chain wrote it, before any value went in. */
@@ -31,18 +32,46 @@ export function followTemplate(raw: string, chainConfig: Readonly<Record<string,
   return template;
 }
 
+/** Which placeholder values come from outside the chain, and which names resolve at all. */
+export interface ValueOrigin {
+  /** Whether a System 2 name's value is the caller's (untrusted). */
+  fromCaller: (name: string) => boolean;
+  /** Whether a System 2 name resolves. */
+  known: (name: string) => boolean;
+}
+
+/**
+ * The argv rye walks to find a script: each word as run when the chain wrote it or filled it from its
+ * own keys or rye's paths; null where a caller's or the environment's value went in, so that such a
+ * value can never steer which argument is the script (a value such as `-e…` would otherwise make the
+ * walk stop and leave the value itself as the script).
+ */
+export function walkWords(command: unknown, args: readonly unknown[], chainConfig: Readonly<Record<string, unknown>>, callerParams: Readonly<Record<string, unknown>>, origin: ValueOrigin): Word[] {
+  const templates = [chainConfig.command, ...(Array.isArray(chainConfig.args) ? chainConfig.args : [])];
+  return [command, ...args].map((actual, i) => {
+    const raw = templates[i];
+    if (typeof actual !== "string" || typeof raw !== "string") return null;
+    const template = followTemplate(raw, chainConfig, callerParams);
+    const caller = scriptPlaceholders(template, origin.known).some((p) => p.system === "env" || origin.fromCaller(p.expr));
+    return caller ? null : actual;
+  });
+}
+
 /**
  * Finds the `-c` script of a planned command (through launchers such as `env` or `timeout`) and its
  * template, the chain's own text. Null when the command runs no script rye can prove is one.
+ * Without `origin`, every word counts as written (the build's view of the chain's own config).
  */
 export function scriptSource(
   command: unknown,
   args: unknown,
   chainConfig: Readonly<Record<string, unknown>>,
   callerParams: Readonly<Record<string, unknown>>,
+  origin?: ValueOrigin,
 ): ScriptSource | null {
   if (!Array.isArray(args)) return null;
-  const { index, shell } = findShellScript(command, args);
+  const words = origin ? walkWords(command, args, chainConfig, callerParams, origin) : [command, ...args];
+  const { index, shell } = findShellScript(words[0], words.slice(1));
   const raw = index >= 0 ? (Array.isArray(chainConfig.args) ? chainConfig.args[index] : undefined) : undefined;
   if (typeof raw !== "string") return null;
   return { index, template: followTemplate(raw, chainConfig, callerParams), shell };

@@ -96,7 +96,7 @@ function bindValues(command: string, args: string[], config: Readonly<Record<str
     !CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined;
   // params_json is the caller's parameters as JSON text: as untrusted as they are.
   const fromCaller = (name: string) => name === "params_json" || (!CONFIG_KEYS.has(name) && own(callerParams, name));
-  const source = scriptSource(command, args, chainConfig, callerParams);
+  const source = scriptSource(command, args, chainConfig, callerParams, { fromCaller, known: (name) => param(name) !== undefined });
   const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
   const problem = splicedValueProblem(shellName(command), source ? source.index : -1, { chainConfig, callerParams, env: b.env, param, fromCaller });
   if (problem) throw new Error(problem);
