@@ -175,7 +175,7 @@ function apply(w: WordTok, role: WordRole): void {
   for (const r of w.recs) {
     if (r.quote === "comment") continue;
     if (r.depth > w.depth) {
-      if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)` });
+      if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)`, noDash: false });
       continue;
     }
     if (r.role === "refuse") continue;

@@ -72,8 +72,9 @@ export class ShellLexer {
         const op = OPERATORS.find((o) => this.src.startsWith(o, this.i))!;
         if (op === "<<" || op === "<<-") throw new Poison("a here-document");
         if (op === ";;" || op === ";&" || op === ";;&") throw new Poison("a case statement");
-        if (mode === "paren" && op === "(") parens++;
-        if (mode === "paren" && op === ")" && parens-- === 0) {
+        if (op === "(") parens++;
+        if (op === ")" && parens-- === 0) {
+          if (mode !== "paren") throw new Poison("an unbalanced )");
           this.i++;
           return tokens;
         }

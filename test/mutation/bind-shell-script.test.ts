@@ -1,0 +1,106 @@
+// Binding values into a script (src/runtime/exec/bind-shell-script.ts), the inert set
+// (src/runtime/exec/inert.ts) and the check of values spliced into other programs
+// (src/runtime/exec/spliced-args.ts).
+import { describe, expect, it } from "vitest";
+import { bindShellScript, refusedPlaceholder, UnsafeScriptPlaceholder, valueProblem } from "../../src/runtime/exec/bind-shell-script.js";
+import { inertProblem, isInert, INERT_DESCRIPTION } from "../../src/runtime/exec/inert.js";
+import { classifyScript } from "../../src/runtime/exec/shell-context.js";
+import { scriptPlaceholders } from "../../src/runtime/exec/shell-script.js";
+import { isWholePlaceholder, splicedPlaceholders, splicedValueProblem, type SplicedValues } from "../../src/runtime/exec/spliced-args.js";
+
+const known = (n: string) => n === "x" || n === "y";
+const bind = (script: string, values: string[], options = {}) => bindShellScript(script, scriptPlaceholders(script, known), values, { nonce: "N", ...options });
+
+describe("bindShellScript", () => {
+  it("a prelude from $1…$n, then shift, then the script with quoted references", () => {
+    expect(bind("echo {x} {y}", ["a", "b"])).toEqual({ script: `__rye_N_1=\${1} __rye_N_2=\${2}; shift 2; echo "\${__rye_N_1}" "\${__rye_N_2}"`, values: ["a", "b"] });
+    expect(bind("echo '{x}' \"{y}\"", ["a", "b"]).script).toBe(`__rye_N_1=\${1} __rye_N_2=\${2}; shift 2; echo ''"\${__rye_N_1}"'' "\${__rye_N_2}"`);
+    expect(bind("echo hi", [])).toEqual({ script: "echo hi", values: [] });
+    expect(bind("echo # {x}", ["a"]).script).toBe(`__rye_N_1=\${1}; shift 1; echo # {x}`);
+  });
+
+  it("a fresh random name part on each run, 16 hex digits, unless one is given", () => {
+    const a = bindShellScript("echo {x}", scriptPlaceholders("echo {x}", known), ["v"]).script;
+    const b = bindShellScript("echo {x}", scriptPlaceholders("echo {x}", known), ["v"]).script;
+    expect(a).toMatch(/^__rye_[0-9a-f]{16}_1=\$\{1\}; shift 1; echo "\$\{__rye_[0-9a-f]{16}_1\}"$/);
+    expect(a).not.toBe(b);
+  });
+
+  it("refuses a refused position and a value its position does not take, naming the placeholder", () => {
+    expect(() => bind("let {x}", ["1"])).toThrow(UnsafeScriptPlaceholder);
+    expect(() => bind("let {x}", ["1"])).toThrow("placeholder '{x}' sits as an argument of let, which reads it as code, a name or arithmetic in the shell script, where rye cannot prove the shell reads its value as data; pass the value as an argument after the script and use \"$1\"");
+    expect(() => bind("x={x}", ["a b"])).toThrow(/^the value of \{x\} holds " "; it is spliced into a shell script an assignment's value/);
+    expect(() => bind("cat {x}", ["-n"])).toThrow("the value of {x} starts with '-' and begins an argument where the command would read it as an option; write -- before it in the script (cat -- {x}), or keep it from starting with '-'");
+    expect(bind("cat a{x}", ["-n"]).values).toEqual(["-n"]);
+    expect(bind("x={x}", ["a.b"]).values).toEqual(["a.b"]);
+  });
+
+  it("trusted placeholders are bound but never refused", () => {
+    const trusted = () => true;
+    expect(bind("{x} {y}", ["/p q/bin", "$(x)"], { trusted }).script).toBe(`__rye_N_1=\${1} __rye_N_2=\${2}; shift 2; "\${__rye_N_1}" "\${__rye_N_2}"`);
+    expect(() => bind("{x} {y}", ["a", "b"], { trusted: (p: { expr: string }) => p.expr === "x" })).toThrow(/'\{y\}'/);
+  });
+
+  it("refusedPlaceholder and valueProblem", () => {
+    const script = "echo {x}; let {y}";
+    const ps = scriptPlaceholders(script, known);
+    const recs = classifyScript(script, ps);
+    expect(refusedPlaceholder(script, ps, recs)).toMatch(/^placeholder '\{y\}' sits as an argument of let/);
+    expect(refusedPlaceholder(script, ps, recs, (p) => p.expr === "y")).toBeNull();
+    expect(valueProblem("{x}", recs[0]!, "-n")).toMatch(/starts with '-'/);
+    expect(valueProblem("{x}", recs[0]!, "a-n")).toBeNull();
+    expect(valueProblem("{x}", { ...recs[0]!, noDash: false }, "-n")).toBeNull();
+    expect(valueProblem("{x}", { ...recs[0]!, quote: "comment" }, "-n")).toBeNull();
+    expect(valueProblem("{x}", { ...recs[0]!, role: "inert" }, "a b")).toMatch(/^the value of \{x\} holds " "/);
+    expect(valueProblem("{x}", { ...recs[0]!, role: "inert" }, "ab")).toBeNull();
+  });
+});
+
+describe("the inert set", () => {
+  it("letters, digits and _ . / : , + = -; no leading '-'; at most 4096", () => {
+    expect(isInert("")).toBe(true);
+    expect(isInert("Az09_./:,+=-")).toBe(true);
+    expect(isInert("-a")).toBe(false);
+    expect(isInert("a".repeat(4096))).toBe(true);
+    expect(isInert("a".repeat(4097))).toBe(false);
+    for (const c of " \t\n'\"`$[](){}<>|&;*?!#~\\^%@é\u0000") expect(isInert(`a${c}`), JSON.stringify(c)).toBe(false);
+  });
+
+  it("messages name the placeholder, the first bad character and the fix", () => {
+    expect(inertProblem("{x}", "ok", "w")).toBeNull();
+    expect(inertProblem("{x}", "a$b c", "argument 2 of python3")).toBe(
+      `the value of {x} holds "$"; it is spliced into argument 2 of python3, where rye accepts only inert values (${INERT_DESCRIPTION}). Make {x} a whole argument of its own (e.g. args: [..., "{x}"]) and read it there (sys.argv, process.argv, "$1"), or pass it on stdin`,
+    );
+    expect(inertProblem("{x}", "-a", "w")).toMatch(/^the value of \{x\} starts with '-'/);
+    expect(inertProblem("{x}", "a".repeat(4097), "w")).toMatch(/^the value of \{x\} is 4097 characters long/);
+    expect(inertProblem("{x}", "ab\u{1F600}", "w")).toContain('holds "\u{1F600}"');
+  });
+});
+
+describe("values spliced into other programs", () => {
+  it("a whole placeholder is no splice", () => {
+    for (const t of ["{x}", " {x} ", "${HOME}", "${HOME:-/h}"]) expect(isWholePlaceholder(t), t).toBe(true);
+    for (const t of ["a{x}", "{x}{y}", "${HOME}/x", "{x y}", "{}"]) expect(isWholePlaceholder(t), t).toBe(false);
+    expect(splicedPlaceholders("{x}", known)).toEqual([]);
+    expect(splicedPlaceholders("a{x}b${HOME}", known).map((p) => p.expr)).toEqual(["x", "HOME"]);
+  });
+
+  const values = (over: Partial<SplicedValues> = {}): SplicedValues => ({
+    chainConfig: { command: "python3", args: ["-c", "print('{x}')", "{y}", "{script}"], script: "run {x}" },
+    callerParams: { x: "a b", y: "$(y)" },
+    env: { E: "a b" },
+    param: (n) => ({ x: "a b", y: "$(y)", tool_dir: "/p q" })[n],
+    fromCaller: (n) => n === "x" || n === "y",
+    ...over,
+  });
+
+  it("checks caller and environment values in the command and every argument but the bound script", () => {
+    expect(splicedValueProblem("python3", -1, values())).toMatch(/^the value of \{x\} holds " "; it is spliced into argument 2 of python3/);
+    expect(splicedValueProblem("python3", 1, values())).toMatch(/spliced into argument 4 of python3/);
+    expect(splicedValueProblem("python3", 1, values({ callerParams: { x: "ok", y: "$(y)" }, param: (n) => ({ x: "ok", y: "$(y)" })[n] }))).toBeNull();
+    expect(splicedValueProblem("p", -1, values({ chainConfig: { command: "${E}/bin", args: [] } }))).toMatch(/^the value of \$\{E\} holds " "; it is spliced into the command/);
+    expect(splicedValueProblem("p", -1, values({ chainConfig: { command: "p", args: ["{tool_dir}/x"] } }))).toBeNull();
+    expect(splicedValueProblem("p", -1, values({ chainConfig: { command: "p", args: [1, null] } }))).toBeNull();
+    expect(splicedValueProblem("p", -1, values({ chainConfig: { command: "p", args: "{x}y" } }))).toBeNull();
+  });
+});
