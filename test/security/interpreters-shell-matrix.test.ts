@@ -144,6 +144,21 @@ describe.skipIf(shells.length === 0)("values in shell scripts, through launchers
     }, 120_000);
   }
 
+  // The per-run random part of the variables' names: an inert value can name a variable in an
+  // arithmetic or test context, but never the one holding another placeholder's full value.
+  it("an inert value that guesses the name of the variable holding a full value reaches nothing", async () => {
+    const payload = `a[$(touch ${MARKER})]`;
+    const guesses = ["__rye_1", "__rye__1", "__rye_0_1", "__rye_N_1", "__rye_0000000000000000_1"];
+    for (const shell of shells) {
+      for (const n of guesses) {
+        const script = `echo {m} >/dev/null; [ {n} -gt 0 ] 2>/dev/null; x={n}; echo $(( x )) 2>/dev/null; test -v {n}; printf '%d' {n} 2>/dev/null; :`;
+        const response = await run(dir, plan(dir, shell.argv[0]!, [...shell.argv.slice(1), "-c", script], { cwd: dir }), { m: payload, n });
+        expect(existsSync(MARKER), `${shell.name} ${n}`).toBe(false);
+        expect(String(response.error ?? ""), `${shell.name} ${n}`).not.toMatch(/the value of|cannot prove/);
+      }
+    }
+  }, 60_000);
+
   it("every launcher with every hostile fragment in a data context and in a let (bash, or the first shell)", async () => {
     const shell = shells.find((s) => s.name === "bash") ?? shells[0]!;
     for (const launcher of LAUNCHERS) {
