@@ -5,8 +5,6 @@
  */
 import { initSync, parse } from "es-module-lexer";
 
-let ready = false;
-
 export interface ModuleSyntax {
   /** Static specifiers in source order, each once. */
   imports: string[];
@@ -14,17 +12,15 @@ export interface ModuleSyntax {
   hasModuleSyntax: boolean;
 }
 
-/** Lexes `text`; throws a SyntaxError-like Error for text that is not valid JavaScript. */
-export function moduleSyntax(text: string, name = "module"): ModuleSyntax {
-  if (!ready) {
-    initSync();
-    ready = true;
-  }
+/** Lexes `text` (the file `name`); throws an Error naming `name` for text that is not valid JavaScript. */
+export function moduleSyntax(text: string, name: string): ModuleSyntax {
+  // Compiles the lexer's WebAssembly once; later calls return at once.
+  initSync();
   const [imports, , , hasModuleSyntax] = parse(text, name);
   const seen = new Set<string>();
   for (const i of imports) {
-    // d === -1: a static import or re-export; -2 is import.meta, >= 0 a dynamic import().
-    if (i.d === -1 && i.n !== undefined) seen.add(i.n);
+    // d === -1: a static import or re-export (whose specifier is always a string); -2 is import.meta, >= 0 a dynamic import().
+    if (i.d === -1) seen.add(i.n!);
   }
   return { imports: [...seen], hasModuleSyntax };
 }

@@ -8,23 +8,28 @@ import { dirname, join } from "node:path";
 
 export type ModuleFormat = "module" | "commonjs";
 
+function readOrNull(read: (path: string) => string, path: string): string | null {
+  try {
+    return read(path);
+  } catch {
+    return null;
+  }
+}
+
+function typeIn(packageJson: string): string | undefined {
+  try {
+    const type = (JSON.parse(packageJson) as { type?: unknown }).type;
+    return type === "module" || type === "commonjs" ? type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `type` of the nearest package.json above `file` ("module", "commonjs" or undefined). */
-export function packageTypeOf(file: string, read: (path: string) => string = (p) => readFileSync(p, "utf8")): string | undefined {
+export function packageTypeOf(file: string, read: (path: string) => string = (p) => String(readFileSync(p))): string | undefined {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
-    let text: string | undefined;
-    try {
-      text = read(join(dir, "package.json"));
-    } catch {
-      text = undefined;
-    }
-    if (text !== undefined) {
-      try {
-        const type = (JSON.parse(text) as { type?: unknown }).type;
-        return type === "module" || type === "commonjs" ? type : undefined;
-      } catch {
-        return undefined;
-      }
-    }
+    const text = readOrNull(read, join(dir, "package.json"));
+    if (text !== null) return typeIn(text);
     if (dirname(dir) === dir) return undefined;
   }
 }

@@ -65,20 +65,23 @@ describe("packageTypeOf", () => {
 describe("moduleSyntax", () => {
   test("static imports and re-exports in source order, each once; dynamic import() and import.meta left out", () => {
     const text = `import a from "./a.js";\nexport * from "./b.js";\nimport "./a.js";\nconst c = await import("./c.js");\nexport { d } from "d";\nconsole.log(import.meta.url);\nimport * as e from 'node:fs';\n`;
-    expect(moduleSyntax(text)).toEqual({ imports: ["./a.js", "./b.js", "d", "node:fs"], hasModuleSyntax: true });
+    expect(moduleSyntax(text, "/p/a.js")).toEqual({ imports: ["./a.js", "./b.js", "d", "node:fs"], hasModuleSyntax: true });
   });
   test("CommonJS text has no module syntax and no imports", () => {
-    expect(moduleSyntax(`const x = require("./x.js");\nmodule.exports = x;\n`)).toEqual({ imports: [], hasModuleSyntax: false });
+    expect(moduleSyntax(`const x = require("./x.js");\nmodule.exports = x;\n`, "/p/c.js")).toEqual({ imports: [], hasModuleSyntax: false });
   });
   test("a dynamic import alone is no module syntax", () => {
-    expect(moduleSyntax(`import("./x.js");\n`)).toEqual({ imports: [], hasModuleSyntax: false });
+    expect(moduleSyntax(`import("./x.js");\n`, "/p/d.js")).toEqual({ imports: [], hasModuleSyntax: false });
+  });
+  test("text that is no JavaScript: an error naming the file", () => {
+    expect(() => moduleSyntax(`import {`, "/p/broken.js")).toThrow(/\/p\/broken\.js/);
   });
   test("property: every generated static import is found, in order, and no dynamic one", () => {
     const name = fc.stringMatching(/^\.\/[a-z]{1,8}\.js$/);
     fc.assert(
       fc.property(fc.uniqueArray(name, { maxLength: 8 }), fc.array(name, { maxLength: 4 }), (statics, dynamics) => {
         const text = [...statics.map((s, i) => (i % 2 ? `export * from "${s}";` : `import "${s}";`)), ...dynamics.map((d) => `import(${JSON.stringify(d)});`)].join("\n");
-        expect(moduleSyntax(text).imports).toEqual(statics);
+        expect(moduleSyntax(text, "/p/gen.js").imports).toEqual(statics);
       }),
     );
   });
@@ -99,6 +102,9 @@ describe("resolve requests", () => {
     ["not JSON", `${RESOLVE_PREFIX}%7Bnope`],
     ["one string", RESOLVE_PREFIX + encodeURIComponent('["x"]')],
     ["three strings", RESOLVE_PREFIX + encodeURIComponent('["x","y","z"]')],
+    ["a number first", RESOLVE_PREFIX + encodeURIComponent('[1,"x"]')],
+    ["a request's JSON without the prefix", encodeURIComponent('["a","b"]')],
+    ["as long as the prefix, then a request's JSON", "x".repeat(RESOLVE_PREFIX.length) + encodeURIComponent('["a","b"]')],
     ["a number", RESOLVE_PREFIX + encodeURIComponent('["x",1]')],
     ["an object", RESOLVE_PREFIX + encodeURIComponent('{"0":"x","1":"y"}')],
     ["the prefix later in the text", `x${request("a", "b")}`],
