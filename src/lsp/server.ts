@@ -23,6 +23,19 @@ function explain(code: string): string {
   return entry ? `**${code}** (${entry[0]}): ${entry[1]}. See docs/diagnostics.md#${code.toLowerCase()}.` : "";
 }
 
+/**
+ * The file a document URI names, or null for any other URI (untitled:, a remote host, a malformed
+ * one): the server answers requests about those with nothing instead of failing.
+ */
+function fileOf(uri: unknown): string | null {
+  if (typeof uri !== "string" || !uri.startsWith("file:")) return null;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return null;
+  }
+}
+
 /** The nearest folder at or above `from` holding `.ai/`, else `from` itself. */
 function projectRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -42,10 +55,10 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   let scheduled = false;
 
   connection.onInitialize((params) => {
-    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
-    const root = projectRoot(folder ? fileURLToPath(folder) : process.cwd());
+    const folder = params?.workspaceFolders?.[0]?.uri ?? params?.rootUri;
     try {
-      ws = new Workspace(root);
+      // A root that is no file: URI (or none) is the server's own folder.
+      ws = new Workspace(projectRoot((typeof folder === "string" && fileOf(folder)) || process.cwd()));
     } catch (e) {
       // No project here: the server stays up and answers nothing, as editors expect of a server.
       void connection.window.showWarningMessage(`rye: ${(e as Error).message}`);
@@ -66,11 +79,11 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   });
   connection.onInitialized(() => schedule([]));
 
-  const fileOf = (uri: string) => fileURLToPath(uri);
   const change = (uri: string, text: string | null) => {
-    if (!ws || !uri.startsWith("file:")) return;
-    ws.setOverlay(fileOf(uri), text);
-    schedule([fileOf(uri)]);
+    const file = fileOf(uri);
+    if (!ws || !file) return;
+    ws.setOverlay(file, text);
+    schedule([file]);
   };
   documents.onDidOpen((e) => change(e.document.uri, e.document.getText()));
   documents.onDidChangeContent((e) => change(e.document.uri, e.document.getText()));
@@ -90,7 +103,12 @@ export function startServer(connection: Connection = createConnection(ProposedFe
       scheduled = false;
       const files = pending;
       pending = [];
-      if (ws) publish(ws, files);
+      // Nothing that one file or edit does may stop the server: a failure is logged, and the next edit checks again.
+      try {
+        if (ws) publish(ws, files);
+      } catch (e) {
+        connection.console.error(`rye: checking failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      }
     });
   }
 
@@ -101,7 +119,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
       const ref = ws.itemAt(f);
       if (ref && !changed.some((s) => s.path === ref.path)) changed.push({ kind: ref.kind, id: ref.id, path: ref.path, text: "" });
     }
-    const diagnostics = [...ws.configProblems, ...checker.check(sources, ws.hookConfig, changed)];
+    const diagnostics = [...ws.configProblems, ...ws.overlayProblems(), ...checker.check(sources, ws.hookConfig, changed)];
     const byFile = new Map<string, Diagnostic[]>();
     for (const d of diagnostics) {
       if (!d.loc) continue;
@@ -120,13 +138,18 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     for (const uri of previews) void sendPreview(uri);
   }
 
-  const textOf = (uri: string) => documents.get(uri)?.getText() ?? (ws ? ws.textOf(fileOf(uri)) : undefined);
+  /** For handlers: the file of a document URI, or "" (no item, no text) for any other. */
+  const pathOf = (uri: string) => fileOf(uri) ?? "";
+  const textOf = (uri: string) => {
+    const file = fileOf(uri);
+    return file === null ? undefined : (documents.get(uri)?.getText() ?? ws?.textOf(file));
+  };
   const location = (span: FileSpan) => ({ uri: pathToFileURL(span.file).href, range: rangeOf(span.text, span.start, span.end) });
 
   connection.onCompletion(({ textDocument, position }) => {
     const text = textOf(textDocument.uri);
     if (!ws || text === undefined) return [];
-    const file = fileOf(textDocument.uri);
+    const file = pathOf(textDocument.uri);
     const before = text.slice(0, offsetAt(text, position));
     const ref = ws.itemAt(file);
     const ctx = ref?.kind === "tool" || file.endsWith(".yaml") || file.endsWith(".yml") ? toolContext(before) : directiveContext(before);
@@ -139,7 +162,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     const offset = offsetAt(text, position);
     const token = tokenAt(text, offset);
     // A diagnostic under the cursor is explained by its code's entry, whatever else is there.
-    const explained = (published.get(fileOf(textDocument.uri)) ?? []).filter((d) => d.loc!.start.offset <= offset && offset <= d.loc!.end.offset).map((d) => explain(d.code));
+    const explained = (published.get(pathOf(textDocument.uri)) ?? []).filter((d) => d.loc!.start.offset <= offset && offset <= d.loc!.end.offset).map((d) => explain(d.code));
     const markdown = (value: string) => ({ contents: { kind: "markdown" as const, value: [...explained, value].filter(Boolean).join("\n\n---\n\n") }, ...(token ? { range: rangeOf(text, token.start, token.end) } : {}) });
     if (!token) return explained.length > 0 ? markdown("") : null;
     if (token.kind === "code") return markdown(explain(token.code));
@@ -148,7 +171,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
       return markdown(itemMarkdown(src?.kind ?? token.itemKinds[0]!, token.id, src));
     }
     if (token.kind === "input") {
-      const input = inputsOfText(text, fileOf(textDocument.uri)).find((i) => i.name === token.name);
+      const input = inputsOfText(text, pathOf(textDocument.uri)).find((i) => i.name === token.name);
       return markdown(input ? paramMarkdown(input) : `\`${token.name}\` is not a declared input of this directive.`);
     }
     const target = resolveItem(ws.sources(), token.itemKinds, token.target);
@@ -160,7 +183,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     const text = textOf(textDocument.uri);
     if (!ws || text === undefined) return null;
     const token = tokenAt(text, offsetAt(text, position));
-    const span = token ? definitionOf(ws, fileOf(textDocument.uri), text, token) : null;
+    const span = token ? definitionOf(ws, pathOf(textDocument.uri), text, token) : null;
     return span ? location(span) : null;
   });
 
@@ -168,7 +191,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     const text = textOf(textDocument.uri);
     if (!ws || text === undefined) return [];
     const token = tokenAt(text, offsetAt(text, position));
-    return token ? inputReferences(ws, fileOf(textDocument.uri), text, token).map(location) : [];
+    return token ? inputReferences(ws, pathOf(textDocument.uri), text, token).map(location) : [];
   });
 
   connection.onPrepareRename(({ textDocument, position }) => {
@@ -185,7 +208,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     const token = tokenAt(text, offsetAt(text, position));
     if (!token) return null;
     const changes: Record<string, { range: ReturnType<typeof rangeOf>; newText: string }[]> = {};
-    for (const span of inputReferences(ws, fileOf(textDocument.uri), text, token)) {
+    for (const span of inputReferences(ws, pathOf(textDocument.uri), text, token)) {
       const uri = pathToFileURL(span.file).href;
       (changes[uri] ??= []).push({ range: rangeOf(span.text, span.start, span.end), newText: newName });
     }
@@ -193,7 +216,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   });
 
   connection.onCodeLens(({ textDocument }) => {
-    const ref = ws?.itemAt(fileOf(textDocument.uri));
+    const ref = ws?.itemAt(pathOf(textDocument.uri));
     if (ref?.kind !== "directive") return [];
     const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     return [{ range, command: { title: "Preview what the model receives", command: "rye.preview", arguments: [textDocument.uri] } }];
@@ -207,9 +230,9 @@ export function startServer(connection: Connection = createConnection(ProposedFe
 
   /** The preview of a directive buffer, with the sample inputs kept beside it (`<name>.inputs.json`). */
   async function preview(uri: string, thread = true): Promise<PreviewResult | null> {
-    const ref = ws?.itemAt(fileOf(uri));
+    const ref = ws?.itemAt(pathOf(uri));
     if (!ws || ref?.kind !== "directive") return null;
-    const samples = fileOf(uri).replace(/\.md$/, ".inputs.json");
+    const samples = pathOf(uri).replace(/\.md$/, ".inputs.json");
     let inputs: unknown = {};
     try {
       if (existsSync(samples)) inputs = JSON.parse(readFileSync(samples, "utf8"));
@@ -220,8 +243,12 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   }
 
   async function sendPreview(uri: string): Promise<void> {
-    const result = await preview(uri);
-    if (result) await connection.sendNotification("rye/preview", { uri, result });
+    try {
+      const result = await preview(uri);
+      if (result) await connection.sendNotification("rye/preview", { uri, result });
+    } catch (e) {
+      connection.console.error(`rye: preview of ${uri} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   connection.onShutdown(() => undefined);

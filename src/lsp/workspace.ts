@@ -5,7 +5,8 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { loadProject, type LoadedProject } from "../builder/load-project.js";
 import type { ItemKind, SourceFile } from "../compile/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { ITEM_DIRS } from "../project/read-project.js";
+import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
+import * as d from "../diagnostics/codes.js";
 import { resolveSettings } from "../project/settings.js";
 
 /** Where a file sits among a project's items. */
@@ -21,6 +22,9 @@ export interface ItemRef {
 export class Workspace {
   private loaded!: LoadedProject;
   private readonly overlays = new Map<string, string>();
+  /** Open buffers over the size limit, by file, with their size: left out of the sources, as a build leaves such files (RYE1005). */
+  private readonly oversized = new Map<string, number>();
+  private maxFileBytes = DEFAULT_MAX_FILE_BYTES;
   /** The config file's own problems (RYE9001, RYE9002), located in it. */
   configProblems: Diagnostic[] = [];
 
@@ -39,6 +43,8 @@ export class Workspace {
     const settings = resolveSettings(this.root, {}, this.root, this.env);
     this.configProblems = settings.problems;
     this.loaded = loadProject({ project: this.root, cwd: this.root, env: settings.env, userSpace: settings.userSpace, systems: settings.systems });
+    // The build's limit (RYE_MAX_FILE_SIZE) holds for open buffers too.
+    this.maxFileBytes = this.loaded.spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   }
 
   /** The hook configuration, from its open buffer when it is being edited. */
@@ -50,21 +56,34 @@ export class Workspace {
 
   /** Replaces a file's text with an editor buffer's; null puts the file's own text back. */
   setOverlay(file: string, text: string | null): void {
+    this.oversized.delete(file);
     if (text === null) this.overlays.delete(file);
-    else this.overlays.set(file, text);
+    else {
+      this.overlays.set(file, text);
+      // Measured in UTF-16 units first: only a buffer that may be over the limit is encoded to count its bytes.
+      const bytes = text.length * 3 > this.maxFileBytes ? Buffer.byteLength(text) : 0;
+      if (bytes > this.maxFileBytes) this.oversized.set(file, bytes);
+    }
+  }
+
+  /** RYE1005 for each open buffer over the size limit (checked as a build would: not at all). */
+  overlayProblems(): Diagnostic[] {
+    const at = { offset: 0, line: 1, column: 1 };
+    return [...this.oversized].map(([file, bytes]) => d.fileTooLarge({ source: this.itemAt(file)?.path ?? file, start: at, end: at }, bytes, this.maxFileBytes));
   }
 
   /** Every item of every space, open buffers in place of their files, new unsaved items included. */
   sources(): SourceFile[] {
     const seen = new Set<string>();
-    const out = this.loaded.sources.map((s) => {
+    const out = this.loaded.sources.flatMap((s) => {
       const file = this.absolute(s.path);
       seen.add(file);
+      if (this.oversized.has(file)) return [];
       const text = this.overlays.get(file);
-      return text === undefined ? s : { ...s, text };
+      return [text === undefined ? s : { ...s, text }];
     });
     for (const [file, text] of this.overlays) {
-      if (seen.has(file)) continue;
+      if (seen.has(file) || this.oversized.has(file)) continue;
       const ref = this.itemAt(file);
       if (ref) out.push({ kind: ref.kind, id: ref.id, path: ref.path, ext: ref.ext, text, space: "project" });
     }

@@ -13,6 +13,12 @@ export async function run(args: string[], io: Io): Promise<number> {
     return args.includes("--help") ? 0 : 2;
   }
   const { startServer } = await import("../../lsp/server.js");
+  // The last net under every handler (decisions.md #25): an error no handler caught, or a promise
+  // no one awaited, is logged on stderr and the server keeps serving instead of exiting. Handlers
+  // of requests answer with an error response themselves (vscode-jsonrpc catches what they throw).
+  const report = (what: string) => (e: unknown) => io.stderr.write(`rye lsp: ${what}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.on("uncaughtException", report("uncaught error"));
+  process.on("unhandledRejection", report("unhandled rejection"));
   startServer();
   // The connection ends the process when the client sends `exit`.
   return new Promise<number>(() => undefined);

@@ -49,7 +49,15 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`No directive '${id}' in ${relative(io.cwd, project.spaces.project) || "."}/.ai/directives${hint ? `: did you mean '${hint}'?` : "."}\n`);
     return 1;
   }
-  const result = await previewDirective(project.sources, { id, inputs, thread: values.thread, model: values.model }, project.hookConfig);
+  let result: PreviewResult;
+  try {
+    result = await previewDirective(project.sources, { id, inputs, thread: values.thread, model: values.model }, project.hookConfig);
+  } catch (e) {
+    // A compiler bug is reported as one (decisions.md #25), with the item, never as a stack trace.
+    const detail = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
+    io.stderr.write(`Internal error while previewing '${id}' (${detail}); please report it with that directive.\n`);
+    return 1;
+  }
   return print(result, Boolean(values.json), project, io);
 }
 
