@@ -1,6 +1,8 @@
 // Where each argument of an agent command stands, so a placeholder value can never become an option
 // of the agent binary: a value may begin with `-` only after a literal `--` or as the value of a
 // literal option written just before it (`--model {model}`, `-p {prompt}`).
+import { inertProblem } from "../exec/inert.js";
+import { walkLaunchers } from "../exec/launchers.js";
 
 /** One argument: literal strings and placeholders, concatenated. */
 export type ArgTemplate = (string | { ph: string })[];
@@ -30,4 +32,38 @@ export function argumentPositions(argv: readonly ArgTemplate[]): ArgumentPositio
 export function leadingPlaceholder(word: ArgTemplate): string | null {
   const first = word[0];
   return first !== undefined && typeof first !== "string" ? first.ph : null;
+}
+
+// The agent binary named once, in `bin`, parses its own argv: a value inside one of its words is
+// data. Any other program (a shell, an interpreter, a wrapper rye does not know) may read a word as
+// code, so a value spliced into a larger word of it must be inert; a placeholder that is the script
+// of a shell's -c is refused outright.
+const AGENT_BIN = "\u0000bin";
+/** Placeholders whose values come from rye itself (a temp file's path, the date) or the user's own `bin`. */
+const OWN = new Set(["bin", "role_file", "date"]);
+
+/**
+ * Why `values` cannot fill `argv`, or null: each placeholder spliced into a larger word of a program
+ * other than `{bin}` must hold an inert value (runtime/exec/inert.ts), and no placeholder may be the
+ * `-c` script of a shell.
+ */
+export function splicedValueProblem(argv: readonly ArgTemplate[], values: Readonly<Record<string, string>>): string | null {
+  const words = argv.map((w) => literal(w) ?? (w.length === 1 && typeof w[0] !== "string" && w[0]!.ph === "bin" ? AGENT_BIN : null));
+  const launch = walkLaunchers(words);
+  if (launch.proven && launch.program >= 0 && words[launch.program] === AGENT_BIN) return null;
+  const program = launch.proven && launch.program >= 0 ? launch.name : "a program rye cannot see into";
+  for (const [i, word] of argv.entries()) {
+    const phs = word.filter((p): p is { ph: string } => typeof p !== "string");
+    if (phs.length === 0) continue;
+    if (launch.proven && launch.family && launch.script === i) {
+      return `{${phs[0]!.ph}} is the script of ${launch.name} -c in the agent command, so its value would run as shell code; refused. Pass it as an argument after the script and read it as "$1"`;
+    }
+    if (word.length === 1) continue;
+    for (const p of phs) {
+      if (OWN.has(p.ph) || !Object.hasOwn(values, p.ph)) continue;
+      const problem = inertProblem(`{${p.ph}}`, values[p.ph]!, `argument ${i} of the agent command (${program})`);
+      if (problem) return problem;
+    }
+  }
+  return null;
 }

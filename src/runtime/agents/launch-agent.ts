@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { argvProblem, spawnFailureReason } from "../exec/check-argv.js";
-import { argumentPositions, leadingPlaceholder, type ArgTemplate } from "./argument-positions.js";
+import { argumentPositions, leadingPlaceholder, splicedValueProblem, type ArgTemplate } from "./argument-positions.js";
 import { forwardSignals, startWatchdog, type ForwardedSignal } from "./forward-signals.js";
 import { isoDate } from "./render-template.js";
 import { roleFolder, sweepRoleFiles, writeRoleFile } from "./role-files.js";
@@ -71,6 +71,8 @@ export function buildArgv(t: CommandTemplate, values: Readonly<Record<string, st
   const fill = (parts: ArgTemplate) => parts.map((p) => (typeof p === "string" ? p : value(p.ph))).join("");
   for (const name of ["bin", "model"] as const) if (Object.hasOwn(values, name)) checkName(name, values[name]!);
   const positions = argumentPositions(t.argv);
+  const spliced = splicedValueProblem(t.argv, values);
+  if (spliced) throw new AgentLaunchError(spliced);
   const argv = t.argv.map(fill);
   argv.forEach((word, i) => {
     const ph = leadingPlaceholder(t.argv[i]!);
