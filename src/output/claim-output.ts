@@ -5,12 +5,35 @@ import { closeSync, constants, existsSync, lstatSync, openSync, readSync, readdi
 import { basename, dirname, join, parse, resolve, sep } from "node:path";
 import { GITATTRIBUTES, RECORD, WORK_DIR, housekeepingFiles, isNotBuildOutput, parseRecord } from "./output-record.js";
 import { OutputError, writeFailure, type OutputFs } from "./output-fs.js";
-import { readRegular } from "./no-follow.js";
+import { readRegular, writeNoFollow } from "./no-follow.js";
+import type { Bookkeeping } from "../cache/bookkeeping-seal.js";
 
 /** What out/ holds that a build may replace or delete, and the record's text as found. */
 export interface Claim {
   owned: Set<string>;
   record: string | null;
+  /**
+   * The record carries this user's seal for this folder (out/.rye/record.seal): a build wrote it
+   * here. An unsealed record (a fresh clone, a pull request's) still names what a build may
+   * replace, but a file it lists is deleted only when it is recognisably build output.
+   */
+  sealed: boolean;
+}
+
+/** Where the seal of out/'s record is kept: in the writer's own folder, never committed. */
+const recordSeal = (outDir: string) => join(outDir, WORK_DIR, "record.seal");
+
+/** Seals the record out/ now holds (after a commit), so the next build may delete what it lists. */
+export function sealRecord(outDir: string, book: Bookkeeping): void {
+  const text = readRegular(join(outDir, RECORD));
+  const mac = text === null ? null : book.mac("output-record", outDir, text);
+  if (mac === null) return;
+  try {
+    // Not one of the writer's injectable operations: a seal left unwritten is never a failed build.
+    writeNoFollow(recordSeal(outDir), mac);
+  } catch {
+    // Only lets the next build delete files the record lists without recognising them first.
+  }
 }
 
 /** How many foreign files a refusal names (a folder like /usr would otherwise list thousands). */
@@ -96,9 +119,11 @@ export function migrateGenerations(outDir: string, fs: OutputFs): void {
  * record (an older rye's output), the files that are recognisably build output. Anything else is
  * refused (RYE8005) with the first files named.
  */
-export function claimOutput(outDir: string): Claim {
+export function claimOutput(outDir: string, book?: Bookkeeping): Claim {
   const recordText = readOrNull(join(outDir, RECORD));
   const recorded = recordText === null ? null : parseRecord(recordText);
+  const mac = recorded && book ? book.mac("output-record", outDir, recordText!) : null;
+  const sealed = mac !== null && readRegular(recordSeal(outDir)) === mac;
   const owned = new Set<string>();
   const foreign: string[] = [];
   for (const [rel, kind] of entries(outDir)) {
@@ -114,7 +139,7 @@ export function claimOutput(outDir: string): Claim {
     throw refuse(join(outDir, foreign[0]!.replace(/ \(.*\)$/, "")), `${outDir} holds files ${why}: ${named}. rye build never deletes or replaces them: move them elsewhere, or choose another --out`);
   }
   if (recorded) for (const rel of recorded) owned.add(rel);
-  return { owned, record: recorded ? recordText : null };
+  return { owned, record: recorded ? recordText : null, sealed };
 }
 
 /** Every entry under `dir` except the writer's own folder, as `/`-separated paths, lazily (a foreign folder may be huge). */
@@ -137,7 +162,7 @@ function* entries(dir: string): Generator<[string, "file" | "symlink" | "special
 }
 
 /** Without a record: a file an older rye build wrote, by its header or its exact shape. */
-function recognised(outDir: string, rel: string): boolean {
+export function recognised(outDir: string, rel: string): boolean {
   const path = join(outDir, rel);
   if (/\.(?:js|mjs|ts)$/.test(rel)) {
     const head = readHead(path);

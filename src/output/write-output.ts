@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { acquireLock, LockTimeoutError, type LockOptions } from "./lock.js";
-import { claimOutput, migrateGenerations, refuseOutDir } from "./claim-output.js";
+import { claimOutput, migrateGenerations, recognised, refuseOutDir, sealRecord } from "./claim-output.js";
 import { applyJournal, journalTemp, recoverOutput, stagingDir, workDir, writeJournal, insideAny, type Journal } from "./journal.js";
 import { OutputError, realFs, writeFailure, type OutputFs } from "./output-fs.js";
 import { GITATTRIBUTES, RECORD, housekeepingFiles, isInside, isNotBuildOutput } from "./output-record.js";
@@ -110,6 +110,8 @@ export class OutputTransaction implements OutputSink {
     /** The first folder `begin` created for out/ (out/ itself or a parent), removed again by `abort`. */
     private readonly created: string | undefined,
     private readonly book: Bookkeeping,
+    /** The record found is sealed by this user for this folder (or `owned` is this process's own). */
+    private readonly recordSealed: boolean,
   ) {}
 
   static begin(dir: string, options: TransactionOptions = {}): OutputTransaction {
@@ -140,8 +142,8 @@ export class OutputTransaction implements OutputSink {
     }
     try {
       recoverOutput(outDir, fs, book);
-      const claim = known ? null : claimOutput(outDir);
-      return new OutputTransaction(outDir, fs, claim ? claim.owned : known!.owned, claim ? claim.record : "known", release, created, book);
+      const claim = known ? null : claimOutput(outDir, book);
+      return new OutputTransaction(outDir, fs, claim ? claim.owned : known!.owned, claim ? claim.record : "known", release, created, book, claim ? claim.sealed : true);
     } catch (e) {
       release();
       removeCreated(outDir, created, fs);
@@ -232,11 +234,12 @@ export class OutputTransaction implements OutputSink {
       this.produced = this.carriedHousekeeping(removed);
     } else {
       this.writeHousekeeping();
-      removed = [...this.owned].filter((rel) => !this.seen.has(rel) && !isNotBuildOutput(rel) && statSync(this.livePath(rel), { throwIfNoEntry: false })?.isFile());
+      removed = [...this.owned].filter((rel) => !this.seen.has(rel) && !isNotBuildOutput(rel) && lstatSync(this.livePath(rel), { throwIfNoEntry: false })?.isFile() && this.mayDelete(rel));
       this.produced = this.seen;
     }
     const result = { written: this.staged.size, removed: removed.length };
     if (result.written === 0 && result.removed === 0) {
+      if (!this.recordSealed) sealRecord(this.outDir, this.book);
       this.finish();
       return result;
     }
@@ -255,8 +258,18 @@ export class OutputTransaction implements OutputSink {
       const partly = `; ${this.outDir} is partly updated and the next rye build completes it from ${join(workDir(this.outDir), "journal.json")}`;
       throw new OutputError(failure.message + partly, failure.path, "RYE8006", failure.errno, failure.reason + partly);
     }
+    if (!this.recordSealed || journal.write.includes(RECORD)) sealRecord(this.outDir, this.book);
     this.finish();
     return result;
+  }
+
+  /**
+   * A file the previous record lists and this build no longer produces: deleted when the record is
+   * sealed (a build of this user wrote it), else only when it is recognisably build output (a
+   * record a checkout carries could name a file of the user's).
+   */
+  private mayDelete(rel: string): boolean {
+    return this.recordSealed || recognised(this.outDir, rel);
   }
 
   /**

@@ -41,6 +41,10 @@ interface Plant {
   plant(c: Ctx): "refused" | "ignored";
   /** A located refusal's message, when refused. */
   why?: RegExp;
+  /** The build goes through but out/ keeps a file that is not build output, so `rye verify` fails. */
+  keepsForeign?: boolean;
+  /** More to check once the commands ran. */
+  check?(c: Ctx): void;
 }
 
 function cli(cwd: string, ...args: string[]) {
@@ -240,6 +244,21 @@ const PLANTS: Plant[] = [
       return "ignored";
     },
   },
+  // The output record: committed with out/, so a pull request can make it list anything.
+  {
+    name: "a record (unsealed, as a clone has it) listing a file of the user's in out/ that no build produces",
+    plant(c) {
+      writeFileSync(join(c.out, "notes.md"), "the user's notes");
+      const record = JSON.parse(readFileSync(join(c.out, "rye-files.json"), "utf8"));
+      record.folders[""].push("notes.md");
+      writeFileSync(join(c.out, "rye-files.json"), JSON.stringify(record));
+      return "ignored";
+    },
+    keepsForeign: true,
+    check(c) {
+      expect(readFileSync(join(c.out, "notes.md"), "utf8")).toBe("the user's notes");
+    },
+  },
   // Links and special files in out/ itself.
   {
     name: "out/directives is a symlink to the home",
@@ -333,7 +352,8 @@ describe("a hostile checkout is input, never authority (rye build, --check, veri
         expect(readFileSync(join(c.out, MODULE), "utf8")).toBe(c.clean);
         expect(lstatSync(join(c.out, MODULE)).nlink).toBe(1);
         const verify = cli(c.project, "verify", "out");
-        expect(verify.code, verify.err + verify.out).toBe(0);
+        if (p.keepsForeign) expect(verify.out + verify.err).toMatch(/notes\.md/);
+        else expect(verify.code, verify.err + verify.out).toBe(0);
       }
       for (const args of [["build", "--check"], ["verify", "out"], ["preview", "t"]]) {
         const r = cli(c.project, ...args);
@@ -343,6 +363,7 @@ describe("a hostile checkout is input, never authority (rye build, --check, veri
       expect(outside(c)).toEqual(before);
       for (const m of c.markers) expect(lstatSync(m, { throwIfNoEntry: false }), m).toBeUndefined();
       expect(readdirSync(trusted())).toEqual(["colleague.pem"]);
+      p.check?.(c);
     }, 240_000);
   }
 });
