@@ -72,7 +72,8 @@ describe("the spawn guard of a bundle run", () => {
   }
 
   it("refuses a child environment that preloads a checkout file, whoever set it", () => {
-    for (const env of [{ LD_PRELOAD: join(proj, "x.so") }, { BASH_ENV: "./x.sh" }, { NODE_OPTIONS: `--require ${proj}/x.cjs` }]) {
+    const preloads: Record<string, string>[] = [{ LD_PRELOAD: join(proj, "x.so") }, { BASH_ENV: "./x.sh" }, { NODE_OPTIONS: `--require ${proj}/x.cjs` }];
+    for (const env of preloads) {
       const r = spawnWith(join(outside, "prog"), { PATH: outside, ...env });
       expect(r.started, JSON.stringify(env)).toBe(false);
       expect(r.error).toContain(optIn);
