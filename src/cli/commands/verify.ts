@@ -107,6 +107,11 @@ function sourceLine(display: string, kind: string, r: ItemVerification, trust: T
 
 const FILE_STATUS: Record<FileCheck["status"], string> = { verified: "verified", modified: "modified", missing: "missing", unlisted: "unlisted", "not-a-file": "error" };
 
+/** The signed build metadata for the JSON report (the source list itself is left in out/manifest/sources.txt). */
+function stampOf(result: VerifyResult): { time: string; counter: number; sources: string } | null {
+  return result.build && { time: result.build.time, counter: result.build.counter, sources: result.build.sources };
+}
+
 /**
  * The lines for one output folder: the manifest, then every file it lists or that should not be
  * there; with `all` false, verified files are only counted (a 10k-item build is ~20k files).
@@ -126,7 +131,7 @@ function outputLines(result: VerifyResult, shown: (p: string) => string, dirShow
   const lines: Line[] = [{
     path: manifestPath, kind: "manifest", status: ok ? "verified" : stale ? "stale" : m.ok ? "modified" : STATUS[m.outcome], ok,
     details: `${m.ok ? `${signedBy(fp, m.owner, via)}, hash matches, key trusted, signature valid` : itemDetails(m)}${count}`,
-    message: result.problems.join("\n"), fingerprint: fp, owner: m.owner, more: all ? 0 : verified,
+    message: result.problems.join("\n"), fingerprint: fp, owner: m.owner, more: all ? 0 : verified, json: { build: stampOf(result) },
   }];
   for (const f of files) {
     if (!all && f.status === "verified") continue;
@@ -151,7 +156,7 @@ function bundleLine(result: VerifyResult, display: string): Line {
   const details = r.ok
     ? `${signedBy(r.signature?.fingerprint, r.owner, via)}, hash matches, key trusted, signature valid${b.detached === null ? "" : b.detached ? ", detached .sig valid" : ", detached .sig INVALID"}`
     : itemDetails(r);
-  return { path: display, kind: "module", status: b.ok ? "verified" : r.ok && b.detached !== false && result.build ? "stale" : r.ok ? "bad-signature" : STATUS[r.outcome], ok: b.ok, details, message: b.problems.join("\n"), fingerprint: r.signature?.fingerprint ?? null, owner: r.owner };
+  return { path: display, kind: "module", status: b.ok ? "verified" : r.ok && b.detached !== false && result.build ? "stale" : r.ok ? "bad-signature" : STATUS[r.outcome], ok: b.ok, details, message: b.problems.join("\n"), fingerprint: r.signature?.fingerprint ?? null, owner: r.owner, json: { build: stampOf(result) } };
 }
 
 /**
