@@ -31,6 +31,12 @@ try {
 // The apps print their render as they are evaluated.
 const DEV_RENDER = `await server.ssrLoadModule(ENTRY);`;
 
+/** A Vite build for the browser (library mode, one ES module): what a client bundle of out/ holds. */
+const VITE_BROWSER = `import { build } from "vite";
+import { ryeVerify } from "rye-build/vite";
+await build({ root: process.cwd(), configFile: false, logLevel: "silent", plugins: [ryeVerify()], build: { lib: { entry: "app.mjs", formats: ["es"], fileName: "app" }, outDir: "dist-vite-browser", emptyOutDir: true, minify: false } });
+`;
+
 const ROLLUP = `import { rollup } from "rollup";
 import { ryeVerify } from "rye-build/rollup";
 const b = await rollup({ input: "app.mjs", plugins: [ryeVerify()], external: (id) => id.startsWith("node:"), onwarn() {} });
@@ -70,6 +76,7 @@ describe("bundling a consumer of out/index.js with the verifying plugins", () =>
     "esbuild (browser)": { script: ESBUILD("browser", "dist-browser/app.mjs"), output: () => join(project, "dist-browser", "app.mjs"), dir: "dist-browser" },
     "Vite SSR": { script: VITE("dist-vite"), output: () => firstJs("dist-vite"), dir: "dist-vite" },
     "Vite SSR of rye output inside a dependency (external by default)": { script: VITE("dist-vite-dep", "app-dep.mjs"), output: () => firstJs("dist-vite-dep"), dir: "dist-vite-dep", dep: true },
+    "Vite (browser build)": { script: VITE_BROWSER, output: () => firstJs("dist-vite-browser"), dir: "dist-vite-browser" },
     Rollup: { script: ROLLUP, output: () => join(project, "dist-rollup", "app.mjs"), dir: "dist-rollup" },
     webpack: { script: WEBPACK, output: () => join(project, "dist-webpack", "app.mjs"), dir: "dist-webpack" },
     Rspack: { script: RSPACK, output: () => join(project, "dist-rspack", "app.mjs"), dir: "dist-rspack" },
