@@ -33,7 +33,10 @@ export class Bookkeeping {
   open(kind: RecordKind, scope: string, sealed: string | null): string | null {
     if (sealed === null || this.secret === null || sealed.length < LINE || !sealed.startsWith(PREFIX) || sealed[LINE - 1] !== "\n") return null;
     const text = sealed.slice(LINE);
-    const claimed = Buffer.from(sealed.slice(PREFIX.length, LINE - 1), "hex");
+    const hex = sealed.slice(PREFIX.length, LINE - 1);
+    // Exactly the form `seal` writes: Buffer.from would also take upper case, or stop at a non-digit.
+    if (!/^[0-9a-f]{64}$/.test(hex)) return null;
+    const claimed = Buffer.from(hex, "hex");
     const actual = Buffer.from(this.mac(kind, scope, text)!, "hex");
     return claimed.length === actual.length && timingSafeEqual(claimed, actual) ? text : null;
   }

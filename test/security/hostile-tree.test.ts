@@ -8,7 +8,7 @@
 // message, and a build that goes through leaves the module built from the sources, which verifies.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -365,5 +365,41 @@ describe("a hostile checkout is input, never authority (rye build, --check, veri
       expect(readdirSync(trusted())).toEqual(["colleague.pem"]);
       p.check?.(c);
     }, 240_000);
+  }
+});
+
+/** Moves every mtime under `dir` ten seconds back, out of the window in which a stamp is not recorded. */
+function age(dir: string): void {
+  const past = new Date(Date.now() - 10_000);
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.isFile()) utimesSync(join(d, e.name), past, past);
+    }
+    utimesSync(d, past, past);
+  };
+  walk(dir);
+}
+
+describe("an up-to-date stamp a checkout carries is no stamp", () => {
+  const FORGED = "forged-report-marker";
+  for (const how of ["sealed for this project (the control: the stamp answers)", "unsealed", "its real MAC line kept", "sealed for another project"] as const) {
+    test(`a stamp whose report was rewritten, ${how}`, () => {
+      const c = victim();
+      age(join(c.project, ".ai"));
+      age(c.out);
+      expect(cli(c.project, "build").code).toBe(0); // records the stamp: nothing moved for a while
+      const file = join(c.project, ".rye-cache", "up-to-date.json");
+      const sealed = readFileSync(file, "utf8");
+      const stamp = JSON.parse(sealed.slice(sealed.indexOf("\n") + 1));
+      stamp.diagnostics.push({ code: "RYE2002", severity: "warning", message: FORGED });
+      const text = JSON.stringify(stamp);
+      const scope = how === "sealed for another project" ? join(dirname(c.around), "other", "project") : c.project;
+      writeFileSync(file, how === "unsealed" ? text : how === "its real MAC line kept" ? `${sealed.slice(0, sealed.indexOf("\n") + 1)}${text}` : sealWithVictimSecret("up-to-date", scope, text));
+      const r = cli(c.project, "build");
+      expect(r.code, r.err).toBe(0);
+      if (how.startsWith("sealed for this project")) expect(r.out + r.err).toContain(FORGED);
+      else expect(r.out + r.err).not.toContain(FORGED);
+    }, 120_000);
   }
 });
