@@ -144,6 +144,18 @@ const PLANTS: Plant[] = [
     },
   })),
   {
+    name: "an unsealed journal deleting a file of the user's in out/ before the build looks at out/",
+    plant(c) {
+      writeFileSync(join(c.out, "notes.md"), "the user's notes");
+      writeFileSync(join(workDir(c), "journal.json"), JSON.stringify({ write: [], remove: ["notes.md"] }));
+      return "refused"; // the notes are no build's: named, never deleted
+    },
+    why: /out\/notes\.md:1:1 - error RYE8005: .*holds files no build recorded as its own .*notes\.md/,
+    check(c) {
+      expect(readFileSync(join(c.out, "notes.md"), "utf8")).toBe("the user's notes");
+    },
+  },
+  {
     name: "staging files and a journal temp file without a journal",
     plant(c) {
       mkdirSync(join(workDir(c), "staging", "directives"), { recursive: true });
