@@ -24,7 +24,8 @@ export type ResolveImport = (specifier: string, parentUrl: string) => string;
 
 type CjsModule = InstanceType<typeof Module> & { _compile(text: string, filename: string, format?: string): unknown };
 type Handler = (module: CjsModule, filename: string) => void;
-type ModuleInternals = { _extensions: Record<string, Handler>; _nodeModulePaths(dir: string): string[] };
+type Compile = (this: CjsModule, text: string, filename: string, format?: string) => unknown;
+type ModuleInternals = { _extensions: Record<string, Handler>; _nodeModulePaths(dir: string): string[]; prototype: { _compile: Compile } };
 
 const internals = Module as unknown as ModuleInternals;
 const EXTENSIONS = [".js", ".mjs", ".cjs"] as const;
@@ -49,6 +50,8 @@ interface ReadFile {
 export class RequireVerifier {
   /** Files whose static graph was walked (and, for output, compiled from verified bytes). */
   private readonly done = new Set<string>();
+  /** Files this verifier is compiling now, from the text it checked. */
+  private readonly vouched = new Set<string>();
 
   constructor(private readonly guard: OutputGuard, private readonly resolve: ResolveImport) {}
 
@@ -65,22 +68,33 @@ export class RequireVerifier {
   /** The `_extensions` handler: evaluates verified output from the bytes checked, anything else as Node would. */
   load(module: CjsModule, filename: string, original: Handler): void {
     const file = this.read(filename);
-    if (file.format === "module") {
-      // Without require(esm) Node refuses the file itself, before evaluating anything.
-      if (!process.features.require_module) return original(module, filename);
-      this.walk(file, new Set([filename]), module);
-      this.done.add(filename);
-      if (file.output) {
-        module._compile(file.text, filename, "module");
-        return;
+    // What this handler compiles, or hands on to Node's after checking it, is not checked again by `compiling`.
+    this.vouched.add(filename);
+    try {
+      if (file.format === "module" && process.features.require_module) {
+        this.walk(file, new Set([filename]), module);
+        this.done.add(filename);
       }
-      return original(module, filename);
+      // Without require(esm) Node's handler refuses an ES module itself, before evaluating anything.
+      if (!file.output || (file.format === "module" && !process.features.require_module)) return original(module, filename);
+      module._compile(file.text, filename, file.format);
+    } finally {
+      this.vouched.delete(filename);
     }
-    if (file.output) {
-      module._compile(file.text, filename, "commonjs");
-      return;
-    }
-    original(module, filename);
+  }
+
+  /**
+   * Every compile this handler did not vouch for: another require hook installed later, which read
+   * the file itself. Its text must be the verified bytes (a transformed or tampered text is refused),
+   * and an ES module's imports are compiled from verified bytes first, as `load` does.
+   */
+  compiling(module: CjsModule, text: string, filename: string, format: string | undefined): void {
+    if (this.vouched.has(filename)) return;
+    if (this.guard.check(filename, text) === undefined) return;
+    const file: ReadFile = { path: filename, text, output: true, format: format === "module" || format === "commonjs" ? format : formatOf(filename, () => packageTypeOf(filename), () => moduleSyntax(text, filename).hasModuleSyntax) };
+    if (file.format !== "module" || !process.features.require_module) return;
+    this.walk(file, new Set([filename]), module);
+    this.done.add(filename);
   }
 
   /**
@@ -118,7 +132,12 @@ export class RequireVerifier {
     const m = new Module(file.path, parent) as CjsModule;
     m.filename = file.path;
     m.paths = internals._nodeModulePaths(dirname(file.path));
-    m._compile(file.text, file.path, "module");
+    this.vouched.add(file.path);
+    try {
+      m._compile(file.text, file.path, "module");
+    } finally {
+      this.vouched.delete(file.path);
+    }
     m.loaded = true;
   }
 
@@ -129,10 +148,19 @@ export class RequireVerifier {
 
 let installed: RequireVerifier | undefined;
 
-/** Wraps Node's CommonJS handlers once per thread; later calls keep the first verifier. */
+/**
+ * Wraps Node's CommonJS handlers once per thread, and `Module.prototype._compile` behind them, for a
+ * require hook installed later that replaces the handlers instead of calling them. Later calls keep
+ * the first verifier.
+ */
 export function installRequireHook(guard: OutputGuard, resolve: ResolveImport): RequireVerifier {
   if (installed) return installed;
   const verifier = new RequireVerifier(guard, resolve);
+  const compile = internals.prototype._compile;
+  internals.prototype._compile = function ryeCheckedCompile(text, filename, format) {
+    verifier.compiling(this, text, filename, format);
+    return compile.call(this, text, filename, format);
+  };
   for (const ext of EXTENSIONS) {
     const original = internals._extensions[ext];
     if (!original) continue;

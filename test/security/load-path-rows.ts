@@ -50,6 +50,15 @@ export const LOAD_PATHS: Record<string, LoadPathRow> = {
   "createRequire(import.meta.url)": { files: { "app.mjs": `import { createRequire } from "node:module";\nconst m = createRequire(import.meta.url)("./out/index.js");\nconsole.log(${RENDER});\n` }, args: ["app.mjs"], target: "out" },
   // Preloads given with -r run before any --import: the register entry must come first among them.
   "--require preload of output, after -r rye-build/register": { files: { "app.cjs": PRINT_CJS("./out/index.js") }, args: ["-r", "rye-build/register", "-r", "./out/index.js", "app.cjs"], target: "out" },
+  // A hook installed after rye's that replaces the .js handler (reads and compiles files itself, as some transpiling hooks do).
+  "require() through a later hook that bypasses rye's handler": {
+    files: {
+      "hook.cjs": `const Module = require("node:module");\nconst { readFileSync } = require("node:fs");\nModule._extensions[".js"] = (module, filename) => module._compile(readFileSync(filename, "utf8"), filename);\n`,
+      "app.cjs": `require("./hook.cjs");\n${PRINT_CJS("./out/index.js")}`,
+    },
+    args: ["app.cjs"],
+    target: "out",
+  },
   "module.require": { files: { "app.cjs": `const m = module.require("./out/index.js");\nconsole.log(${RENDER});\n` }, args: ["app.cjs"], target: "out" },
   "require() of a dependency shipping rye output": { files: { "app.cjs": PRINT_CJS("greeter") }, args: ["app.cjs"], target: "dep" },
   "import of a dependency shipping rye output": { files: { "app.mjs": `import * as m from "greeter";\nconsole.log(${RENDER});\n` }, args: ["app.mjs"], target: "dep" },
