@@ -15,12 +15,15 @@ const reason = (script: string) => classify(script)[0]!.reason;
 describe("values any position takes: data commands and redirections", () => {
   it("data commands' arguments, quoted or not, with the leading-dash rule", () => {
     expect(roles("echo {x}")).toEqual(["full!/none"]);
-    expect(roles("echo a{x} '{y}' \"{x}\"")).toEqual(["full/none", "full/sq", "full/dq"]);
+    expect(roles("echo a{x} '{y}' \"{x}\"")).toEqual(["full/none", "full!/sq", "full!/dq"]);
     expect(roles("cat {x}")).toEqual(["full!/none"]);
     expect(roles("cat -- {x}")).toEqual(["full/none"]);
     expect(roles("echo -- {x}")).toEqual(["full!/none"]);
     expect(roles("rm -f -- {x} {y}")).toEqual(["full/none", "full/none"]);
     expect(roles("'cat' {x}")).toEqual(["full!/none"]);
+    // Quotes do not stop a value from starting the word: "-n" is still an option.
+    expect(roles('cat "{x}" \'{y}\' ""{x} \'\'"{y}"')).toEqual(["full!/dq", "full!/sq", "full!/none", "full!/dq"]);
+    expect(roles('cat "a{x}" \'a\'{y} a"{x}" "$HOME"{y} \\a{x}')).toEqual(["full/dq", "full/none", "full/dq", "full/none", "full/none"]);
     for (const c of ["ls", "mkdir", "touch", "cp", "mv", "head", "tail", "wc", "sort", "uniq", "cut", "basename", "dirname", "realpath", "tee"]) {
       expect(roles(`${c} -- {x}`), c).toEqual(["full/none"]);
     }

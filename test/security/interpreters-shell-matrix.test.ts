@@ -32,6 +32,7 @@ const CONTEXTS: [string, Expect, ((v: string) => string)?][] = [
   [`nice -n 1 printf '<%s>' {v}`, "full", (v) => `<${v}>`],
   [`cat -- {v} 2>/dev/null; printf ok`, "full"],
   [`echo {v} | cat >/dev/null`, "full"],
+  [`cat "{v}" 2>/dev/null; printf ok`, "full"],
   [`: > {v}.out 2>/dev/null; printf ok`, "full"],
   [`printf '%d' {v}`, "inert"],
   [`test -v {v}`, "inert"],
@@ -107,7 +108,7 @@ async function check(shell: Shell, launcher: Launcher, options: string[], ctx: n
     return;
   }
   // echo has no `--`: a value starting with '-' at the start of its argument would be an option.
-  const leadingDash = template.startsWith("echo {v}") && value.startsWith("-");
+  const leadingDash = (template.startsWith("echo {v}") || template.startsWith('cat "{v}"')) && value.startsWith("-");
   if ((expected === "inert" && !INERT.test(value)) || leadingDash) {
     expect(response.status, label).toBe("error");
     expect(error, label).toMatch(/the value of (\{v\}|\$\{HOSTILE\})/);

@@ -46,6 +46,8 @@ export class ShellLexer {
   readonly recs: Rec[] = [];
   private depth = 0;
   private end: number;
+  /** Nothing of the current word so far but empty quotes: a value here starts the word. */
+  private empty = false;
   private readonly at = new Map<number, { index: number; end: number }>();
 
   constructor(
@@ -94,10 +96,11 @@ export class ShellLexer {
   }
 
   /** Skips a placeholder at `i` if one starts there, recording it; true when one did. */
-  private placeholder(quote: Quote, atWordStart: boolean, refuse?: string): boolean {
+  private placeholder(quote: Quote, inWord: boolean, refuse?: string): boolean {
     const p = this.at.get(this.i);
     if (!p) return false;
-    this.rec(p.index, quote, atWordStart, refuse);
+    this.rec(p.index, quote, inWord && this.empty, refuse);
+    this.empty = false;
     this.i = p.end;
     return true;
   }
@@ -133,6 +136,7 @@ export class ShellLexer {
   private word(): WordTok {
     const w: WordTok = { kind: "word", start: this.i, text: "", prefix: "", quoted: false, depth: this.depth, recs: [] };
     const first = this.recs.length;
+    this.empty = true;
     let literal = "";
     let unquoted = true;
     const lose = () => {
@@ -141,7 +145,7 @@ export class ShellLexer {
     };
     while (this.i < this.end) {
       const c = this.src[this.i]!;
-      if (this.placeholder("none", this.i === w.start)) lose();
+      if (this.placeholder("none", true)) lose();
       else if (META.test(c)) break;
       else if (c === "\\") {
         this.i++;
@@ -151,6 +155,7 @@ export class ShellLexer {
           literal += this.src[this.i++] ?? "";
           w.quoted = true;
           unquoted = false;
+          this.empty = false;
         }
       } else if (c === "'") {
         w.quoted = true;
@@ -164,10 +169,12 @@ export class ShellLexer {
         else literal += text;
       } else if (c === "$" || c === "`") {
         this.expansion(false);
+        this.empty = false;
         lose();
       } else {
         literal += c;
         this.i++;
+        this.empty = false;
         if (unquoted) w.prefix += c;
       }
     }
@@ -186,8 +193,11 @@ export class ShellLexer {
     this.i++;
     while (this.i < close) {
       const before = this.i;
-      if (this.placeholder("sq", false)) text += this.src.slice(before, this.i);
-      else text += this.src[this.i++];
+      if (this.placeholder("sq", true)) text += this.src.slice(before, this.i);
+      else {
+        text += this.src[this.i++];
+        this.empty = false;
+      }
     }
     this.i = close + 1;
     return text;
@@ -199,20 +209,23 @@ export class ShellLexer {
     this.i++;
     while (this.i < this.end && this.src[this.i] !== '"') {
       const c = this.src[this.i]!;
-      if (this.placeholder("dq", false)) text = null;
+      if (this.placeholder("dq", true)) text = null;
       else if (c === "\\") {
         this.i++;
         if (this.placeholder("dq", false, "right after a backslash")) text = null;
         else {
           const n = this.src[this.i++] ?? "";
           if (text !== null) text += '$`"\\\n'.includes(n) ? (n === "\n" ? "" : n) : `\\${n}`;
+          if (n !== "\n") this.empty = false;
         }
       } else if (c === "$" || c === "`") {
         this.expansion(true);
+        this.empty = false;
         text = null;
       } else {
         if (text !== null) text += c;
         this.i++;
+        this.empty = false;
       }
     }
     if (this.i >= this.end) throw new Poison("an unterminated double quote");
