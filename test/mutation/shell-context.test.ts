@@ -203,3 +203,29 @@ describe("what the reader follows", () => {
     expect(reason("let $(echo {x})")).toMatch(/through a command substitution/);
   });
 });
+
+describe("any text at all", () => {
+  it("never throws and gives every placeholder a role and a reason unless it takes any value (property)", async () => {
+    const fc = (await import("fast-check")).default;
+    const piece = fc.constantFrom(
+      "{x}", "{y}", "${HOME}", " ", "\n", ";", "&", "|", "&&", "(", ")", "((", "))", "$(", "`", "'", '"', "\\", "$", "{", "}", "[[", "]]",
+      "<", ">", "<<", "<<<", ">&", "#", "=", "a=", "a[", "echo", "cat", "printf", "'%s'", "let", "for", "in", "do", "done", "if", "then", "fi",
+      "case", "esac", "env", "-i", "timeout", "5", "sh", "-c", "--", "-n", "$'", "${", "${#", ":-", "x",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const script = pieces.join("");
+        const placeholders = scriptPlaceholders(script, (n) => names.has(n));
+        const recs = classifyScript(script, placeholders);
+        expect(recs.length).toBe(placeholders.length);
+        recs.forEach((r, i) => {
+          expect(r.index).toBe(i);
+          if (r.quote === "comment") return;
+          expect(["full", "inert", "refuse"]).toContain(r.role);
+          if (r.role !== "full") expect(typeof r.reason).toBe("string");
+        });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
