@@ -9,7 +9,7 @@ import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
 import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
 import { LISTED } from "../sign/signed-files.js";
-import { buildCounter, buildMetadata, sourceEntries, SOURCES_LIST, type BuildMetadata } from "../sign/source-tree.js";
+import { buildCounter, buildMetadata, sourceListOf, SOURCES_LIST, type BuildMetadata } from "../sign/source-tree.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
 import type { SourceFile } from "../compile/source.js";
 
@@ -67,7 +67,16 @@ const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x
  * the hook configuration, and RYE_BUILD_COUNTER. `rye verify --current` recomputes the same list.
  */
 export function buildInfoOf(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, spaces: Spaces, hashOf: (s: SourceFile) => string, env: NodeJS.ProcessEnv): BuildMetadata {
-  return buildMetadata(sourceEntries(sources, new Map(spacesInOrder(spaces)), hashOf, hookConfig), buildCounter(env));
+  return buildMetadata(sourceListOf(sources, rootsOf(spaces), hashOf, hookConfig), buildCounter(env));
+}
+
+// The same roots object for the same spaces, so the kept lines of sourceListOf stay valid across rebuilds.
+let lastRoots: { key: string; roots: ReadonlyMap<string, string> } | undefined;
+function rootsOf(spaces: Spaces): ReadonlyMap<string, string> {
+  const list = spacesInOrder(spaces);
+  const key = JSON.stringify(list);
+  if (lastRoots?.key !== key) lastRoots = { key, roots: new Map(list) };
+  return lastRoots.roots;
 }
 
 /** Writes the shards and root through `out`; returns their records. `memo.manifest` is read and updated when given. */
