@@ -45,6 +45,11 @@ describe("bookkeeping seal", () => {
       expect(UNAUTHENTICATED.open(k, p, book.seal(k, p, text))).toBeNull();
       expect(book.open(k, p, null)).toBeNull();
     }));
+    // Upper-case hex decodes to the same bytes: only the exact form `seal` writes opens.
+    const sealed = book.seal("journal", "/p", "text");
+    const upper = sealed.replace(/^rye-mac:1:([0-9a-f]{64})/, (_, h: string) => `rye-mac:1:${h.toUpperCase()}`);
+    expect(upper).not.toBe(sealed);
+    expect(book.open("journal", "/p", upper)).toBeNull();
     expect(UNAUTHENTICATED.authenticates).toBe(false);
     expect(book.authenticates).toBe(true);
   });

@@ -244,6 +244,15 @@ const PLANTS: Plant[] = [
     },
   },
   {
+    name: ".rye-cache is a symlink to a folder beside the project",
+    plant(c) {
+      rmSync(join(c.project, ".rye-cache"), { recursive: true, force: true });
+      symlinkSync(join(c.around, "elsewhere"), join(c.project, ".rye-cache"));
+      writeFileSync(join(c.out, MODULE), payloadModule(c, c.markers[0]!));
+      return "ignored";
+    },
+  },
+  {
     name: ".rye-cache records are a hard link, a symlink and a FIFO",
     plant(c) {
       const cache = join(c.project, ".rye-cache");
