@@ -6,11 +6,17 @@
  *     `node_modules/.bin/tsx`, a `command` that prints a checkout path) and takes the fallback;
  *   - search lists of the environment (PATH, PYTHONPATH, NODE_PATH, …) lose their checkout entries,
  *     preloads into the checkout (LD_PRELOAD, BASH_ENV, NODE_OPTIONS --require …) are refused;
- *   - the program started must not be a checkout file other than one the plan hashed.
+ *   - the program started must not be a checkout file other than one the plan hashed;
+ *   - every file an interpreter could import from the tool's folder must be signed by a key trusted
+ *     from outside the checkout (the runtime's `verify_deps` scope, or `BUNDLE_DEPS_SCOPE` when it
+ *     enables none), and Python reads no bytecode cache from the checkout.
  */
+import { mkdtempSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import type { Execa } from "../runtime/exec/run-process.js";
 import type { RunToolOptions } from "../runtime/exec/run-tool.js";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { BUNDLE_DEPS_SCOPE, dependencyVerifier } from "./dependency-verifier.js";
 import { checkoutOf, type Checkout } from "./checkout.js";
 import { checkoutEnv } from "./checkout-env.js";
 import { guardedExeca } from "./guard-spawn.js";
@@ -30,6 +36,8 @@ export interface BundleRunOptions {
   trustCheckout?: boolean;
   /** How refusals tell the user to opt in (default: the CLI flag). */
   optIn?: string;
+  /** Keys trusted for the bundle: they may also vouch for the tool's dependency files. */
+  trustedKeys?: readonly string[];
 }
 
 /** The checkout of a bundle run, and the env of the OS with its checkout search entries dropped. */
@@ -47,14 +55,27 @@ export function bundleCheckout(o: BundleRunOptions): { checkout: Checkout; osEnv
  */
 export function bundleToolOptions(o: BundleRunOptions, plan: { files?: readonly { path: string }[] } | undefined, execa: Execa): RunToolOptions {
   const projectPath = resolve(o.cwd ?? process.cwd(), o.project ?? ".");
-  if (o.trustCheckout) return { projectPath, osEnv: o.env ?? process.env, execa };
+  if (o.trustCheckout) {
+    // The checkout is trusted: its project's trust store vouches too, and only the runtime's own verify_deps applies.
+    const env = o.env ?? process.env;
+    const spaces = [{ root: projectPath, label: "project" }, { root: resolve(o.cwd ?? process.cwd(), env.USER_SPACE ?? homedir()), label: "user" }];
+    return { projectPath, osEnv: env, execa, verifyDependency: dependencyVerifier({ spaces, env, trustedKeys: o.trustedKeys, cwd: o.cwd }) };
+  }
   const { checkout, osEnv, optIn } = bundleCheckout(o);
   const planFiles = (plan?.files ?? []).map((f) => resolve(projectPath, f.path));
+  const env = o.env ?? process.env;
+  // The user space vouches (unless it lies in the checkout); the checkout's own project trust store does not.
+  const userSpace = resolve(o.cwd ?? process.cwd(), env.USER_SPACE ?? homedir());
+  const spaces = checkout.contains(userSpace) ? [] : [{ root: userSpace, label: "user" }];
   return {
     projectPath,
     osEnv,
     dotenv: null,
     checkout: { contains: checkout.contains, optIn },
     execa: guardedExeca(execa, { checkout, planFiles, optIn }),
+    verifyDependency: dependencyVerifier({ spaces, env, trustedKeys: o.trustedKeys, cwd: o.cwd }),
+    defaultVerifyDeps: BUNDLE_DEPS_SCOPE,
+    // Python would otherwise read `__pycache__/*.pyc` beside a verified source without re-reading it.
+    extraEnv: { PYTHONPYCACHEPREFIX: mkdtempSync(join(tmpdir(), "rye-pycache-")) },
   };
 }

@@ -5,6 +5,7 @@
  * @example const r = await runBundleTool("out/bundle.mjs", "examples/word_count", { text: "a b" }, { trustedKeys: ["ci-key.pem"] });
  */
 import { execa as cliExeca } from "execa";
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Execa } from "../runtime/exec/run-process.js";
 import type { RunToolOptions, ToolResponse } from "../runtime/exec/run-tool.js";
@@ -24,6 +25,7 @@ export interface RunBundleToolOptions extends BundleTrustOptions {
 
 interface BundledTool {
   plan?: { files?: readonly { path: string }[] };
+  metadata?: Readonly<Record<string, unknown>>;
   execute(params: Record<string, unknown>, options?: RunToolOptions): Promise<ToolResponse>;
 }
 
@@ -36,10 +38,17 @@ export async function runBundleTool(bundle: string, id: string, params: Record<s
     const tools = loaded.module.tools ?? {};
     if (!Object.hasOwn(tools, id)) return { status: "error", error: `Tool not found: ${id}`, item_id: id };
     const tool = tools[id]!;
-    const where = { bundle: path, cwd, env: options.env, project: options.project, trustCheckout: options.trustCheckout };
+    const where = { bundle: path, cwd, env: options.env, project: options.project, trustCheckout: options.trustCheckout, trustedKeys: options.trustedKeys };
     const execa = options.execa ?? (cliExeca as unknown as Execa);
     try {
-      return await tool.execute(params, { ...bundleToolOptions(where, tool.plan, execa), dryRun: options.dryRun === true });
+      const configSchema = tool.metadata?.config_schema;
+      const runOptions = bundleToolOptions(where, tool.plan, execa);
+      try {
+        return await tool.execute(params, { ...runOptions, configSchema, dryRun: options.dryRun === true });
+      } finally {
+        const cache = runOptions.extraEnv?.PYTHONPYCACHEPREFIX;
+        if (cache) rmSync(cache, { recursive: true, force: true });
+      }
     } catch (e) {
       return { status: "error", error: e instanceof Error ? e.message : String(e), item_id: id };
     }

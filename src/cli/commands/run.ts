@@ -14,6 +14,7 @@ import { trustForSpaces } from "../../builder/signing.js";
 import { locateProject } from "../../builder/load-project.js";
 import { agentProgramCheck, chooseAgentsFile, type AgentsOptions } from "../../bundle/bundle-agents.js";
 import { runBundleTool } from "../../bundle/run-bundle-tool.js";
+import { dependencyVerifier } from "../../bundle/dependency-verifier.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
 import { importVerifiedBundle, type LoadedBundle } from "../../bundle/import-verified-bundle.js";
@@ -146,6 +147,7 @@ const TOOL_OPTIONS = {
 } as const;
 
 interface ToolModule {
+  metadata?: Readonly<Record<string, unknown>>;
   execute(params: Record<string, unknown>, options?: RunToolOptions): Promise<ToolResponse>;
 }
 
@@ -187,6 +189,9 @@ async function runTool(args: string[], io: Io): Promise<number> {
       osEnv: io.env,
       dryRun: values["dry-run"] === true,
       verifyElement: signedElementVerifier(project, userSpace, io),
+      // verify_deps: every file of the runtime's scope must be signed by a trusted key before the spawn.
+      verifyDependency: dependencyVerifier({ spaces: [{ root: project, label: "project" }, { root: userSpace, label: "user" }], env: io.env, trustedKeys: values["trusted-key"] ?? [], cwd: io.cwd }),
+      configSchema: mod.metadata?.config_schema,
       // The CLI's own execa, so out/ runs even where no execa is installed beside it.
       execa: execa as unknown as Execa,
     });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
+import { callerParamsProblem } from "./caller-params.js";
 import { buildExecutionConfig } from "./execution-config.js";
 import { executePrimitive } from "./execute-primitive.js";
 import type { Execa } from "./run-process.js";
@@ -8,6 +9,7 @@ import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./pl
 import { resolveChainEnv, resolveChainEnvOriginal, type Env } from "./resolve-env.js";
 import type { CheckoutPolicy } from "./resolve-interpreter.js";
 import { templateString } from "./substitute-params.js";
+import { depsEnabled, depsScope, verifyDeps, type DepFile } from "./verify-deps.js";
 import { chainValidationErrorResponse, dryRunResponse, interpretProcessResult, toolErrorResponse, toolSuccessResponse, type ExecutionOutcome } from "./tool-response.js";
 
 /** Run-time settings of `executePlan`. */
@@ -32,8 +34,19 @@ export interface ExecuteOptions {
   /** Overrides of the plan's path context (e.g. where the tool is installed now). */
   context?: Partial<ChainPlan["context"]>;
   dryRun?: boolean;
-  /** Checks the anchor's dependency files before the spawn (signature verification); throw to refuse. */
+  /** Called with the plan's enabled `verify_deps` settings and the scope's anchor folder before the spawn; throw to refuse. */
   verifyDeps?: (settings: Readonly<Record<string, unknown>>, anchorPath: string) => void;
+  /**
+   * Verifies one file of the `verify_deps` scope (its signature, against trust from outside the
+   * checkout); throw to refuse. Without it a plan's `verify_deps` is not enforced (verify-deps.ts).
+   */
+  verifyDependency?: (file: DepFile) => void;
+  /** `verify_deps` settings applied when the plan's runtime enables none (a bundle run's own scope). */
+  defaultVerifyDeps?: Readonly<Record<string, unknown>>;
+  /** Absolute paths of files already checked against the plan (its chain files), left out of the walk. */
+  verifiedFiles?: readonly string[];
+  /** The tool's CONFIG_SCHEMA: a config value that decides what runs may be replaced only by a declared parameter (caller-params.ts). */
+  configSchema?: unknown;
   /** Resolves a `config_resolve` spec from `.ai/config/`; without it those steps are skipped. */
   resolveConfig?: (spec: unknown) => Record<string, unknown> | undefined;
   extraEnv?: Readonly<Record<string, string>>;
@@ -84,11 +97,11 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
     system_space: options.systemSpace,
     ...(options.context as Record<string, string> | undefined),
   };
+  const refused = callerParamsProblem(params, plan.config, Object.keys(ctx), options.configSchema);
+  if (refused) throw new Error(refused);
   const anchorActive = plan.anchor !== null && anchorApplies(plan.anchor, ctx.tool_dir!);
-  if (anchorActive) {
-    ctx.anchor_path = resolveAnchorPath(plan.anchor!, ctx);
-    if (plan.verify_deps && options.verifyDeps) options.verifyDeps(plan.verify_deps, ctx.anchor_path);
-  }
+  if (anchorActive) ctx.anchor_path = resolveAnchorPath(plan.anchor!, ctx);
+  checkDependencies(plan, ctx, options);
   const dotenv = options.dotenv === undefined ? readDotenv(options.projectPath) : (options.dotenv ?? undefined);
   const sources = { osEnv, projectPath: options.projectPath, dotenv, includeDotenv: options.includeDotenv, checkout: options.checkout };
   const resolveEnv = options.envPrecedence === "original" ? resolveChainEnvOriginal : resolveChainEnv;
@@ -99,7 +112,20 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
     if (plan.anchor!.cwd) parameters.cwd = templateString(String(plan.anchor!.cwd), ctx);
   }
   applyConfigResolve(plan.config_resolve, plan.item_id, parameters, options.resolveConfig);
-  return { env, parameters: { ...ctx, ...parameters }, ctx, osEnv, callerParams: params };
+  // rye's path context wins over every parameter (callerParamsProblem refused any caller key among them).
+  return { env, parameters: { ...parameters, ...ctx }, ctx, osEnv, callerParams: params };
+}
+
+/**
+ * `verify_deps` before the spawn: the plan's settings when its runtime enables them, else the
+ * caller's default scope (a bundle run's). The scope is the anchor folder when the anchor is active,
+ * else the tool's folder (the context's `anchor_path` until an anchor resolves it).
+ */
+function checkDependencies(plan: ChainPlan, ctx: Record<string, string>, options: ExecuteOptions): void {
+  const settings = depsEnabled(plan.verify_deps) ? plan.verify_deps! : options.defaultVerifyDeps;
+  if (!settings) return;
+  options.verifyDeps?.(settings, ctx.anchor_path ?? ctx.tool_dir ?? "");
+  if (options.verifyDependency) verifyDeps(depsScope(settings, ctx), options.verifyDependency, new Set(options.verifiedFiles ?? []));
 }
 
 function applyConfigResolve(steps: ConfigResolveStep[], toolId: string, parameters: Record<string, unknown>, resolve: ExecuteOptions["resolveConfig"]) {

@@ -49,6 +49,8 @@ export async function runTool(plan: ChainPlan, params: Readonly<Record<string, u
     systemSpace: options.systemSpace ?? "",
     osEnv,
     context: { ...context, ...options.context },
+    // The chain's files were just re-hashed against the plan: the dependency walk leaves them out.
+    verifiedFiles: [...(options.verifiedFiles ?? []), ...(plan.files ?? []).map((f) => at(f.path))],
   })) as ToolResponse;
 }
 

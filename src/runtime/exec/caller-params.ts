@@ -1,0 +1,89 @@
+// Which names a tool's caller may give values to. The original merges the caller's parameters over
+// everything (rye's path context, the chain's config), so a caller could repoint `{tool_dir}` or
+// replace the program text a tool's author wrote (`python3 -c {code}`, `command: "{prog}"`). Here:
+//   1. rye's own names (every key of the path context, plus the keys the executor injects) are
+//      rye's: a caller parameter with such a name is refused, whatever the chain does with it;
+//   2. a config value the chain's authors wrote that reaches what runs (command, args, cwd,
+//      input_data, directly or through other config keys) may be replaced by a caller only when the
+//      tool declares that name as a parameter (a property of its CONFIG_SCHEMA); `cwd` and
+//      `input_data` themselves count as such values even when the chain leaves them unset.
+// Config keys nothing reaches (`timeout`, a provider's options…) keep the original's override.
+import { readParamSchema } from "./check-params.js";
+import type { PlanContext } from "./plan.js";
+
+/** Every key of the path context rye builds for a run (plan.ts `PlanContext`). */
+export const CONTEXT_KEYS: readonly (keyof PlanContext)[] = [
+  "tool_path", "tool_dir", "tool_parent", "anchor_path", "runtime_lib", "project_path", "user_space", "system_space",
+];
+
+/** Names the executor sets itself while building the config (execution-config.ts, config_resolve). */
+export const INJECTED_KEYS: readonly string[] = ["env", "params_json", "resolved_config"];
+
+/** The primitive's own fields: what runs, where, and with which stdin. */
+const PROCESS_FIELDS = ["command", "args", "cwd", "input_data"] as const;
+
+// `command`/`args` parameters never reach the config (the original leaves them out of the merge), so
+// a caller passing them replaces nothing: the bash runtime's `{command}` pattern relies on that.
+const NOT_MERGED = new Set(["command", "args"]);
+
+const PLACEHOLDER = /\{([^}]+)\}/g;
+
+function placeholdersOf(value: unknown, into: string[]): void {
+  if (typeof value === "string") {
+    for (const m of value.matchAll(PLACEHOLDER)) into.push(m[1]!.trim());
+  } else if (Array.isArray(value)) {
+    for (const v of value) placeholdersOf(v, into);
+  } else if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) placeholdersOf(v, into);
+  }
+}
+
+/**
+ * The config keys whose values reach the spawned process: the process fields, then every config key
+ * a `{name}` in a reached value names, transitively (the executor resolves names up to 3 passes deep,
+ * the closure is taken to any depth).
+ */
+export function reachedConfigKeys(chainConfig: Readonly<Record<string, unknown>>): Set<string> {
+  const reached = new Set<string>(["cwd", "input_data"]);
+  const queue: string[] = [];
+  for (const f of PROCESS_FIELDS) if (Object.hasOwn(chainConfig, f)) placeholdersOf(chainConfig[f], queue);
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (reached.has(name) || !Object.hasOwn(chainConfig, name)) continue;
+    reached.add(name);
+    placeholdersOf(chainConfig[name], queue);
+  }
+  return reached;
+}
+
+/** The parameter names a tool's CONFIG_SCHEMA declares (empty when it declares none). */
+export function declaredParams(configSchema: unknown): Set<string> {
+  return new Set(readParamSchema(configSchema)?.properties ?? []);
+}
+
+/**
+ * Why a caller's parameters may not run, naming the first refused key, or null. `contextKeys` are the
+ * keys of the context rye built for this run (at least `CONTEXT_KEYS`).
+ */
+export function callerParamsProblem(
+  params: Readonly<Record<string, unknown>>,
+  chainConfig: Readonly<Record<string, unknown>>,
+  contextKeys: Iterable<string>,
+  configSchema: unknown,
+): string | null {
+  const rye = new Set<string>([...CONTEXT_KEYS, ...INJECTED_KEYS, ...contextKeys]);
+  let reached: Set<string> | undefined;
+  let declared: Set<string> | undefined;
+  for (const key of Object.keys(params)) {
+    if (rye.has(key)) {
+      return `Parameter '${key}' is refused: '${key}' is set by rye itself (its path context), and a caller may not replace it`;
+    }
+    if (NOT_MERGED.has(key)) continue;
+    reached ??= reachedConfigKeys(chainConfig);
+    if (!reached.has(key)) continue;
+    declared ??= declaredParams(configSchema);
+    if (declared.has(key)) continue;
+    return `Parameter '${key}' is refused: it would replace the tool's own '${key}', which decides what runs, and the tool does not declare '${key}' as a parameter (CONFIG_SCHEMA properties)`;
+  }
+  return null;
+}
