@@ -8,6 +8,7 @@
  */
 import childProcess from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import workerThreads from "node:worker_threads";
 
@@ -29,8 +30,18 @@ export function evalWithLoader(code: string, entryPath: string): string {
 
 let carried = false;
 
-/** Wraps `Worker` and `fork` once per thread; `entryUrl` is the register entry's file URL. */
-export function carryLoader(entryUrl: URL): void {
+/** The file a worker or child is started from, as given (links not followed), or null for code and other URLs. */
+function startedFrom(file: string | URL): string | null {
+  const text = String(file);
+  if (text.startsWith("file:")) return fileURLToPath(text);
+  return file instanceof URL || /^[a-z][a-z0-9+.-]*:/i.test(text) ? null : resolve(text);
+}
+
+/**
+ * Wraps `Worker` and `fork` once per thread; `entryUrl` is the register entry's file URL. `check`
+ * sees the file each one starts from as given: Node realpaths it before the loader sees it.
+ */
+export function carryLoader(entryUrl: URL, check: (requested: string) => void = () => {}): void {
   if (carried) return;
   carried = true;
   const entry = entryUrl.href;
@@ -38,6 +49,8 @@ export function carryLoader(entryUrl: URL): void {
   class Worker extends Base {
     constructor(filename: string | URL, options: workerThreads.WorkerOptions = {}) {
       const evaluated = options.eval === true && typeof filename === "string";
+      const asked = evaluated ? null : startedFrom(filename);
+      if (asked !== null) check(asked);
       const code = evaluated ? evalWithLoader(filename, fileURLToPath(entryUrl)) : filename;
       super(code, { ...options, execArgv: withLoader(options.execArgv ?? process.execArgv, entry) });
     }
@@ -47,6 +60,8 @@ export function carryLoader(entryUrl: URL): void {
   childProcess.fork = function verifyingFork(modulePath: string | URL, args?: unknown, options?: unknown) {
     const hasArgs = Array.isArray(args);
     const opts = ((hasArgs ? options : args) ?? {}) as childProcess.ForkOptions;
+    const asked = startedFrom(modulePath);
+    if (asked !== null) check(asked);
     const carriedOptions = { ...opts, execArgv: withLoader(opts.execArgv ?? process.execArgv, entry) };
     return hasArgs ? fork(modulePath, args as string[], carriedOptions) : fork(modulePath, carriedOptions);
   } as typeof childProcess.fork;

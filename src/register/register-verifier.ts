@@ -43,7 +43,16 @@ export function registerVerifier(options: GuardOptions = {}): void {
   if (registered.has(key)) return;
   register(distUrl("verify-hooks.js"), { data });
   // The first registration's options guard require(): one set of CommonJS handlers per thread.
-  installRequireHook(new OutputGuard(data), resolveImport);
-  carryLoader(distUrl("index.js"));
+  const guard = new OutputGuard(data);
+  installRequireHook(guard, resolveImport);
+  carryLoader(distUrl("index.js"), (requested) => guard.checkRequested(requested));
   registered.add(key);
+}
+
+/**
+ * The main script as given on the command line: Node realpaths it before any hook sees it, so a
+ * main script that is a link inside an output folder is refused here, from the register entry.
+ */
+export function checkMainScript(main: string | undefined = process.argv[1]): void {
+  if (main) new OutputGuard({ cwd: process.cwd() }).checkRequested(main);
 }

@@ -12,12 +12,13 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import Module, { isBuiltin } from "node:module";
-import { dirname } from "node:path";
+import { dirname, extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 import { moduleSyntax } from "./import-specifiers.js";
 import { formatOf, packageTypeOf, type ModuleFormat } from "./module-format.js";
+import { requestedPath } from "./requested-path.js";
 
 /** Resolves `specifier` as an ES module import from `parentUrl`; throws when it does not resolve. */
 export type ResolveImport = (specifier: string, parentUrl: string) => string;
@@ -25,10 +26,18 @@ export type ResolveImport = (specifier: string, parentUrl: string) => string;
 type CjsModule = InstanceType<typeof Module> & { _compile(text: string, filename: string, format?: string): unknown };
 type Handler = (module: CjsModule, filename: string) => void;
 type Compile = (this: CjsModule, text: string, filename: string, format?: string) => unknown;
-type ModuleInternals = { _extensions: Record<string, Handler>; _nodeModulePaths(dir: string): string[]; prototype: { _compile: Compile } };
+type ResolveFilename = (request: string, parent: CjsModule | undefined, ...rest: unknown[]) => string;
+type ModuleInternals = {
+  _extensions: Record<string, Handler>;
+  _nodeModulePaths(dir: string): string[];
+  _resolveFilename: ResolveFilename;
+  prototype: { _compile: Compile; load(this: CjsModule, filename: string): void };
+};
 
 const internals = Module as unknown as ModuleInternals;
 const EXTENSIONS = [".js", ".mjs", ".cjs"] as const;
+/** Extensions whose handler here reads the file once and evaluates exactly the verified bytes. */
+const VERIFIED_HERE = new Set<string>([...EXTENSIONS, ".json"]);
 const decoder = new TextDecoder("utf-8");
 
 function real(path: string): string {
@@ -146,6 +155,47 @@ export class RequireVerifier {
   }
 }
 
+/**
+ * `.json` under the loader: read once, checked (output the manifest does not list is refused), and
+ * the verified bytes are what gets parsed, as Node's own handler parses them (a BOM is dropped).
+ */
+function verifiedJson(guard: OutputGuard, original: Handler): Handler {
+  return function ryeVerifiedJson(module, filename) {
+    const bytes = readFileSync(filename);
+    if (guard.check(filename, bytes) === undefined) return original(module, filename);
+    const text = decoder.decode(bytes).replace(/^\uFEFF/, "");
+    try {
+      module.exports = JSON.parse(text);
+    } catch (e) {
+      (e as Error).message = `${filename}: ${(e as Error).message}`;
+      throw e;
+    }
+  };
+}
+
+/**
+ * Every file `require()` loads from an output folder is checked whatever its extension, before the
+ * extension's handler (one registered later included) touches it. rye never writes a native addon,
+ * and `process.dlopen` runs an addon's constructors before anything could check it: a `.node` file in
+ * an output folder is refused outright. Other extensions not verified by the handlers here are
+ * checked on their bytes first (unlisted files refused) and then handed to their handler.
+ */
+function checkAnyExtension(guard: OutputGuard, filename: string): void {
+  if (guard.outputFolderOf(real(filename)) === null) return;
+  const ext = extname(filename);
+  if (ext === ".node") throw new IntegrityError(filename, `${filename} is a native addon inside a build output folder: rye build never writes one, and loading it runs its code before anything can check it, so it does not load`);
+  if (VERIFIED_HERE.has(ext) || internals._extensions[ext] === undefined) return;
+  guard.check(filename, readFileSync(filename));
+}
+
+/** The path `request` names from `parent`, links not followed (what Node's resolver will realpath). */
+function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | undefined, resolved: string): void {
+  guard.checkRequested(resolved);
+  const fromDir = parent?.filename ? dirname(parent.filename) : process.cwd();
+  const asked = requestedPath(request, fromDir, /^(?:\.\.?(?:\/|$)|\/)/.test(request) ? undefined : (parent?.paths ?? internals._nodeModulePaths(fromDir)));
+  if (asked !== null) guard.checkRequested(asked);
+}
+
 let installed: RequireVerifier | undefined;
 
 /**
@@ -168,6 +218,21 @@ export function installRequireHook(guard: OutputGuard, resolve: ResolveImport): 
       verifier.load(module, filename, original);
     };
   }
+  const json = internals._extensions[".json"];
+  if (json) internals._extensions[".json"] = verifiedJson(guard, json);
+  // Module.prototype.load picks the handler for every extension, including ones registered later.
+  const load = internals.prototype.load;
+  internals.prototype.load = function ryeCheckedLoad(filename) {
+    checkAnyExtension(guard, filename);
+    return load.call(this, filename);
+  };
+  // Node's resolver realpaths what it finds: the request, as asked, is checked before that.
+  const resolveFilename = internals._resolveFilename;
+  internals._resolveFilename = function ryeCheckedResolve(request, parent, ...rest) {
+    const resolved = resolveFilename.call(this, request, parent, ...rest);
+    if (!isBuiltin(resolved)) checkRequest(guard, request, parent, resolved);
+    return resolved;
+  };
   installed = verifier;
   return verifier;
 }

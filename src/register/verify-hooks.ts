@@ -5,9 +5,11 @@
  * IntegrityError naming its item, during loading: nothing of it, nor of what imports it, runs.
  */
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
+import { requestedPath } from "./requested-path.js";
 import { readResolveRequest } from "./resolve-request.js";
 
 type LoadResult = { format?: string | null; source?: string | ArrayBuffer | Uint8Array | null; shortCircuit?: boolean };
@@ -33,8 +35,23 @@ function bytesOf(source: LoadResult["source"]): Uint8Array | string {
  */
 export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<{ url: string }> {
   const request = readResolveRequest(specifier);
-  if (request === null) return nextResolve(specifier, context);
-  return nextResolve(request.specifier, { ...context, parentURL: request.parentURL });
+  const asked = request ?? { specifier, parentURL: context.parentURL };
+  const result = await (request === null ? nextResolve(specifier, context) : nextResolve(request.specifier, { ...context, parentURL: request.parentURL }));
+  checkRequested(asked.specifier, asked.parentURL, result.url);
+  return result;
+}
+
+/**
+ * `load` only sees the resolved URL, a link's target: the path as requested is checked here, so a
+ * module of an output folder replaced by a link (to a payload, or to another build's file) is refused.
+ */
+function checkRequested(specifier: string, parentURL: string | undefined, resolved: string): void {
+  // With --preserve-symlinks the resolved URL is itself the requested path.
+  if (resolved.startsWith("file:")) guard.checkRequested(fileURLToPath(resolved));
+  let fromDir = process.cwd();
+  if (parentURL?.startsWith("file:")) fromDir = dirname(fileURLToPath(parentURL));
+  const asked = requestedPath(specifier, fromDir);
+  if (asked !== null) guard.checkRequested(asked);
 }
 
 /** Verifies every `file:` module the loader returns that belongs to a build output or is rye-signed. */

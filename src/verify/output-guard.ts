@@ -11,7 +11,7 @@
  * application's own code and is passed through.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import { looksLikeManifest, verifyManifest } from "../sign/sign-manifest.js";
 import type { TrustStore } from "../sign/trust-store.js";
@@ -61,6 +61,7 @@ export class OutputGuard {
   private readonly cwd: string;
   private readonly pinned: string[];
   private readonly folderOfDir = new Map<string, string | null>();
+  private readonly outputDir = new Map<string, boolean>();
   private readonly folders = new Map<string, Folder | IntegrityError>();
 
   constructor(private readonly options: GuardOptions = {}) {
@@ -75,6 +76,46 @@ export class OutputGuard {
     const pinned = this.pinned.find((d) => path.startsWith(d + sep));
     if (pinned) return pinned;
     return this.nearestManifest(dirname(path));
+  }
+
+  /** Whether `dir`, as written (links in it not resolved), is an output folder: listed, or holding a rye manifest. */
+  private isOutputDir(dir: string): boolean {
+    let known = this.outputDir.get(dir);
+    if (known === undefined) {
+      known = this.pinned.includes(real(dir)) || (existsSync(join(dir, MANIFEST)) && isRyeManifest(join(dir, MANIFEST)));
+      this.outputDir.set(dir, known);
+    }
+    return known;
+  }
+
+  /**
+   * Checks a path as it was REQUESTED, before any resolver followed its links. Node and bundlers
+   * load a link's target, whose real path may lie outside every output folder and carry no mark:
+   * `check()` alone would pass it as the application's own code. So when any folder on the
+   * requested path is an output folder, every component from the outermost such folder down is
+   * lstat'ed, and a symbolic link among them is refused: rye build never writes one, and what it
+   * points at (a payload, or another build's file signed by the same key) is not the file the
+   * manifest vouches for at that path. Components that do not exist end the walk (nothing loads there).
+   */
+  checkRequested(path: string): void {
+    const abs = resolve(this.cwd, path);
+    let outer: string | null = null;
+    for (let d = dirname(abs); ; d = dirname(d)) {
+      if (this.isOutputDir(d)) outer = d;
+      if (dirname(d) === d) break;
+    }
+    if (outer === null) return;
+    let at = outer;
+    for (const part of relative(outer, abs).split(sep).filter(Boolean)) {
+      at = join(at, part);
+      let link: boolean;
+      try {
+        link = lstatSync(at).isSymbolicLink();
+      } catch {
+        return;
+      }
+      if (link) throw new IntegrityError(relative(outer, at).split(sep).join("/"), `${at} is a symbolic link inside the build output folder ${outer}: rye build never writes one, and the file it points at is not the one the signed manifest vouches for, so it does not run; rebuild`);
+    }
   }
 
   private nearestManifest(dir: string): string | null {
