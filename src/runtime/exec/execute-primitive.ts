@@ -94,8 +94,19 @@ function bindValues(command: string, args: string[], config: Readonly<Record<str
   const own = (o: object, name: string) => Object.hasOwn(o, name);
   const param = (name: string) =>
     !CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined;
-  // params_json is the caller's parameters as JSON text: as untrusted as they are.
-  const fromCaller = (name: string) => name === "params_json" || (!CONFIG_KEYS.has(name) && own(callerParams, name));
+  // params_json is the caller's parameters as JSON text: as untrusted as they are. Trust follows a
+  // value's origin, not its name: a chain key whose authored text takes a caller's parameter or an
+  // environment value (`n: "{count}"`, `m: "${X}"`) holds that value after pass 2, so it is the caller's too.
+  const fromCaller = (name: string): boolean => tainted(name, new Set());
+  const tainted = (name: string, seen: Set<string>): boolean => {
+    if (name === "params_json" || (!CONFIG_KEYS.has(name) && own(callerParams, name))) return true;
+    if (seen.has(name) || !own(chainConfig, name)) return false;
+    seen.add(name);
+    const authored = typeof chainConfig[name] === "string" ? (chainConfig[name] as string) : JSON.stringify(chainConfig[name]) ?? "";
+    if (authored.includes("${")) return true;
+    for (const m of authored.matchAll(/\{([^{}]+)\}/g)) if (tainted(m[1]!, seen)) return true;
+    return false;
+  };
   const source = scriptSource(command, args, chainConfig, callerParams, { fromCaller, known: (name) => param(name) !== undefined });
   const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
   const problem = splicedValueProblem(shellName(command), source ? source.index : -1, { chainConfig, callerParams, env: b.env, param, fromCaller });
