@@ -23,7 +23,11 @@ describe("values any position takes: data commands and redirections", () => {
     expect(roles("'cat' {x}")).toEqual(["full!/none"]);
     // Quotes do not stop a value from starting the word: "-n" is still an option.
     expect(roles('cat "{x}" \'{y}\' ""{x} \'\'"{y}"')).toEqual(["full!/dq", "full!/sq", "full!/none", "full!/dq"]);
-    expect(roles('cat "a{x}" \'a\'{y} a"{x}" "$HOME"{y} \\a{x}')).toEqual(["full/dq", "full/none", "full/dq", "full/none", "full/none"]);
+    expect(roles('cat "a{x}" \'a\'{y} a"{x}" \\a{x}')).toEqual(["full/dq", "full/none", "full/dq", "full/none"]);
+    // Expansions and values before it may be empty: the placeholder may still start the word.
+    expect(roles('cat "$HOME"{y} $E"{x}" ${E}{y} $(true){x} `true`{y} {x}{y}')).toEqual(["full!/none", "full!/dq", "full!/none", "full!/none", "full!/none", "full!/none", "full!/none", "full!/none"]);
+    expect(roles('cat $(printf %s {x}) "$(echo a{y})" a$(printf %s {x}) a"$(printf %s {y})"')).toEqual(["full!/none", "full!/none", "full/none", "full/none"]);
+    expect(roles("cat -- $(printf %s {x})")).toEqual(["full/none"]);
     for (const c of ["ls", "mkdir", "touch", "cp", "mv", "head", "tail", "wc", "sort", "uniq", "cut", "basename", "dirname", "realpath", "tee"]) {
       expect(roles(`${c} -- {x}`), c).toEqual(["full/none"]);
     }
@@ -121,6 +125,25 @@ describe("refused positions", () => {
     ["echo ${#a} ${a:-${HOME}}", /with operators/],
     ["echo `echo \\`date\\` {x}`", /backquoted command that uses backslashes/],
     ["for {x} in a; do :; done", /variable name of a for loop/],
+    // zsh subscripts and bash's $[ ]: arithmetic, wherever they stand.
+    ["echo $[{x} + 1]", /\$\[ \] arithmetic/],
+    ["echo \"$[ {x} ]\"", /\$\[ \] arithmetic/],
+    ["echo $a[{x}]", /subscript/],
+    ["echo \"$a[{x}]\"", /subscript/],
+    ["echo $#a[{x}] $+a[1]", /subscript/],
+    ["echo \"$#a[{x}]\"", /subscript/],
+    ["echo $+a[{x}]", /subscript/],
+    ["echo $^a[{x}] $=a[{y}] $~a[{x}]", /subscript/],
+    ["echo ${a}[{x}]", /subscript/],
+    ["echo $a[1][{x}]", /subscript/],
+    ["echo ${#a}[{x}]", /subscript/],
+    ["echo $1[{x}] $@[{x}]", /subscript/],
+    ["cat f > /tmp/$a[{x}]", /subscript/],
+    ["cat < $a[$(echo {x})]", /subscript/],
+    ["echo $a[[{x}]]", /subscript/],
+    ["echo $a:h{x}", /modifiers/],
+    ["echo \"$a:s/b/{x}/\"", /modifiers/],
+    ["echo $(echo $a:$(echo {x}))", /modifiers/],
   ];
   for (const [script, why] of refused) {
     it(`refuses ${JSON.stringify(script)}`, () => {
@@ -152,6 +175,27 @@ describe("refused positions", () => {
       ["echo {x}; [[ a", "unclosed [["],
       ["echo {x}; select v in a; do :; done", "select statement"],
       ["echo {x}; coproc cat", "coproc statement"],
+      ["echo {x} $[1", "unclosed [ ]"],
+      ["echo {x} $a[1", "unclosed [ ]"],
+      ["echo {x} $a['1']", "quotes inside a [ ]"],
+      ["echo {x} \"$a[\"1\"]\"", "quotes inside a [ ]"],
+      ["echo {x} $[a\\b]", "quotes inside a [ ]"],
+      ["echo {x} $a[\n]", "quotes inside a [ ]"],
+      ["echo {x} ${ echo; }", "${ …; } command"],
+      ["echo {x} ${|REPLY=1;}", "${ …; } command"],
+      ["echo {x} ${\techo; }", "${ …; } command"],
+      ["echo {x} ${a:-\"}\"}", "quotes or a command inside ${…}"],
+      ["echo {x} ${a:-'b'}", "quotes or a command inside ${…}"],
+      ["echo {x} ${a:-`b`}", "quotes or a command inside ${…}"],
+      ["echo {x} ${a:-\\}}", "quotes or a command inside ${…}"],
+      ["echo {x} ${a:-$(b)}", "quotes or a command inside ${…}"],
+      ["cat <(echo {x})", "process substitution"],
+      ["cat >(echo {x})", "process substitution"],
+      ["cat =(echo {x})", "process substitution"],
+      ["echo *(e:'touch m':) {x}", "glob qualifier"],
+      ["echo {x}(N)", "glob qualifier"],
+      ["a=(1 {x})", "array"],
+      ["echo @(a|b) {x}", "extglob"],
     ];
     for (const [script, what] of whole) {
       const rs = classify(script);
@@ -185,6 +229,10 @@ describe("what the reader follows", () => {
     expect(roles("echo $( (echo {x}) )")).toEqual(["full!/none"]);
     expect(roles("echo \"$((1+2))\" {x}")).toEqual(["full!/none"]);
     expect(roles("echo ${x:-a} {y}")).toEqual(["full!/none"]);
+    // What follows a subscript or modifier is outside it; `[` after a placeholder or literal is a glob.
+    expect(roles("echo $a[1]{x} $a:h {y} ${a} [{x}] a[{y}] {x}[1] \"$a\"[{y}]")).toEqual(["full!/none", "full!/none", "full/none", "full/none", "full!/none", "full/none"]);
+    expect(roles("echo $ {x} $[1] {y}; (echo {x}); a && (echo {y}) | (cat); echo `(echo {x})`")).toEqual(["full!/none", "full!/none", "full!/none", "full!/none", "full!/none"]);
+    expect(roles("echo $( (echo {x}) ) $((1)) ${a:-b}x {y}")).toEqual(["full!/none", "full!/none"]);
   });
 
   it("launchers inside the script lead to the command they run", () => {

@@ -63,7 +63,33 @@ const CONTEXTS: [string, Expect, ((v: string) => string)?][] = [
   [`f() { echo "$1"; }; f {v}`, "refused"],
   [`trap {v} EXIT`, "refused"],
   [`echo $'{v}'`, "refused"],
+  // Arithmetic and code the reader once read as plain text: bash's $[ ], zsh's unbraced subscripts
+  // (also after $#, $+, ${…}, inside "…" and in redirection targets), zsh modifiers and glob
+  // qualifiers, process substitutions (<( ), >( ), zsh =( )), ksh's ${ …; } and ${|…}.
+  [`echo total: $[{v} + 1]`, "refused"],
+  [`echo "$[ {v} ]"`, "refused"],
+  [`a=x; echo chosen: $a[{v}]`, "refused"],
+  [`a=x; echo "chosen: $a[{v}]"`, "refused"],
+  [`a=x; echo $#a[{v}]`, "refused"],
+  [`a=x; echo "$#a[{v}]"`, "refused"],
+  [`a=x; echo $+a[{v}]`, "refused"],
+  [`a=x; echo \${a}[{v}]`, "refused"],
+  [`a=x; echo $a[1][{v}]`, "refused"],
+  [`a=x; cat /dev/null > ./$a[{v}]`, "refused"],
+  [`a=x; echo $a:h{v}`, "refused"],
+  [`echo *(e:'true':) {v}`, "refused"],
+  [`cat <(echo {v})`, "refused"],
+  [`cat =(echo {v})`, "refused"],
+  [`echo \${ echo x; } {v}`, "refused"],
+  [`echo \${|REPLY=1;} {v}`, "refused"],
+  [`echo "\${a:-"}"}" {v}`, "refused"],
+  // A placeholder after expansions that may be empty may still start its word (leading '-').
+  [`cat "$E"{v} 2>/dev/null; printf ok`, "full"],
+  [`cat $(printf %s {v}) 2>/dev/null; printf ok`, "full"],
+  [`cat \`printf %s {v}\` 2>/dev/null; printf ok`, "full"],
 ];
+/** Contexts where a value starting with '-' would be an option (no `--` before it). */
+const NO_DASH = new Set([`echo {v} | cat >/dev/null`, `cat "{v}" 2>/dev/null; printf ok`, `cat "$E"{v} 2>/dev/null; printf ok`, `cat $(printf %s {v}) 2>/dev/null; printf ok`, `cat \`printf %s {v}\` 2>/dev/null; printf ok`]);
 
 interface Launcher {
   name: string;
@@ -108,7 +134,7 @@ async function check(shell: Shell, launcher: Launcher, options: string[], ctx: n
     return;
   }
   // echo has no `--`: a value starting with '-' at the start of its argument would be an option.
-  const leadingDash = (template.startsWith("echo {v}") || template.startsWith('cat "{v}"')) && value.startsWith("-");
+  const leadingDash = NO_DASH.has(template) && value.startsWith("-");
   if ((expected === "inert" && !INERT.test(value)) || leadingDash) {
     expect(response.status, label).toBe("error");
     expect(error, label).toMatch(/the value of (\{v\}|\$\{HOSTILE\})/);

@@ -176,6 +176,8 @@ function apply(w: WordTok, role: WordRole): void {
     if (r.quote === "comment") continue;
     if (r.depth > w.depth) {
       if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)`, noDash: false });
+      // Its output may start this word (`cat $(printf %s {x})`): a leading '-' would be an option.
+      else if (r.role === "full" && role.role === "full" && role.noDash === true && !r.afterText) r.noDash = true;
       continue;
     }
     if (r.role === "refuse") continue;

@@ -3,6 +3,11 @@
 // same grammar (the caller classifies each nested list). Constructs whose reading differs between
 // shells or that this reader does not follow (arithmetic, `${…}` with operators, `$'…'`, here-
 // documents, `case`) either refuse the placeholders inside them or stop the whole script (Poison).
+// A `[` right after a parameter expansion (zsh's `$a[i]`, `$#a[i]`, `$+a[i]`) and bash's `$[…]` are
+// arithmetic in some shell of the family, so every placeholder inside is refused; after an unbraced
+// `$a:` (zsh modifiers) the rest of the word is refused; a `(` glued to a word or a redirection
+// (function definition, array, glob qualifier, extglob, `<(…)`, `=(…)`) and `${ …; }` / `${|…}`
+// command substitutions stop the script. What the reader does not positively know is not data.
 
 /** How sure rye is about a placeholder: any value, inert values only, or refused. */
 export type Role = "full" | "inert" | "refuse";
@@ -18,6 +23,8 @@ export interface Rec {
   atWordStart: boolean;
   /** A value starting with `-` is refused here. */
   noDash?: boolean;
+  /** Some command substitution holding it follows other text of its word (its output cannot start that word). */
+  afterText?: boolean;
   depth: number;
 }
 
@@ -48,6 +55,8 @@ export class ShellLexer {
   private end: number;
   /** Nothing of the current word so far but empty quotes: a value here starts the word. */
   private empty = false;
+  /** Why every further placeholder of the current word is refused (a zsh modifier read before it). */
+  private taint: string | null = null;
   private readonly at = new Map<number, { index: number; end: number }>();
 
   constructor(
@@ -74,6 +83,9 @@ export class ShellLexer {
         const op = OPERATORS.find((o) => this.src.startsWith(o, this.i))!;
         if (op === "<<" || op === "<<-") throw new Poison("a here-document");
         if (op === ";;" || op === ";&" || op === ";;&") throw new Poison("a case statement");
+        if (op === "(" && this.i > 0 && !/[ \t\n;&|()`]/.test(this.src[this.i - 1]!)) {
+          throw new Poison("a ( right after a word or redirection (a function definition, array, glob qualifier, extglob or process substitution)");
+        }
         if (op === "(") parens++;
         if (op === ")" && parens-- === 0) {
           if (mode !== "paren") throw new Poison("an unbalanced )");
@@ -99,8 +111,8 @@ export class ShellLexer {
   private placeholder(quote: Quote, inWord: boolean, refuse?: string): boolean {
     const p = this.at.get(this.i);
     if (!p) return false;
-    this.rec(p.index, quote, inWord && this.empty, refuse);
-    this.empty = false;
+    // A value may be empty, so what follows it may still start the word: `empty` is kept.
+    this.rec(p.index, quote, inWord && this.empty, refuse ?? this.taint ?? undefined);
     this.i = p.end;
     return true;
   }
@@ -136,6 +148,8 @@ export class ShellLexer {
   private word(): WordTok {
     const w: WordTok = { kind: "word", start: this.i, text: "", prefix: "", quoted: false, depth: this.depth, recs: [] };
     const first = this.recs.length;
+    // A word inside a command substitution inherits the refusal of the word holding it.
+    const outerTaint = this.taint;
     this.empty = true;
     let literal = "";
     let unquoted = true;
@@ -168,8 +182,8 @@ export class ShellLexer {
         if (text === null) w.text = null;
         else literal += text;
       } else if (c === "$" || c === "`") {
+        // An expansion may be empty: what follows it may still start the word.
         this.expansion(false);
-        this.empty = false;
         lose();
       } else {
         literal += c;
@@ -179,6 +193,7 @@ export class ShellLexer {
       }
     }
     if (w.text !== null) w.text = literal;
+    this.taint = outerTaint;
     w.recs = this.recs.slice(first);
     // `2>file`: a word of digits right before a redirection is the file descriptor, not a word.
     if (w.text !== null && !w.quoted && /^\d+$/.test(w.text) && /[<>]/.test(this.src[this.i] ?? "")) w.text = "";
@@ -220,7 +235,6 @@ export class ShellLexer {
         }
       } else if (c === "$" || c === "`") {
         this.expansion(true);
-        this.empty = false;
         text = null;
       } else {
         if (text !== null) text += c;
@@ -240,16 +254,12 @@ export class ShellLexer {
     this.i++;
     if (this.placeholder(inDouble ? "dq" : "none", false, "right after '$'")) return;
     if (s.startsWith("((", this.i)) return this.refuseSpan(this.matchParens(this.i + 2), "inside $(( )) arithmetic");
+    if (s[this.i] === "[") return this.refuseSpan(this.matchBracket(this.i), "inside bash's $[ ] arithmetic");
     if (s[this.i] === "(") {
       this.i++;
       return this.nested("paren");
     }
-    if (s[this.i] === "{") {
-      const simple = /^\{#?(?:[A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])\}/.exec(s.slice(this.i, this.i + 260));
-      if (simple) this.i += simple[0].length;
-      else this.refuseSpan(this.matchBrace(), "inside a ${…} expansion with operators");
-      return;
-    }
+    if (s[this.i] === "{") return this.braced();
     if (s[this.i] === "'" && !inDouble) return this.refuseSpan(this.ansiEnd(), "inside a $'…' string");
     if (s[this.i] === '"' && !inDouble) {
       const first = this.recs.length;
@@ -257,8 +267,44 @@ export class ShellLexer {
       for (const r of this.recs.slice(first)) Object.assign(r, { role: "refuse", reason: 'inside a $"…" string' });
       return;
     }
-    const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(this.i, this.i + 256));
-    if (name) this.i += name[0].length;
+    // zsh reads `$#a`, `$+a`, `$^a`, `$=a` and `$~a` as one expansion (bash as `$#` or `$` and text).
+    const name = /^[#+^=~]*(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(this.i, this.i + 256));
+    if (!name) return;
+    this.i += name[0].length;
+    this.subscripts();
+    if (s[this.i] === ":") this.taint = "after an unbraced $name followed by ':', which zsh reads as modifiers";
+  }
+
+  /** `${…}`: a plain name is followed; operators refuse what is inside; command forms stop the script. */
+  private braced(): void {
+    const s = this.src;
+    if (/^\{[\s|]/.test(s.slice(this.i, this.i + 2))) throw new Poison("a ${ …; } command substitution");
+    const simple = /^\{#?(?:[A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])\}/.exec(s.slice(this.i, this.i + 260));
+    if (simple) this.i += simple[0].length;
+    else {
+      const end = this.matchBrace();
+      // Quotes and nested commands inside `${…}` are read differently by each shell: not followed.
+      if (/['"`\\]|\$\(/.test(s.slice(this.i, end))) throw new Poison("quotes or a command inside ${…}");
+      this.refuseSpan(end, "inside a ${…} expansion with operators");
+    }
+    this.subscripts();
+  }
+
+  /** `[…]` right after a parameter expansion: a subscript (arithmetic) in zsh; every placeholder is refused. */
+  private subscripts(): void {
+    while (this.src[this.i] === "[") this.refuseSpan(this.matchBracket(this.i), "inside a [ ] subscript after a parameter, which zsh evaluates as arithmetic");
+  }
+
+  /** The index after the `]` matching the `[` at `from`. */
+  private matchBracket(from: number): number {
+    let depth = 0;
+    for (let j = from; j < this.end; j++) {
+      const c = this.src[j]!;
+      if (c === "[") depth++;
+      else if (c === "]" && --depth === 0) return j + 1;
+      else if ("'\"`\\\n".includes(c)) throw new Poison("quotes inside a [ ] subscript or $[ ] arithmetic");
+    }
+    throw new Poison("an unclosed [ ] subscript or $[ ] arithmetic");
   }
 
   private matchBrace(): number {
@@ -305,10 +351,14 @@ export class ShellLexer {
   }
 
   private nested(mode: "paren" | "backtick"): void {
+    const first = this.recs.length;
+    const empty = this.empty;
     this.depth++;
     const tokens = this.list(mode);
     this.classify(tokens);
     this.depth--;
+    this.empty = empty;
+    if (!empty) for (const r of this.recs.slice(first)) r.afterText = true;
   }
 }
 
