@@ -1,5 +1,5 @@
 // `rye init`: scaffold a project without ever overwriting anything that is already there.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GITIGNORE_LINES, TEMPLATE_FILES } from "./project-template.js";
 
@@ -20,6 +20,11 @@ export function initProject(root: string): InitResult {
   const result: InitResult = { created: [], skipped: [], ignored: [] };
   for (const [path, text] of TEMPLATE_FILES) {
     const target = join(root, path);
+    // A folder or file of a checkout may be a link out of it: init writes through none.
+    if (linkOnTheWay(root, path)) {
+      result.skipped.push(path);
+      continue;
+    }
     mkdirSync(dirname(target), { recursive: true });
     // "wx" fails on an existing file, so a file appearing between a check and the write is not clobbered either.
     try {
@@ -30,8 +35,22 @@ export function initProject(root: string): InitResult {
       result.skipped.push(path);
     }
   }
-  result.ignored = ensureIgnored(join(root, ".gitignore"));
+  result.ignored = linkOnTheWay(root, ".gitignore") ? [] : ensureIgnored(join(root, ".gitignore"));
   return result;
+}
+
+/** True when `rel` under `root`, or a folder on the way to it, is a symbolic link (or not what it should be). */
+function linkOnTheWay(root: string, rel: string): boolean {
+  let at = root;
+  for (const part of rel.split("/")) {
+    at = join(at, part);
+    try {
+      if (lstatSync(at).isSymbolicLink()) return true;
+    } catch {
+      return false; // nothing there yet: what follows is created by init itself
+    }
+  }
+  return false;
 }
 
 /** Appends the missing build-output and cache lines to a .gitignore; returns those lines. */

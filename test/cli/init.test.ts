@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -54,5 +54,21 @@ describe("rye init", () => {
     expect(existsSync(join(dir, "a"))).toBe(false);
     expect((await rye(["init", "new"], dir)).code).toBe(0);
     expect(existsSync(join(dir, "new", "rye.config.json"))).toBe(true);
+  });
+});
+
+describe("rye init writes through no link", () => {
+  test("a .gitignore or .ai that is a link out of the folder is left alone, and what it points at is unchanged", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "rye-init-outside-"));
+    writeFileSync(join(outside, "victim"), "mine\n");
+    mkdirSync(join(outside, "folder"));
+    const dir = mkdtempSync(join(tmpdir(), "rye-init-links-"));
+    symlinkSync(join(outside, "victim"), join(dir, ".gitignore"));
+    symlinkSync(join(outside, "folder"), join(dir, ".ai"));
+    const { code, stdout } = await runRye(["init", dir], dir);
+    expect(code).toBe(0);
+    expect(readFileSync(join(outside, "victim"), "utf8")).toBe("mine\n");
+    expect(readdirSync(join(outside, "folder"))).toEqual([]);
+    expect(stdout).toMatch(/skipped\s+\.ai\/directives/);
   });
 });
