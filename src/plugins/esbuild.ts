@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { Loader, Plugin } from "esbuild";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
+import { checkRequest } from "./verified-load.js";
 
 const LOADERS: Record<string, Loader> = { js: "js", mjs: "js", cjs: "js", ts: "ts", mts: "ts", cts: "ts", json: "json" };
 
@@ -16,6 +17,11 @@ export function ryeVerify(options: GuardOptions = {}): Plugin {
     name: "rye-verify",
     setup(build) {
       const guard = new OutputGuard(options);
+      // esbuild follows links before onLoad sees a path: the import as written is checked here.
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.namespace === "file" || args.kind === "entry-point") checkRequest(guard, args.path, args.importer || undefined, args.resolveDir || process.cwd());
+        return undefined;
+      });
       build.onLoad({ filter: /\.(?:[cm]?js|[cm]?ts|json)$/ }, (args) => {
         if (args.namespace !== "file") return undefined;
         const bytes = readFileSync(args.path);

@@ -6,7 +6,7 @@
  */
 import { createUnplugin } from "unplugin";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
-import { codeFileOf, verifiedLoad } from "./verified-load.js";
+import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
 
 export type { GuardOptions };
 
@@ -16,6 +16,12 @@ export const ryeUnplugin = createUnplugin((options: GuardOptions | undefined) =>
   return {
     name: "rye-verify",
     enforce: "pre" as const,
+    // Never resolves anything itself: it refuses an import whose path, as written, runs through a link inside an output folder.
+    resolveId(source: string, importer: string | undefined) {
+      guard ??= new OutputGuard(options ?? {});
+      checkRequest(guard, source, importer);
+      return null;
+    },
     loadInclude: (id: string) => codeFileOf(id) !== null,
     load(id: string) {
       guard ??= new OutputGuard(options ?? {});

@@ -5,7 +5,8 @@
  * bundler. A failing file throws an IntegrityError naming its item, which fails the build.
  */
 import { readFileSync } from "node:fs";
-import { isAbsolute } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
+import { requestedPath } from "../register/requested-path.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 
 const CODE = /\.(?:[cm]?js|[cm]?ts|json)$/;
@@ -31,4 +32,21 @@ export function verifiedLoad(guard: OutputGuard, id: string): string | null {
     return null;
   }
   return guard.check(path, bytes) === undefined ? null : bytes.toString("utf8");
+}
+
+/**
+ * The resolve-time half of the check. Bundlers, like Node, follow symbolic links before they load
+ * a file, so `load` sees a link's target, perhaps outside every output folder and unmarked. Here
+ * the import as written (`source` from the `importer`'s folder, or from `root` for the entry or a
+ * root-relative URL) is still known: a link inside an output folder on that path is refused.
+ */
+export function checkRequest(guard: OutputGuard, source: string, importer: string | undefined, root: string = process.cwd()): void {
+  const from = importer && isAbsolute(importer.split("?")[0]!) ? dirname(importer.split("?")[0]!) : root;
+  const asked = requestedPath(source, from);
+  if (asked !== null) guard.checkRequested(asked);
+  // A root-relative URL (`/main.js` from index.html) names a file under the project root.
+  if (source.startsWith("/") && !source.startsWith("//")) {
+    const rooted = requestedPath(join(root, source), root);
+    if (rooted !== null) guard.checkRequested(rooted);
+  }
 }

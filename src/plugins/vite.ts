@@ -8,21 +8,35 @@
  * past the load hook. So a build bundles it instead (resolveId turns the external into a module
  * the load hook verifies), and the dev server, which imports externals itself, installs the Node
  * verifier in its own process first.
+ *
+ * Vite bundles some modules in builds of their own, without the application's `plugins`: worker
+ * entries (`new Worker(new URL(…))`, `?worker`) use `worker.plugins`, and the dependency optimizer
+ * pre-bundles dependencies with its own plugin list. The `config` hook adds the check to both.
  */
 import { realpathSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { isAbsolute, join } from "node:path";
 import { registerVerifier } from "../register/register-verifier.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
-import { codeFileOf, verifiedLoad } from "./verified-load.js";
+import { ryeVerify as ryeEsbuild } from "./esbuild.js";
+import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
 
 type Resolved = { id: string; external?: boolean | "absolute" | "relative" } | null;
 type ResolveContext = { resolve(source: string, importer: string | undefined, options: Record<string, unknown>): Promise<Resolved> };
+/** The parts of Vite's user config the plugin adds itself to. */
+interface ViteConfig {
+  root?: string;
+  worker?: { plugins?: () => unknown[] };
+  optimizeDeps?: { rolldownOptions?: { plugins?: unknown }; esbuildOptions?: { plugins?: unknown[] } };
+}
+type ConfigContext = { meta?: { rolldownVersion?: string } } | undefined;
 
 /** The shape of the plugin (a subset of Vite's and Rollup's Plugin type, so neither is a dependency). */
 export interface RyeVitePlugin {
   name: string;
   enforce: "pre";
+  config(this: ConfigContext, config: ViteConfig): void;
+  configResolved(config: { root: string }): void;
   configureServer(): void;
   resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<{ id: string; external: false } | null>;
   load(id: string): string | null;
@@ -38,18 +52,57 @@ function externalFile(resolved: NonNullable<Resolved>, source: string, importer:
   }
 }
 
+/** The check as a plain Rolldown plugin, for the dependency optimizer's own bundle. */
+function optimizerPlugin(options: GuardOptions) {
+  const guard = new OutputGuard(options);
+  return {
+    name: "rye-verify:optimize-deps",
+    resolveId(source: string, importer: string | undefined) {
+      checkRequest(guard, source, importer);
+      return null;
+    },
+    load: (id: string) => verifiedLoad(guard, id),
+  };
+}
+
+/** Adds the check to the bundles Vite makes without the application's plugins: workers, pre-bundled dependencies. */
+function addToSeparateBundles(config: ViteConfig, options: GuardOptions, rolldown: boolean): void {
+  const workerPlugins = config.worker?.plugins;
+  // Vite asks for new instances for each worker bundle: the worker copy does not add itself again.
+  config.worker = { ...config.worker, plugins: () => [ryeVerify(options, false), ...(workerPlugins ? workerPlugins() : [])] };
+  config.optimizeDeps ??= {};
+  if (rolldown) {
+    const ro = (config.optimizeDeps.rolldownOptions ??= {});
+    const existing = ro.plugins === undefined ? [] : Array.isArray(ro.plugins) ? ro.plugins : [ro.plugins];
+    ro.plugins = [optimizerPlugin(options), ...existing];
+  } else {
+    const eo = (config.optimizeDeps.esbuildOptions ??= {});
+    eo.plugins = [ryeEsbuild(options), ...(eo.plugins ?? [])];
+  }
+}
+
 /** The plugin; options add anchor keys (`trustedKeys`) and folders that must be build output (`outputDirs`). */
-export function ryeVerify(options: GuardOptions = {}): RyeVitePlugin {
+export function ryeVerify(options: GuardOptions = {}, separateBundles = true): RyeVitePlugin {
   let guard: OutputGuard | undefined;
+  let root = process.cwd();
   const guardOf = () => (guard ??= new OutputGuard(options));
   return {
     name: "rye-verify",
     enforce: "pre",
+    config(config) {
+      // Vite 7's rolldown-vite and Vite 8 bundle dependencies with Rolldown; earlier ones with esbuild.
+      if (separateBundles) addToSeparateBundles(config, options, typeof this?.meta?.rolldownVersion === "string");
+    },
+    configResolved(config) {
+      root = config.root;
+    },
     configureServer() {
       // SSR in dev imports externalised dependencies with Node's own loader: that loader verifies too.
       registerVerifier(options);
     },
     async resolveId(source, importer, resolveOptions = {}) {
+      // Vite follows links before load sees a file: the import as written is checked here.
+      checkRequest(guardOf(), source, importer, root);
       if (source.startsWith("\0") || isBuiltin(source) || source.startsWith(".") || isAbsolute(source)) return null;
       const resolved = await this.resolve(source, importer, { ...resolveOptions, skipSelf: true });
       if (!resolved?.external) return null;
