@@ -1,7 +1,7 @@
 // The victim's own, validly signed build, then changed on disk: every change is refused where the
 // file would be evaluated, and no payload runs.
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, payload, rye, tempDir, writeApp } from "./helpers.js";
 
@@ -165,6 +165,43 @@ console.log(shown);
     expect(deep.status).toBe(1);
     expect(JSON.parse(deep.stdout).error).toContain("Content modified since signing: runtime/exec/run-tool.js");
     expect(markerRan(marker)).toBe(false);
+    // Untouched, it runs.
+    expect(rye(project, env, "run", "tool", "examples/word_count", "--dry-run").status).toBe(0);
+  });
+
+  test("rye run tool: a tool module replaced by a symbolic link (to a payload, a linked folder, another build's file) is refused before any of it runs", () => {
+    // Node imports a link's target: rye checks the path it asked for, so a link inside out/ is refused.
+    const evil = join(base, "evil-tools");
+    const other = join(base, "other-out");
+    mkdirSync(evil, { recursive: true });
+    const fake = `${payload(marker)}export const id = "pwn";\nexport async function execute() { return { status: "success" }; }\n`;
+    writeFileSync(join(evil, "word_count.js"), fake);
+    cpSync(join(out, "tools", "examples"), join(evil, "examples"), { recursive: true });
+    writeFileSync(join(evil, "examples", "word_count.js"), fake);
+    rmSync(other, { recursive: true, force: true });
+    cpSync(out, other, { recursive: true });
+    const examples = join(out, "tools", "examples");
+    const links: Record<string, [at: string, target: string]> = {
+      relative: [tool, relative(dirname(tool), join(evil, "word_count.js"))],
+      absolute: [tool, join(evil, "word_count.js")],
+      "linked folder": [examples, join(evil, "examples")],
+      "another output folder's other item, same key": [tool, join(other, "directives", "examples", "greet.js")],
+    };
+    for (const [kind, [at, target]] of Object.entries(links)) {
+      renameSync(at, `${at}.saved`);
+      symlinkSync(target, at);
+      rmSync(marker, { force: true });
+      let r;
+      try {
+        r = rye(project, env, "run", "tool", "examples/word_count", "--dry-run");
+      } finally {
+        rmSync(at);
+        renameSync(`${at}.saved`, at);
+      }
+      expect(r.status, kind).toBe(1);
+      expect(JSON.parse(r.stdout).error, kind).toMatch(/is a symbolic link inside the build output folder/);
+      expect(markerRan(marker), kind).toBe(false);
+    }
     // Untouched, it runs.
     expect(rye(project, env, "run", "tool", "examples/word_count", "--dry-run").status).toBe(0);
   });
