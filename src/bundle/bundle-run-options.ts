@@ -38,6 +38,8 @@ export interface BundleRunOptions {
   optIn?: string;
   /** Keys trusted for the bundle: they may also vouch for the tool's dependency files. */
   trustedKeys?: readonly string[];
+  /** Every bundled tool's chain files (path relative to the project, SHA-256): the bundle vouches for them by hash. */
+  bundledFiles?: readonly { path: string; sha256: string }[];
 }
 
 /** The checkout of a bundle run, and the env of the OS with its checkout search entries dropped. */
@@ -73,7 +75,7 @@ export function bundleToolOptions(o: BundleRunOptions, plan: { files?: readonly 
     dotenv: null,
     checkout: { contains: checkout.contains, optIn },
     execa: guardedExeca(execa, { checkout, planFiles, optIn }),
-    verifyDependency: dependencyVerifier({ spaces, env, trustedKeys: o.trustedKeys, cwd: o.cwd }),
+    verifyDependency: dependencyVerifier({ spaces, env, trustedKeys: o.trustedKeys, cwd: o.cwd, vouched: new Map((o.bundledFiles ?? []).map((f) => [resolve(projectPath, f.path), f.sha256])) }),
     defaultVerifyDeps: BUNDLE_DEPS_SCOPE,
     // Python would otherwise read `__pycache__/*.pyc` beside a verified source without re-reading it.
     extraEnv: { PYTHONPYCACHEPREFIX: mkdtempSync(join(tmpdir(), "rye-pycache-")) },

@@ -5,6 +5,7 @@
  * the spaces given (a bundle run leaves its checkout's project out, so the checkout cannot vouch for
  * itself), the pinned keys and this machine's signing key, as `rye build --verify-sources` builds it.
  */
+import { createHash } from "node:crypto";
 import { trustForSpaces } from "../builder/signing.js";
 import type { SpaceRoot, TrustStore } from "../sign/trust-store.js";
 import { verifyItem } from "../sign/verify-item.js";
@@ -16,12 +17,18 @@ export interface DependencyTrust {
   env: NodeJS.ProcessEnv;
   trustedKeys?: readonly string[];
   cwd?: string;
+  /** Files the bundle vouches for by hash (absolute path → SHA-256 of the text), e.g. every bundled tool's chain files. */
+  vouched?: ReadonlyMap<string, string>;
 }
+
+const sha256 = (text: string) => createHash("sha256").update(text.replace(/^\uFEFF/, ""), "utf8").digest("hex");
 
 /** A `verifyDependency` for `executePlan`: throws the original's message for an unsigned, modified or untrusted file. */
 export function dependencyVerifier(t: DependencyTrust): (file: DepFile) => void {
   let trust: TrustStore | undefined;
   return (file) => {
+    const hash = t.vouched?.get(file.absolutePath);
+    if (hash !== undefined && hash === sha256(file.text)) return;
     trust ??= trustForSpaces(t.spaces, t.env, t.trustedKeys ?? [], t.cwd ?? process.cwd());
     const result = verifyItem(file.text, "tool", trust, { path: file.absolutePath });
     if (!result.ok) throw new Error(result.message);

@@ -24,7 +24,7 @@ export interface RunBundleToolOptions extends BundleTrustOptions {
 }
 
 interface BundledTool {
-  plan?: { files?: readonly { path: string }[] };
+  plan?: { files?: readonly { path: string; sha256: string }[] };
   metadata?: Readonly<Record<string, unknown>>;
   execute(params: Record<string, unknown>, options?: RunToolOptions): Promise<ToolResponse>;
 }
@@ -38,7 +38,9 @@ export async function runBundleTool(bundle: string, id: string, params: Record<s
     const tools = loaded.module.tools ?? {};
     if (!Object.hasOwn(tools, id)) return { status: "error", error: `Tool not found: ${id}`, item_id: id };
     const tool = tools[id]!;
-    const where = { bundle: path, cwd, env: options.env, project: options.project, trustCheckout: options.trustCheckout, trustedKeys: options.trustedKeys };
+    const where = { bundle: path, cwd, env: options.env, project: options.project, trustCheckout: options.trustCheckout, trustedKeys: options.trustedKeys,
+      // A sibling tool's file is vouched for by the bundle's plans (by hash), like the tool's own.
+      bundledFiles: Object.values(tools).flatMap((t) => t.plan?.files ?? []) };
     const execa = options.execa ?? (cliExeca as unknown as Execa);
     try {
       const configSchema = tool.metadata?.config_schema;
