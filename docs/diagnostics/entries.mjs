@@ -456,10 +456,11 @@ quoted, so the build refuses the tool.`,
   },
   RYE4013: {
     summary: "a value spliced into a program rye cannot see into: only inert values are accepted",
-    explain: `A placeholder inside a larger argument of \`python -c\`, \`node -e\`, \`perl -e\`, an awk program, \`ssh host cmd\` or a
-wrapper rye does not know becomes part of program text rye cannot read. At run time such a value must be inert: ASCII
-letters, digits and \`_ . / : , + = -\`, not starting with \`-\`, at most 4096 characters. Any other value is refused with an
-error naming the placeholder.`,
+    explain: `A placeholder inside a larger argument of \`python -c\`, \`node -e\`, \`perl -e\`, an awk or sed program, \`ssh host cmd\`
+or a wrapper rye does not know becomes part of program text rye cannot read. At run time such a value must be inert:
+ASCII letters, digits and \`_\` only, at most 4096 characters (every punctuation character ends a token somewhere: Perl's
+\`q:…:\` and \`qx.….\` take any punctuation as delimiter, \`/\` ends a sed \`s///\` whose \`e\` flag runs the line). Any other
+value is refused with an error naming the placeholder.`,
     example: { tools: "rye4013_inert_only_splice", show: [".ai/tools/demo/hello.py", ".ai/tools/rt/py.yaml"] },
     fix: [{ file: ".ai/tools/rt/py.yaml", from: `["-c", "print('hello {name}')"]`, to: `["-c", "import sys; print('hello ' + sys.argv[1])", "{name}"]` }],
     fix_prose: "Make the placeholder a whole argument and read it in the program (`sys.argv`, `process.argv`, `\"$1\"`).",

@@ -283,7 +283,7 @@ export const shellScriptBySubstitution = (loc: Location, shell: string, placehol
 export const unprovenShellContext = (loc: Location, message: string) =>
   error("RYE4012", `In this shell -c script, ${message}. Values can only go where rye proves the shell reads them as data: an argument of a data command (echo, printf '%s', cat, ls, cp, mv, rm, mkdir…) or a redirection target; or read them from "$1" yourself.`, loc);
 export const inertOnlySplice = (loc: Location, placeholder: string, where: string) =>
-  warning("RYE4013", `${placeholder} is spliced into ${where}, where rye cannot prove how its value is read; at run time only inert values (ASCII letters, digits and _ . / : , + = -, not starting with -) are accepted and others are refused. To pass any value, make ${placeholder} a whole argument of its own and read it there (sys.argv, process.argv, "$1"), or pass it on stdin.`, loc);
+  warning("RYE4013", `${placeholder} is spliced into ${where}, where rye cannot prove how its value is read; at run time only inert values (ASCII letters, digits and _ only) are accepted and others are refused. To pass any value, make ${placeholder} a whole argument of its own and read it there (sys.argv, process.argv, "$1"), or pass it on stdin.`, loc);
 export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
   error("RYE1005", `File is ${bytes} bytes, over the limit of ${limit} bytes; raise it with RYE_MAX_FILE_SIZE=<bytes> if this file is meant to be this large.`, loc);
 

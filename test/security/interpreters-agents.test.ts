@@ -76,7 +76,8 @@ describe("values spliced into agent commands", () => {
       const r = await launch(command, "a b");
       expect(r.refused, command).toMatch(/^the value of \{prompt\} holds " "/);
       // An inert value passes the check (the wrapper itself is not installed, which is reported next).
-      const ok = await launch(command, "a.b");
+      const ok = await launch(command, "a_b1");
+      expect((await launch(command, "a.b")).refused, command).toMatch(/^the value of \{prompt\} holds "\."/);
       expect(ok.refused ?? "", command).not.toMatch(/the value of/);
     }
   });

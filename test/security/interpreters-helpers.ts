@@ -66,7 +66,7 @@ export function installedShells(): { shells: Shell[]; missing: string[] } {
 }
 
 /** The values rye accepts in positions that take inert values only. */
-export const INERT = /^(?:[A-Za-z0-9_./:,+=][A-Za-z0-9_./:,+=-]{0,4095})?$/;
+export const INERT = /^[A-Za-z0-9_]{0,4096}$/;
 
 /** Hostile fragments: each one alone, or any mix, would create `marker` if read as code. */
 export function hostileFragments(marker: string): string[] {

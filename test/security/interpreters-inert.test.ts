@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -7,22 +7,23 @@ import { isInert } from "../../src/runtime/exec/inert.js";
 import { hostileValue, plan, run, which } from "./interpreters-helpers.js";
 
 // Class 1: a value spliced into the text of a program rye cannot read (python -c, node -e, perl -e,
-// an awk -v assignment) must be inert — ASCII letters, digits and _ . / : , + = -, not starting with
-// -, at most 4096 characters — or the run is refused before anything starts, naming the placeholder.
-// Inert values are data in every position of these languages tried here.
+// an awk or sed program) must be inert — ASCII letters, digits and _, at most 4096 characters — or
+// the run is refused before anything starts, naming the placeholder. Any punctuation can end a token
+// somewhere: Perl's quote-like operators take every punctuation character as delimiter
+// (`system+q:touch:,q:f:`, `qx.id.`, `qx-id-`), and `/` ends a sed `s///` whose flags then execute.
 
 const dir = mkdtempSync(join(tmpdir(), "rye-interp-inert-"));
 const MARKER = join(dir, "marker");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const SET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,+=-";
+const SET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
 /** The documented rule, written out independently of the implementation's regular expression. */
-const spec = (v: string) => v.length <= 4096 && !v.startsWith("-") && [...v].every((c) => SET.includes(c));
+const spec = (v: string) => v.length <= 4096 && [...v].every((c) => SET.includes(c));
 
 describe("the inert set", () => {
   it("accepts exactly the documented values (property over arbitrary Unicode)", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary", maxLength: 20 }), fc.stringMatching(/^[-A-Za-z0-9_./:,+=]{0,20}$/), fc.string({ maxLength: 8 })), (v) => {
+      fc.property(fc.oneof(fc.string({ unit: "binary", maxLength: 20 }), fc.stringMatching(/^[-A-Za-z0-9_./:,+=]{0,20}$/), fc.stringMatching(/^[A-Za-z0-9_]{0,20}$/), fc.string({ maxLength: 8 })), (v) => {
         expect(isInert(v)).toBe(spec(v));
       }),
       { numRuns: 1000 },
@@ -34,8 +35,8 @@ describe("the inert set", () => {
       const c = String.fromCharCode(code);
       expect(isInert(`a${c}`), `U+${code.toString(16)}`).toBe(SET.includes(c));
     }
-    for (const v of ["-", "-a", "--x", "a[b]", "$x", "`x`", "a b", "a\nb", "'", '"', "\\", "é", "a".repeat(4097)]) expect(isInert(v), v).toBe(false);
-    for (const v of ["", "a", "a-", "a.b/c:d,e+f=g-h", "_", "0", "a".repeat(4096)]) expect(isInert(v), v).toBe(true);
+    for (const v of ["-", "-a", "a-", "a.b/c:d,e+f=g-h", "q:x:", "qx.id.", "qx-id-", "a[b]", "$x", "`x`", "a b", "a\nb", "'", '"', "\\", "é", "a".repeat(4097)]) expect(isInert(v), v).toBe(false);
+    for (const v of ["", "a", "Z9", "_", "0", "qx", "a_b_C_1", "a".repeat(4096)]) expect(isInert(v), v).toBe(true);
   });
 });
 
@@ -71,15 +72,25 @@ const INTERPRETERS: Interp[] = [
       [["-e", "print '<{v}>'"], (v) => `<${v}>`],
       [["-e", 'print "<{v}>"'], (v) => `<${v}>`],
       [["-e", "my $x = q({v}); print qq(<$x>)"], (v) => `<${v}>`],
+      [["-e", "$_ = 'a'; print 'ok' if /{v}/ || 1"], () => "ok"],
     ],
   },
   {
     name: "awk",
-    cases: [[["-v", "x=<{v}>", "BEGIN { print x }"], (v) => `<${v}>\n`]],
+    cases: [
+      [["-v", "x=<{v}>", "BEGIN { print x }"], (v) => `<${v}>\n`],
+      // (A `{v}` inside `{ … }` is no placeholder: the original's `{name}` pattern spans the brace.)
+      [["$0 ~ /{v}/", "/dev/null"], () => ""],
+      [["\"<{v}>\" != \"\"", "/dev/null"], () => ""],
+    ],
+  },
+  {
+    name: "sed",
+    cases: [[["-n", "s/{v}/x/;s/^/</;s/$/>/p", "/dev/null"], () => ""]],
   },
 ];
 
-const inertValue = fc.stringMatching(/^(?:[A-Za-z0-9_./:,+=][A-Za-z0-9_./:,+=-]{0,30})?$/);
+const inertValue = fc.stringMatching(/^[A-Za-z0-9_]{0,30}$/);
 
 // The system python starts in a fraction of a pyenv shim's time.
 const find = (name: string) => (name === "python3" && existsSync("/usr/bin/python3") ? "/usr/bin/python3" : which(name));
@@ -121,6 +132,43 @@ for (const interp of INTERPRETERS) {
     }, 60_000);
   });
 }
+
+// The attacker's payloads, run for real: each is made only of characters the previous inert set
+// allowed (or of any punctuation, for Perl's delimiters); each would create `marker` in the working
+// folder if its text reached the program.
+const PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~";
+const CLOSE: Record<string, string> = { "(": ")", "[": "]", "{": "}", "<": ">" };
+const perlPayloads = [...PUNCTUATION].flatMap((o) => {
+  const c = CLOSE[o] ?? o;
+  return [`system+q${o}touch${c},q${o}marker${c}`, `qx${o}touch marker${c}`, `system+qq${o}touch${c},qw${o}marker${c}`];
+});
+const ATTACKS: { name: string; args: string[]; values: string[]; input?: string }[] = [
+  { name: "perl", args: ["-e", "print {v}"], values: perlPayloads },
+  { name: "perl", args: ["-e", "print 1, {v}"], values: perlPayloads },
+  { name: "perl", args: ["-ne", "print if /{v}/", "input.txt"], values: ["a/+system+q:touch:,q:marker:,/b", "a/+qx-touch${IFS}marker-+/b", "a/;system q{touch marker};/b"] },
+  { name: "perl", args: ["-pe", "s/{v}/x/", "input.txt"], values: ["a/b/;system+q:touch:,q:marker:;s/c", "touch/system+q.touch.,q.marker./e;s/a"] },
+  { name: "sed", args: ["s/{v}/x/g", "input.txt"], values: ["touch/touch/ewdir/x", "touch/touch/e;s/x", "touch.*/touch marker/e;s/a"], input: "touch marker\n" },
+  { name: "sed", args: ["s/touch/{v}/g", "input.txt"], values: ["touch/ewdir/g", "touch/e;s/x/y", "&/e\n#"], input: "touch marker\n" },
+  { name: "awk", args: ["\"{v}\" != \"\"", "input.txt"], values: ['" || system("touch marker") || "', 'x"+system("touch marker")+"'] },
+  { name: "awk", args: ["$0 ~ /{v}/", "input.txt"], values: ['a/ || system("touch marker") || /b', "a/+system(\"touch marker\")+/b"] },
+];
+
+describe("the attacker's payloads: Perl quote-like operators with every delimiter, sed s///e, awk", () => {
+  for (const attack of ATTACKS) {
+    const path = find(attack.name);
+    it.skipIf(!path)(`${attack.name} ${JSON.stringify(attack.args)}: refused, nothing runs`, async () => {
+      writeFileSync(join(dir, "input.txt"), attack.input ?? "a\n");
+      mkdirSync(join(dir, "dir"), { recursive: true });
+      for (const v of attack.values) {
+        const response = await run(dir, plan(dir, path!, attack.args, { cwd: dir }), { v });
+        expect(existsSync(join(dir, "marker")), v).toBe(false);
+        expect(response.status, v).toBe("error");
+        expect(String(response.error), v).toContain("the value of {v}");
+        expect(response.data?.stdout ?? "", v).toBe("");
+      }
+    }, 60_000);
+  }
+});
 
 describe.skipIf(!find("python3"))("the fix the refusal names", () => {
   it("a whole-argument placeholder passes any value as exactly that argument", async () => {
