@@ -1,6 +1,7 @@
 // `rye lsp`: the compiler's diagnostics, completion, hover, navigation, rename and a prompt preview
 // for directives, knowledge, tool YAMLs and hook_conditions.yaml, over LSP on stdio.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
+import { readRegularFile } from "../project/source-text.js";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from "vscode-languageserver/node";
@@ -235,7 +236,11 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     const samples = pathOf(uri).replace(/\.md$/, ".inputs.json");
     let inputs: unknown = {};
     try {
-      if (existsSync(samples)) inputs = JSON.parse(readFileSync(samples, "utf8"));
+      // A checkout's file: never through a link, only a regular file, bounded (decisions.md #23, #25).
+      if (existsSync(samples) || isLink(samples)) {
+        if (isLink(samples)) throw new Error("it is a symbolic link; sample inputs are read only from a plain file beside the directive");
+        inputs = JSON.parse(readRegularFile(samples, SAMPLE_INPUTS_MAX_BYTES).toString("utf8"));
+      }
     } catch (e) {
       return { status: "invalid", payload: { status: "error", error: `${samples}: ${(e as Error).message}` } };
     }
@@ -254,4 +259,15 @@ export function startServer(connection: Connection = createConnection(ProposedFe
   connection.onShutdown(() => undefined);
   documents.listen(connection);
   connection.listen();
+}
+
+/** The largest `<name>.inputs.json` a preview reads. */
+const SAMPLE_INPUTS_MAX_BYTES = 1024 * 1024;
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

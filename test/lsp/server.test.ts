@@ -138,4 +138,21 @@ describe("rye lsp over stdio", () => {
     expect(result).toMatchObject({ status: "success" });
     expect(result.messages[0]!.content).toContain("Review + one line, looking at tests first.");
   });
+
+  test("sample inputs that are a link (to /dev/zero, a FIFO's stand-in for an endless read) are refused at once, and the server keeps answering", async () => {
+    const { symlinkSync, rmSync, renameSync } = await import("node:fs");
+    const samples = join(root, ".ai", "directives", "t", "review.inputs.json");
+    renameSync(samples, `${samples}.kept`);
+    symlinkSync("/dev/zero", samples);
+    try {
+      const result = (await client.connection.sendRequest("workspace/executeCommand", { command: "rye.preview", arguments: [client.uri(file("t/review"))] })) as { status: string; payload?: { error: string } };
+      expect(result.status).toBe("invalid");
+      expect(result.payload?.error).toMatch(/symbolic link/);
+      const lenses = (await client.connection.sendRequest("textDocument/codeLens", { textDocument: { uri: client.uri(file("t/review")) } })) as unknown[];
+      expect(lenses.length).toBe(1);
+    } finally {
+      rmSync(samples);
+      renameSync(`${samples}.kept`, samples);
+    }
+  }, 20_000);
 });
