@@ -2,7 +2,7 @@
 // (Node's own rules: extension, package type for .js only, then syntax), which imports a module
 // links before it runs, the resolve request the register entry sends its hooks thread, the
 // execArgv a worker or forked process gets, and which bundler ids name files the plugins check.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -12,6 +12,8 @@ import { moduleSyntax } from "../../src/register/import-specifiers.js";
 import { formatOf, packageTypeOf } from "../../src/register/module-format.js";
 import { readResolveRequest, RESOLVE_PREFIX } from "../../src/register/resolve-request.js";
 import { codeFileOf } from "../../src/plugins/verified-load.js";
+import { requestedPath } from "../../src/register/requested-path.js";
+import { OutputGuard } from "../../src/verify/output-guard.js";
 
 describe("formatOf (Node's CommonJS loader's choice)", () => {
   const never = () => {
@@ -149,5 +151,77 @@ describe("codeFileOf (which bundler ids the plugins read)", () => {
   ])("%s → %s", (id, file) => expect(codeFileOf(id)).toBe(file));
   test.each([["\0virtual.js"], ["x.js"], ["./x.js"], ["/p/x.css"], ["/p/x.jsx"], ["/p/x.js.map"]])("%s: not a file the plugins read", (id) => {
     expect(codeFileOf(id)).toBeNull();
+  });
+});
+
+describe("OutputGuard.checkRequested (a path as requested, before links are followed)", () => {
+  // A tree /root/a/b/c/d/e/f.js; the output folder is at some depth (a rye manifest there, or
+  // pinned through outputDirs); one component may be replaced by a link to an outside copy. The
+  // rule: refused exactly when the link is at or below the first component inside the output folder.
+  const PARTS = ["a", "b", "c", "d", "e", "f.js"];
+  const MANIFEST_TEXT = JSON.stringify({ generated_at: "2026-01-01T00:00:00Z", modules: [] });
+  let n = 0;
+  function tree(outDepth: number, linkAt: number | null, pinned: boolean): { guard: OutputGuard; file: string } {
+    const root = mkdtempSync(join(tmpdir(), `rye-req-${n++}-`));
+    const outside = join(root, "outside");
+    mkdirSync(join(outside, ...PARTS.slice(0, -1)), { recursive: true });
+    writeFileSync(join(outside, ...PARTS), "export {};\n");
+    const top = join(root, "top");
+    mkdirSync(join(top, ...PARTS.slice(0, -1)), { recursive: true });
+    writeFileSync(join(top, ...PARTS), "export {};\n");
+    const outDir = join(top, ...PARTS.slice(0, outDepth));
+    if (!pinned) writeFileSync(join(outDir, "manifest.json"), MANIFEST_TEXT);
+    if (linkAt !== null) {
+      const at = join(top, ...PARTS.slice(0, linkAt + 1));
+      rmSync(at, { recursive: true });
+      symlinkSync(join(outside, ...PARTS.slice(0, linkAt + 1)), at);
+    }
+    return { guard: new OutputGuard({ outputDirs: pinned ? [outDir] : [], cwd: root, env: {} }), file: join(top, ...PARTS) };
+  }
+
+  test("refused exactly when a link lies inside the output folder", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: PARTS.length - 1 }), fc.option(fc.integer({ min: 0, max: PARTS.length - 1 }), { nil: null }), fc.boolean(), (outDepth, linkAt, pinned) => {
+        // A link at or above the output folder itself moves the whole folder (manifest included): that is allowed.
+        const { guard, file } = tree(outDepth, linkAt, pinned);
+        const inside = linkAt !== null && linkAt >= outDepth;
+        if (inside) expect(() => guard.checkRequested(file)).toThrow(/is a symbolic link inside the build output folder/);
+        else expect(() => guard.checkRequested(file)).not.toThrow();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("a path outside every output folder, or not existing, is never refused", () => {
+    const { guard } = tree(3, null, false);
+    expect(() => guard.checkRequested("/nonexistent/x/y.js")).not.toThrow();
+  });
+});
+
+describe("requestedPath (the file a request names, links not followed)", () => {
+  const root = mkdtempSync(join(tmpdir(), "rye-reqpath-"));
+  mkdirSync(join(root, "app", "node_modules", "pkg", "out"), { recursive: true });
+  mkdirSync(join(root, "app", "src", "dir"), { recursive: true });
+  writeFileSync(join(root, "app", "src", "x.js"), "");
+  writeFileSync(join(root, "app", "src", "dir", "index.js"), "");
+  writeFileSync(join(root, "app", "node_modules", "pkg", "out", "m.js"), "");
+  const from = join(root, "app", "src");
+  test.each([
+    ["./x.js", join(from, "x.js")],
+    ["./x", join(from, "x.js")],
+    ["./dir", join(from, "dir", "index.js")],
+    ["../src/x.js?query=1", join(from, "x.js")],
+    [`file://${join(from, "x.js")}`, join(from, "x.js")],
+    ["pkg/out/m.js", join(root, "app", "node_modules", "pkg", "out", "m.js")],
+    ["pkg/out/m", join(root, "app", "node_modules", "pkg", "out", "m.js")],
+    ["./missing.js", join(from, "missing.js")],
+    ["node:fs", null],
+    ["fs", null],
+    ["#internal", null],
+    ["data:text/javascript,1", null],
+    ["\0virtual", null],
+    ["nowhere/x.js", null],
+  ])("%s -> %s", (request, expected) => {
+    expect(requestedPath(request, from)).toBe(expected);
   });
 });
