@@ -79,6 +79,6 @@ function readSetting(pair: Pair<Node, Node>, into: Record<string, unknown>, out:
   const value = pair.value?.toJSON();
   const fits =
     kind === "string[]" ? yaml().isSeq(pair.value) && (value as unknown[]).every((v) => typeof v === "string") : typeof value === kind;
-  if (!fits) out.push(d.invalidConfig(at(pair.value), `'${name}' takes ${kind === "string[]" ? "an array of strings" : `a ${kind}`}`));
+  if (!fits) out.push(d.invalidConfig(at(pair.value), `'${name}' takes ${kind === "string[]" ? "an array of strings" : `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`}`));
   else into[name] = value;
 }

@@ -193,7 +193,7 @@ describe("validate: the executor's keys are options, not inputs", () => {
   test("type checks see Maps, bigints and floats as Python types", () => {
     expect(validateDirective("v", DECLARED, { x: new Map(), n: 12345678901234567890n })).toMatchObject({ status: "success" });
     expect(validateDirective("v", DECLARED, { x: {}, n: new PyFloat(1) })).toMatchObject({ error: "Invalid input types: 'n' must be an integer, got a float" });
-    expect(validateDirective("v", DECLARED, { x: [] })).toMatchObject({ error: "Invalid input types: 'x' must be a object, got an array" });
+    expect(validateDirective("v", DECLARED, { x: [] })).toMatchObject({ error: "Invalid input types: 'x' must be an object, got an array" });
     expect(validateDirective("v", [{ name: "s", type: "string" }], { s: {} })).toMatchObject({ error: "Invalid input types: 's' must be a string, got an object" });
     expect(validateDirective("v", [{ name: "s", type: "string" }], { s: new Map() })).toMatchObject({ error: "Invalid input types: 's' must be a string, got an object" });
     expect(validateDirective("v", [{ name: "s", type: "string" }], { s: 1n })).toMatchObject({ error: "Invalid input types: 's' must be a string, got an integer" });
