@@ -79,7 +79,9 @@ const mtimes = (dir: string) =>
 
 async function expectUpToDate(dir: string) {
   const check = await rye(dir, "--check");
-  expect(check.stderr).toBe("");
+  // --check prints the whole check's diagnostics, as a build does: warnings may be there, never an error.
+  expect(check.stderr).not.toMatch(/ error RYE|out of date/);
+  expect(check.code).toBe(0);
   expect(check.stdout).toContain("is up to date");
 }
 
