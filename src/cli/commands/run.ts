@@ -48,8 +48,13 @@ each re-hashed against the plan first.
 A bundle run does not let the checkout (the bundle's folder and project, the working directory's
 project, --project, and the git working trees holding them) choose code to run: no .env, no
 interpreter, agents TOML or agent program inside it, no PATH/PYTHONPATH/NODE_PATH entry inside it,
-no preload (LD_PRELOAD, BASH_ENV, NODE_OPTIONS --require) from it. --trust-checkout lets it, as
-rye run tool from your own project's sources does.
+no preload (LD_PRELOAD, BASH_ENV, NODE_OPTIONS --require) from it, and no file beside the tool that
+an interpreter could import unless the bundle hashed it or a key from outside the checkout signed it.
+--trust-checkout lets it, as rye run tool from your own project's sources does.
+
+Every tool run refuses a --params key that names rye's own path context (tool_dir, anchor_path, …),
+or that would replace a config value deciding what runs unless the tool's CONFIG_SCHEMA declares it;
+a runtime's verify_deps is enforced before the spawn (every file of its scope signed and trusted).
 Exit codes: 0 success, 1 failure, 2 usage.`;
 
 /** What a thread takes besides its inputs: validate() splits these off the parameters. */
