@@ -64,14 +64,23 @@ export function resolveSettings(project: string, flags: SettingFlags, cwd: strin
  */
 function configKeyDir(project: string, dir: string | undefined, source: string | null, problems: Diagnostic[]): string | undefined {
   if (dir === undefined || source === null) return dir;
-  const [real, proj] = [realOf(dir), realOf(project)];
+  // The checkout is the project and the git working tree that holds it (a monorepo's other folders too).
+  const [real, proj] = [realOf(dir), realOf(checkoutOf(project))];
   const inside = real === proj || real.startsWith(proj.endsWith(sep) ? proj : proj + sep);
   if (!inside && existsSync(join(dir, "private_key.pem"))) return dir;
   const why = inside
-    ? `'signingKeyDir' (${dir}) lies inside the project, so a change to the checkout could choose the key that signs; keep the key outside it, or set RYE_SIGNING_KEY_DIR`
+    ? `'signingKeyDir' (${dir}) lies inside the project or the git working tree that holds it, so a change to the checkout could choose the key that signs; keep the key outside it, or set RYE_SIGNING_KEY_DIR`
     : `'signingKeyDir' (${dir}) holds no signing key; a build never creates one at a place the checkout names: create it there (RYE_SIGNING_KEY_DIR=DIR rye keys generate) or set RYE_SIGNING_KEY_DIR`;
   problems.push(d.invalidConfig(settingAt(project, source, "signingKeyDir"), why));
   return undefined;
+}
+
+/** The nearest folder at or above `project` that holds `.git` (the working tree a pull request changes), else the project. */
+function checkoutOf(project: string): string {
+  for (let at = resolve(project); ; at = dirname(at)) {
+    if (existsSync(join(at, ".git"))) return at;
+    if (dirname(at) === at) return project;
+  }
 }
 
 /** Where the config file names `key` (its first mention), for a located diagnostic. */
