@@ -2,7 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { CONTEXT_KEYS, INJECTED_KEYS } from "../../src/runtime/exec/caller-params.js";
+import fc from "fast-check";
+import { callerParamsProblem, CONTEXT_KEYS, INJECTED_KEYS } from "../../src/runtime/exec/caller-params.js";
+import { buildExecutionConfig } from "../../src/runtime/exec/execution-config.js";
+import { templateExecStages } from "../../src/runtime/exec/template-exec.js";
 import { executePlan } from "../../src/runtime/exec/execute-plan.js";
 import type { ChainPlan } from "../../src/runtime/exec/plan.js";
 
@@ -146,5 +149,46 @@ describe("a caller may not replace a config value that decides what runs, unless
     const response = await run(plan({ command: process.execPath, args: ["{tool_dir}/main.js"] }), { command: "/usr/bin/touch", args: [MARKER] });
     expect(response.status).toBe("success");
     expect(existsSync(MARKER)).toBe(false);
+  });
+});
+
+describe("property: a caller value never changes what runs through a config key unless refused", () => {
+  // Random configs whose values are literals or placeholders of other keys (indirection, spaces in
+  // names, the process fields), random caller overrides of config keys: either the run is refused,
+  // or command, argv, cwd and stdin are exactly what they are without the caller's values.
+  const NAMES = ["a", "b", "c", " a ", "code", "timeout", "cwd", "input_data"];
+  const value = fc.oneof(fc.constant("lit"), fc.constantFrom(...NAMES).map((n) => `{${n}}`), fc.constantFrom(...NAMES).map((n) => `x{${n}}y`));
+  const config = fc.record({
+    command: fc.oneof(fc.constant("prog"), value),
+    args: fc.array(value, { maxLength: 4 }),
+    cwd: fc.option(value, { nil: undefined }),
+    input_data: fc.option(value, { nil: undefined }),
+    extra: fc.dictionary(fc.constantFrom(...NAMES.filter((n) => !["cwd", "input_data"].includes(n))), value, { maxKeys: 5 }),
+  });
+  const paths = { project_path: "/p", user_space: "/u", system_space: "/s", tool_path: "/p/t" };
+  const what = (chain: Record<string, unknown>, params: Record<string, unknown>) => {
+    try {
+      const built = buildExecutionConfig(chain, {}, params, paths, { shellQuote: false });
+      const t = templateExecStages(built, { ...built, ...params }, {});
+      return JSON.stringify([t.command, t.args, t.cwd, t.input_data]);
+    } catch (e) {
+      return `error: ${(e as Error).message}`;
+    }
+  };
+  it("holds over random configs and overrides", () => {
+    fc.assert(
+      fc.property(config, fc.subarray(NAMES, { minLength: 1 }), ({ extra, ...fields }, keys) => {
+        const chain: Record<string, unknown> = { ...extra, command: fields.command, args: fields.args };
+        if (fields.cwd !== undefined) chain.cwd = fields.cwd;
+        if (fields.input_data !== undefined) chain.input_data = fields.input_data;
+        // Overrides only: names the chain's config holds (or the process fields). A name the config
+        // leaves to the caller (`args: ["{text}"]`, no `text` key) is an ordinary parameter.
+        const overrides = keys.filter((k) => Object.hasOwn(chain, k) || k === "cwd" || k === "input_data");
+        const params = Object.fromEntries(overrides.map((k) => [k, "EVIL"]));
+        if (callerParamsProblem(params, chain, CONTEXT_KEYS, undefined) !== null) return;
+        expect(what(chain, params)).toBe(what(chain, {}));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -30,7 +30,8 @@ const PLACEHOLDER = /\{([^}]+)\}/g;
 
 function placeholdersOf(value: unknown, into: string[]): void {
   if (typeof value === "string") {
-    for (const m of value.matchAll(PLACEHOLDER)) into.push(m[1]!.trim());
+    // The mixed form looks the name up as written (spaces included), the whole form after strip(): both.
+    for (const m of value.matchAll(PLACEHOLDER)) into.push(m[1]!, m[1]!.trim());
   } else if (Array.isArray(value)) {
     for (const v of value) placeholdersOf(v, into);
   } else if (value !== null && typeof value === "object") {
@@ -83,7 +84,8 @@ export function callerParamsProblem(
     if (!reached.has(key)) continue;
     declared ??= declaredParams(configSchema);
     if (declared.has(key)) continue;
-    return `Parameter '${key}' is refused: it would replace the tool's own '${key}', which decides what runs, and the tool does not declare '${key}' as a parameter (CONFIG_SCHEMA properties)`;
+    const what = Object.hasOwn(chainConfig, key) ? `the tool's own '${key}'` : `the process's '${key}'`;
+    return `Parameter '${key}' is refused: it would replace ${what}, which decides what runs, and the tool does not declare '${key}' as a parameter (CONFIG_SCHEMA properties)`;
   }
   return null;
 }
