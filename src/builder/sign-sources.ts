@@ -15,6 +15,8 @@ import type { ItemKind } from "../sign/signature-line.js";
 export interface SignTarget {
   path: string;
   kind: ItemKind;
+  /** The project the target belongs to: a link is signed through only when it leads to a file inside it. */
+  project?: string;
 }
 
 export interface SignResult {
@@ -39,14 +41,14 @@ export function findSignTargets(project: string, args: readonly string[], cwd: s
   const targets: SignTarget[] = [];
   const problems: string[] = [];
   if (args.length === 0) {
-    for (const s of readProject(project).sources) targets.push({ path: join(project, s.path), kind: s.kind });
+    for (const s of readProject(project).sources) targets.push({ path: join(project, s.path), kind: s.kind, project });
     return { targets, problems };
   }
   for (const arg of args) {
     const ref = /^(directive|knowledge|tool|config):(.+)$/.exec(arg);
     if (ref && !statSync(resolve(cwd, arg), { throwIfNoEntry: false })) {
       const found = lookUp(project, ref[1] as ItemKind, ref[2]!);
-      if (found) targets.push({ path: found, kind: ref[1] as ItemKind });
+      if (found) targets.push({ path: found, kind: ref[1] as ItemKind, project });
       else problems.push(`${arg}: no ${ref[1]} '${ref[2]}' under ${join(project, ".ai")}`);
       continue;
     }
@@ -58,7 +60,7 @@ export function findSignTargets(project: string, args: readonly string[], cwd: s
       const inferred = kind ?? kindFromPath(path);
       if (inferred === "module" || inferred === "manifest") problems.push(`${arg}: build output is signed by rye build, not rye sign`);
       else if (inferred === null) problems.push(`${arg}: cannot tell what kind of item this is; pass --kind ${KINDS.join("|")}`);
-      else targets.push({ path, kind: inferred });
+      else targets.push({ path, kind: inferred, project });
     }
   }
   return { targets, problems };
@@ -97,6 +99,8 @@ export function signingTime(env: NodeJS.ProcessEnv): string {
 export function signFile(target: SignTarget, key: SigningKey, timestamp: string): SignResult {
   const { path, kind } = target;
   try {
+    const outside = target.project === undefined ? null : leadsOutside(path, target.project);
+    if (outside) throw new Error(`it is a link to ${outside}, outside the project; rye sign reads and writes only the project's own files`);
     const text = decodeSource(readFileSync(path));
     const result = signSource(text, kind, basename(path), key, timestamp);
     if (result.status === "unchanged") return { path, kind, status: "unchanged" };
@@ -108,6 +112,13 @@ export function signFile(target: SignTarget, key: SigningKey, timestamp: string)
     const detail = e instanceof TypeError ? "not UTF-8 text" : (e as Error).message;
     return { path, kind, status: "error", detail };
   }
+}
+
+/** Where `path` really is when that lies outside `project` (a link out of it), else null. */
+function leadsOutside(path: string, project: string): string | null {
+  const real = realpathSync(path);
+  const root = realpathSync(project);
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep) ? null : real;
 }
 
 function replaceFile(link: string, text: string): void {

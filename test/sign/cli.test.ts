@@ -198,3 +198,26 @@ describe("rye verify", () => {
     expect((await verifyIn(project, home, "--bogus")).code).toBe(2);
   });
 });
+
+describe("rye sign writes through no link out of the project", () => {
+  it("an item that is a link to a file outside is an error, and that file is unchanged", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, readFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { runRye, testUserSpace } = await import("../helpers/cli.js");
+    const outside = mkdtempSync(join(tmpdir(), "rye-sign-outside-"));
+    const victim = join(outside, "victim.md");
+    const text = "# victim\n\n```xml\n<directive name=\"victim\" version=\"1.0.0\">\n  <metadata>\n    <description>x</description>\n  </metadata>\n</directive>\n```\n\nBody.\n";
+    writeFileSync(victim, text);
+    const dir = mkdtempSync(join(tmpdir(), "rye-sign-link-"));
+    mkdirSync(join(dir, ".ai", "directives"), { recursive: true });
+    symlinkSync(victim, join(dir, ".ai", "directives", "victim.md"));
+    const env = { USER_SPACE: testUserSpace() };
+    for (const args of [["sign", "--project", dir, ".ai/directives/victim.md"], ["sign", "--project", dir, "directive:victim"]]) {
+      const { code, stderr } = await runRye(args, dir, env);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/outside the project/);
+      expect(readFileSync(victim, "utf8")).toBe(text);
+    }
+  });
+});
