@@ -172,7 +172,8 @@ describe("bundling a module of out/ replaced by a symbolic link", () => {
   // written, so a link inside an output folder fails the bundle whatever it points at.
   const base = tempDir("rye-sec-links-");
   const project = makeProject(join(base, "project"));
-  for (const dep of ["esbuild", "vite", "rollup"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
+  mkdirSync(join(project, "node_modules", "@rspack"));
+  for (const dep of ["esbuild", "vite", "rollup", "webpack", "@rspack/core"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
   const env = cleanEnv({ USER_SPACE: join(base, "home") });
   const marker = join(base, "PWNED");
   const built = rye(project, env, "build");
@@ -192,6 +193,8 @@ describe("bundling a module of out/ replaced by a symbolic link", () => {
     "esbuild (node)": { script: ESBUILD("node", "dist-node/app.mjs"), output: "dist-node/app.mjs" },
     "Vite SSR": { script: VITE("dist-vite"), output: "dist-vite/app.js" },
     Rollup: { script: ROLLUP, output: "dist-rollup/app.mjs" },
+    webpack: { script: WEBPACK, output: "dist-webpack/app.mjs" },
+    Rspack: { script: RSPACK, output: "dist-rspack/app.mjs" },
   };
   const fileLink = (target: string) => () => {
     const saved = readFileSync(greet);
