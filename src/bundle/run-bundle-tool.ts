@@ -8,6 +8,8 @@ import { execa as cliExeca } from "execa";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Execa } from "../runtime/exec/run-process.js";
+import type { ChainPlan } from "../runtime/exec/plan.js";
+import { bundlePreflight } from "./bundle-preflight.js";
 import type { RunToolOptions, ToolResponse } from "../runtime/exec/run-tool.js";
 import { bundleToolOptions } from "./bundle-run-options.js";
 import { importVerifiedBundle, type BundleTrustOptions } from "./import-verified-bundle.js";
@@ -24,7 +26,7 @@ export interface RunBundleToolOptions extends BundleTrustOptions {
 }
 
 interface BundledTool {
-  plan?: { files?: readonly { path: string; sha256: string }[] };
+  plan?: Partial<ChainPlan> & { files?: readonly { path: string; sha256: string }[] };
   metadata?: Readonly<Record<string, unknown>>;
   execute(params: Record<string, unknown>, options?: RunToolOptions): Promise<ToolResponse>;
 }
@@ -46,6 +48,9 @@ export async function runBundleTool(bundle: string, id: string, params: Record<s
       const configSchema = tool.metadata?.config_schema;
       const runOptions = bundleToolOptions(where, tool.plan, execa);
       try {
+        // Checked here too, whatever rye version built the bundle's executor.
+        const refused = options.dryRun ? null : bundlePreflight(tool.plan, params, configSchema, runOptions);
+        if (refused) return { status: "error", error: refused, item_id: id };
         return await tool.execute(params, { ...runOptions, configSchema, dryRun: options.dryRun === true });
       } finally {
         const cache = runOptions.extraEnv?.PYTHONPYCACHEPREFIX;
