@@ -252,6 +252,51 @@ describe("what the reader follows", () => {
   });
 });
 
+describe("exact roles and reasons", () => {
+  const exact: [string, string[], string | undefined][] = [
+    ["a{x} arg", ["refuse/none"], "in a command rye cannot follow (the program is not a literal word)"],
+    ["1a={x}", ["refuse/none"], "in a command rye cannot follow (the program is not a literal word)"],
+    ["ab={x}", ["inert/none"], "an assignment's value (the variable could later be read as arithmetic or a name)"],
+    ["ab[{x}]=1", ["refuse/none"], "in an array assignment, whose subscript is arithmetic"],
+    ["x=$(echo {x})", ["inert/none"], "an assignment's value (the variable could later be read as arithmetic or a name) (through a command substitution)"],
+    ["printf -v v {x}", ["refuse/none"], "as an argument of printf with an option such as -v, which names a variable"],
+    ["printf -- {x} a", ["inert/none"], "as an argument of printf, which is not one of rye's data commands"],
+    ["echo hi >& {x}", ["inert/none"], "the target of a file-descriptor redirection"],
+    ["cat <& {x}", ["inert/none"], "the target of a file-descriptor redirection"],
+    ["echo hi &> {x}", ["refuse/none"], "after &>, which shells read differently"],
+    ["echo hi &>> {x}", ["refuse/none"], "after &>>, which shells read differently"],
+    ["cat <<< {x}", ["refuse/none"], "in a here-string"],
+    ["echo {x} (b)", ["refuse/none"], "in a script with a function definition or array assignment, which rye does not read"],
+    ["echo {x}; esac", ["refuse/none"], "in a script with a esac statement, which rye does not read"],
+    ["for i do echo {x}; done", ["full!/none"], undefined],
+    ["for i in a; do echo {x}; done", ["full!/none"], undefined],
+    ["for {x} in a; do :; done", ["refuse/none"], "as the variable name of a for loop"],
+    ["[[ {x} ]]", ["refuse/none"], "inside [[ ]], which evaluates operands as arithmetic"],
+    ["bash -c 'echo $1' {x}", ["refuse/none"], "as an argument of a nested shell (bash)"],
+    ["'for' {x}", ["inert/none"], "as an argument of for, which is not one of rye's data commands"],
+    ["2>/dev/null echo {x}", ["full!/none"], undefined],
+    ["echo a & let {x}", ["refuse/none"], "as an argument of let, which reads it as code, a name or arithmetic"],
+    ["echo a |& let {x}", ["refuse/none"], "as an argument of let, which reads it as code, a name or arithmetic"],
+    ["echo a\nlet {x}", ["refuse/none"], "as an argument of let, which reads it as code, a name or arithmetic"],
+  ];
+  for (const [script, role, why] of exact) {
+    it(JSON.stringify(script), () => {
+      expect(roles(script)).toEqual(role);
+      expect(reason(script)).toBe(why);
+    });
+  }
+
+  it("a reserved word is skipped: the command after it is read", () => {
+    for (const w of ["if", "then", "elif", "else", "while", "until", "do", "!"]) expect(roles(`${w} let {x}`), w).toEqual(["refuse/none"]);
+    for (const w of ["if", "then", "elif", "else", "while", "until", "do", "!"]) expect(roles(`${w} echo {x}`), w).toEqual(["full!/none"]);
+    for (const w of ["fi", "done", "}"]) expect(roles(`${w} echo {x}`), w).toEqual(["full!/none"]);
+  });
+
+  it("a script rye does not read refuses each placeholder with the whole record", () => {
+    expect(classify("echo {x} <<E\nE")).toEqual([{ index: 0, quote: "none", role: "refuse", reason: "in a script with a here-document, which rye does not read", atWordStart: false, depth: 0 }]);
+  });
+});
+
 describe("any text at all", () => {
   it("never throws and gives every placeholder a role and a reason unless it takes any value (property)", async () => {
     const fc = (await import("fast-check")).default;
