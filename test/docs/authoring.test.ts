@@ -40,9 +40,9 @@ describe.each(pages)("docs/%s examples", (page) => {
       mkdirSync(dirname(join(dir, s.path)), { recursive: true });
       writeFileSync(join(dir, s.path), s.text);
     }
-    const shown = blocks.filter((b) => b.file === page && b.lang === "text" && /npx rye preview /.test(b.before));
+    const shown = blocks.filter((b) => b.file === page && b.lang === "text" && /npx rye-build preview /.test(b.before));
     for (const b of shown) {
-      const m = /`npx rye preview (\S+) --inputs '([^']*)'`/.exec(b.before)!;
+      const m = /`npx rye-build preview (\S+) --inputs '([^']*)'`/.exec(b.before)!;
       let out = "";
       const stream = { write: (s: string) => ((out += s), true) } as unknown as Io["stdout"];
       const code = await main(["preview", m[1]!, "--inputs", m[2]!], { stdout: stream, stderr: stream, cwd: dir, env: { USER_SPACE: mkdtempSync(join(tmpdir(), "rye-user-")) } });

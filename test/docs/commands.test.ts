@@ -14,7 +14,7 @@ const all = [...blocksOf(join(root, "README.md"), "README.md"), ...codeBlocks(jo
 const shell = all.filter((b) => b.lang === "sh" || b.lang === "bash");
 const files = [...new Set(shell.map((b) => b.file))];
 
-/** A scratch project (the example .ai/), home and PATH where `npx rye …` runs this checkout's CLI. */
+/** A scratch project (the example .ai/), home and PATH where `npx rye-build …` runs this checkout's CLI. */
 function scratch(): { cwd: string; env: NodeJS.ProcessEnv } {
   const base = mkdtempSync(join(tmpdir(), "rye-docs-sh-"));
   const cwd = join(base, "project");
@@ -24,7 +24,8 @@ function scratch(): { cwd: string; env: NodeJS.ProcessEnv } {
   mkdirSync(home);
   mkdirSync(bin);
   const npx = join(bin, "npx");
-  writeFileSync(npx, `#!/bin/sh\nif [ "$1" = rye ]; then shift; exec "${process.execPath}" "${join(root, "bin", "rye.js")}" "$@"; fi\necho "npx $1 is not available to the docs tests" >&2; exit 127\n`);
+  // `npx rye-build …` (and `npx --no-install rye-build …`, `npx rye …` as a local install answers it) runs this checkout's CLI.
+  writeFileSync(npx, `#!/bin/sh\n[ "$1" = --no-install ] && shift\nif [ "$1" = rye ] || [ "$1" = rye-build ]; then shift; exec "${process.execPath}" "${join(root, "bin", "rye.js")}" "$@"; fi\necho "npx $1 is not available to the docs tests" >&2; exit 127\n`);
   chmodSync(npx, 0o755);
   return { cwd, env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, USER_SPACE: home, NO_COLOR: "1" } };
 }

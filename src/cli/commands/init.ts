@@ -25,7 +25,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (ignored.length > 0) io.stdout.write(`ignored  ${ignored.join(", ")} (added to .gitignore)\n`);
   io.stdout.write(
     created.length > 0
-      ? `Initialised a rye project in ${root}. Next: npx rye build\n`
+      ? `Initialised a rye project in ${root}. Next: npx rye-build build\n`
       : `Nothing to do: every file of the template already exists in ${root}.\n`,
   );
   return 0;
