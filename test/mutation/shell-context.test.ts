@@ -278,6 +278,13 @@ describe("exact roles and reasons", () => {
     ["echo a & let {x}", ["refuse/none"], "as an argument of let, which reads it as code, a name or arithmetic"],
     ["echo a |& let {x}", ["refuse/none"], "as an argument of let, which reads it as code, a name or arithmetic"],
     ["echo a\nlet {x}", ["refuse/none"], "as an argument of let, which reads it as code, a name or arithmetic"],
+    // Reserved words count only in command position.
+    ["echo case {x}", ["full!/none"], undefined],
+    ["echo for {x}", ["full!/none"], undefined],
+    ["echo [[ {x}", ["full!/none"], undefined],
+    ["printf if {x}", ["full/none"], undefined],
+    ["for i a {x}", ["inert/none"], "in the word list of a for loop (the loop variable could later be read as arithmetic or a name)"],
+    ["for i in a do {x}", ["inert/none"], "in the word list of a for loop (the loop variable could later be read as arithmetic or a name)"],
   ];
   for (const [script, role, why] of exact) {
     it(JSON.stringify(script), () => {
