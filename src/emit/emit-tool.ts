@@ -72,7 +72,7 @@ export const plan${T(": ChainPlan")} = ${data(t.plan, 2)}${T(" as ChainPlan")};
 export function execute(params${ts && hasRequired(t) ? ": Params" : `${T(": Params")} = {}`}, options${T("?: RunToolOptions")})${T(": Promise<ToolResponse>")} {
 ${checks ? `  const refused = options?.dryRun ? null : refuseParams(id, metadata.config_schema, params, plan.chain);
   if (refused) return Promise.resolve(refused${T(" as ToolResponse")});
-` : ""}  return runTool(plan, params, options);
+` : ""}  return runTool(plan, params, { configSchema: metadata.config_schema, ...options });
 }
 
 export default { id, metadata, plan, execute };

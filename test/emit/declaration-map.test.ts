@@ -150,11 +150,11 @@ describe("declaration maps: go to definition lands in the .md", () => {
     );
   });
 
-  test("an output folder outside the project gets no map: its path to the sources would differ between machines", () => {
+  test("an output folder outside the project is refused (RYE8005); one nested deeper gets a map to the sources", () => {
     const dir = project(SOURCES);
     const outside = mkdtempSync(join(base, "out-"));
-    buildInto(dir, outside);
-    expect(readFileSync(join(outside, "index.d.ts"), "utf8")).not.toContain("sourceMappingURL");
+    const refused = buildProject({ project: dir, outDir: outside, spaces: spacesFrom(dir, {}, dir, env), jobs: 1 }, { stdout: sink, stderr: sink, cwd: dir, env });
+    expect(refused.diagnostics.map((d) => d.code)).toEqual(["RYE8005"]);
     const nested = join(dir, "build", "rye");
     buildInto(dir, nested);
     const map = mapOf(readFileSync(join(nested, "index.d.ts"), "utf8"));

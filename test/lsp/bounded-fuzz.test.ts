@@ -137,7 +137,7 @@ describe("rye lsp under random files, URIs and requests", () => {
     const file = join(root, ".ai/directives/deep.md");
     const uri = pathToFileURL(file).href;
     const got = new Promise<{ code?: unknown; range: { start: { line: number; character: number } } }[]>((resolve) => {
-      const sub = connection.onNotification("textDocument/publishDiagnostics", (p: { uri: string; diagnostics: { code?: unknown; range: { start: { line: number; character: number } } }[] }) => {
+      const sub: { dispose(): void } = connection.onNotification("textDocument/publishDiagnostics", (p: { uri: string; diagnostics: { code?: unknown; range: { start: { line: number; character: number } } }[] }): void => {
         if (p.uri === uri && p.diagnostics.some((d) => d.code === "RYE1008")) sub.dispose(), resolve(p.diagnostics);
       });
     });

@@ -46,6 +46,6 @@ describe("a chain key that forwards a caller's value is the caller's", () => {
   test("the author's own text in the same keys still runs", async () => {
     const r = await run("/bin/bash", ["-c", "echo $(( {n} + 1 ))"], { n: "41" }, {});
     expect(r.status).toBe("success");
-    expect(JSON.stringify(r.data)).toContain("42");
+    expect(JSON.stringify((r as { data?: unknown }).data)).toContain("42");
   });
 });
