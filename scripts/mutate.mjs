@@ -12,6 +12,7 @@ const MIN_SCORE = 90;
 
 /** Each mutated file and the test files run against its mutants. */
 export const TARGETS = {
+  // The emitted-code escaper: every user string that reaches generated code.
   "src/emit/escape.ts": ["test/mutation/escape.test.ts", "test/mutation/escape-template.test.ts"],
   "src/runtime/py-json.ts": ["test/mutation/py-json.test.ts"],
   "src/runtime/pystr.ts": ["test/mutation/pystr.test.ts", "test/runtime/pystr.test.ts"],
@@ -19,7 +20,16 @@ export const TARGETS = {
   "src/runtime/exec/expand-env.ts": ["test/mutation/expand-env.test.ts", "test/exec/templating.test.ts"],
   "src/runtime/interpolate.ts": ["test/mutation/interpolate.test.ts"],
   "src/sign/verify-item.ts": ["test/mutation/verify-item.test.ts", "test/sign/verify-item.test.ts"],
-  "src/verify/verify-output.ts": ["test/mutation/verify-output.test.ts", "test/security/verify-api.test.ts"],
+  "src/verify/verify-output.ts": ["test/mutation/verify-output.test.ts", "test/mutation/verify-output-sources.test.ts", "test/mutation/verify-output-order.test.ts", "test/security/verify-api.test.ts"],
+  // Class 1: values into interpreters (the binding and the inert check).
+  "src/runtime/exec/bind-shell-script.ts": ["test/mutation/bind-shell-script.test.ts"],
+  "src/runtime/exec/inert.ts": ["test/mutation/bind-shell-script.test.ts"],
+  // Class 2: rye's bookkeeping is believed only when sealed.
+  "src/cache/bookkeeping-seal.ts": ["test/mutation/bookkeeping-seal.test.ts", "test/mutation/bookkeeping-seal-exact.test.ts"],
+  // Class 3: the load-path hooks' pure parts.
+  "src/register/module-format.ts": ["test/mutation/load-path-parts.test.ts"],
+  "src/register/resolve-request.ts": ["test/mutation/load-path-parts.test.ts"],
+  "src/register/import-specifiers.ts": ["test/mutation/load-path-parts.test.ts"],
 };
 
 const picked = process.argv.slice(2);

@@ -1,12 +1,14 @@
 // Deciding whether a build may write a folder, before anything is created anywhere: never the file
 // system's root or a folder holding the project, never a file or a foreign symlink, and never a
 // folder holding files that no build recorded as its own (they are named, not deleted).
-import { closeSync, constants, existsSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, join, parse, resolve, sep } from "node:path";
 import { GITATTRIBUTES, RECORD, WORK_DIR, housekeepingFiles, isNotBuildOutput, parseRecord } from "./output-record.js";
 import { OutputError, writeFailure, type OutputFs } from "./output-fs.js";
 import { readRegular, writeNoFollow } from "./no-follow.js";
 import type { Bookkeeping } from "../cache/bookkeeping-seal.js";
+import { realOf } from "../project/settings.js";
+export { realOf };
 
 /** What out/ holds that a build may replace or delete, and the record's text as found. */
 export interface Claim {
@@ -63,18 +65,6 @@ export function refuseOutDir(outDir: string, project?: string): void {
 
 const within = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
-/** `path` with every link resolved: its nearest existing folder's real path, then the rest as named. */
-export function realOf(path: string): string {
-  const rest: string[] = [];
-  for (let p = resolve(path); ; p = dirname(p)) {
-    try {
-      return join(realpathSync(p), ...rest.reverse());
-    } catch {
-      if (dirname(p) === p) return resolve(path);
-      rest.push(basename(p));
-    }
-  }
-}
 
 /** Where an earlier rye kept the two generations `out` used to be a symlink to. */
 const generationsOf = (outDir: string) => join(dirname(outDir), `.${basename(outDir)}.generations`);

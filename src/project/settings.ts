@@ -96,7 +96,7 @@ function settingAt(project: string, source: string, key: string) {
 }
 
 /** `path` with every link resolved (its nearest existing folder's real path, then the rest as named). */
-function realOf(path: string): string {
+export function realOf(path: string): string {
   const rest: string[] = [];
   for (let p = resolve(path); ; p = dirname(p)) {
     try {
