@@ -9,6 +9,7 @@ import { acquireLock, LockTimeoutError } from "../../src/output/lock.js";
 import { pendingJournal, recoverOutput, writeOutput } from "../../src/output/write-output.js";
 import { realFs } from "../../src/output/output-fs.js";
 import { parseRecord } from "../../src/output/output-record.js";
+import { bookkeepingFor } from "../../src/cache/bookkeeping-secret.js";
 
 // Real processes: `node bin/rye.js build` on a project of a few hundred directives, killed with
 // SIGKILL at random moments. Whenever it dies, out/ must be the previous complete output or the
@@ -113,7 +114,8 @@ describe("atomic output", () => {
       // Killed after its commit point, a build leaves a journal: out/ may be a mix until it is replayed,
       // which the next build does first (here: the same function, called directly).
       const pending = pendingJournal(join(project, "out"));
-      if (pending) expect(recoverOutput(join(project, "out"), realFs)).toBe("completed");
+      // The journal is sealed with the build's user-space secret: replayed with that, as the next build would.
+      if (pending) expect(recoverOutput(join(project, "out"), realFs, bookkeepingFor(project, childEnv))).toBe("completed");
       expect(pendingJournal(join(project, "out"))).toBeNull();
       const now = snapshot(join(project, "out"));
       const which = sameAs(now, expected.get(previous)!) ? previous : sameAs(now, expected.get(next)!) ? next : null;
@@ -128,7 +130,8 @@ describe("atomic output", () => {
     expect(sameAs(snapshot(join(project, "out")), expected.get("one")!)).toBe(true);
     expect(existsSync(join(project, "out", ".rye", "lock"))).toBe(false);
     // No journal or staging left. (A kill between writing a lock candidate and linking it may leave that candidate.)
-    expect(readdirSync(join(project, "out", ".rye")).filter((f) => !/^lock\.\d+\.[0-9a-f]+$/.test(f))).toEqual([".gitignore"]);
+    // (The record's seal, out/.rye/record.seal, is the build's own and stays.)
+    expect(readdirSync(join(project, "out", ".rye")).filter((f) => !/^lock\.\d+\.[0-9a-f]+$/.test(f)).sort()).toEqual([".gitignore", "record.seal"]);
     expect(lstatSync(join(project, "out")).isDirectory()).toBe(true);
     const verify = spawnSync(process.execPath, [BIN, "verify", "out", "--verbose"], { cwd: project, env: childEnv, encoding: "utf8" });
     expect(verify.status, verify.stdout.split("\n").filter((l) => !l.startsWith("verified")).join("\n") + verify.stderr).toBe(0);
