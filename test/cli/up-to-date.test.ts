@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -6,6 +6,7 @@ import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 import { compilerFiles } from "../../src/cache/build-cache.js";
 import { bookkeepingFor } from "../../src/cache/bookkeeping-secret.js";
+import { age } from "../helpers/age-tree.js";
 
 // The stat-only answer to "did anything change?" must never hide a change: every case below edits
 // something after a stamp was recorded and expects the same out/ a build from scratch gives.
@@ -39,18 +40,6 @@ const directive = (name: string, body: string) => `# ${name}
 </process>
 `;
 
-/** Moves every mtime under `dir` ten seconds back, out of the window a stamp refuses to trust. */
-function age(dir: string): void {
-  const past = new Date(Date.now() - 10_000);
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.isFile()) utimesSync(join(d, e.name), past, past);
-    }
-    utimesSync(d, past, past);
-  };
-  walk(dir);
-}
 
 const stampOf = (dir: string) => join(dir, ".rye-cache", "up-to-date.json");
 const cacheOf = (dir: string) => join(dir, ".rye-cache", "build.json");

@@ -8,13 +8,14 @@
 // message, and a build that goes through leaves the module built from the sources, which verifies.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
 import { Bookkeeping, type RecordKind } from "../../src/cache/bookkeeping-seal.js";
 import { secretFile } from "../../src/cache/bookkeeping-secret.js";
+import { age } from "../helpers/age-tree.js";
 
 const BIN = fileURLToPath(new URL("../../bin/rye.js", import.meta.url));
 const DIRECTIVE = '# T\n\n```xml\n<directive name="t" version="1.0.0">\n  <metadata><description>T</description></metadata>\n</directive>\n```\n\nHello.\n';
@@ -389,32 +390,17 @@ describe("a hostile checkout is input, never authority (rye build, --check, veri
   }
 });
 
-/** Moves every mtime under `dir` ten seconds back, out of the window in which a stamp is not recorded. */
-function age(dir: string): void {
-  const past = new Date(Date.now() - 10_000);
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.isFile()) utimesSync(join(d, e.name), past, past);
-    }
-    utimesSync(d, past, past);
-  };
-  walk(dir);
-}
 
 describe("an up-to-date stamp a checkout carries is no stamp", () => {
   const FORGED = "forged-report-marker";
   for (const how of ["sealed for this project (the control: the stamp answers)", "unsealed", "its real MAC line kept", "sealed for another project"] as const) {
     test(`a stamp whose report was rewritten, ${how}`, () => {
       const c = victim();
-      // Everything of the project older than the racy window, so the build records its stamp.
+      // Everything the build reads older than the racy window, the user space (its secret and key) too.
+      age(c.project);
+      age(home);
+      expect(cli(c.project, "build").code).toBe(0); // records the stamp: nothing moved for a while
       const file = join(c.project, ".rye-cache", "up-to-date.json");
-      // A build records the stamp only when nothing it read moved within the racy window: age what
-      // the last build wrote, and build again, until it has recorded one.
-      for (let tries = 0; tries < 5 && !existsSync(file); tries++) {
-        age(c.project);
-        expect(cli(c.project, "build").code).toBe(0);
-      }
       const sealed = readFileSync(file, "utf8");
       const stamp = JSON.parse(sealed.slice(sealed.indexOf("\n") + 1));
       stamp.diagnostics.push({ code: "RYE2002", severity: "warning", message: FORGED });

@@ -7,18 +7,11 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { executePlan } from "../../src/runtime/exec/execute-plan.js";
+import { plan, run as runPlan } from "./interpreters-helpers.js";
 
-async function run(command: string, args: string[], config: Record<string, unknown>, params: Record<string, unknown>, env: Record<string, string> = {}) {
+function run(command: string, args: string[], config: Record<string, unknown>, params: Record<string, unknown>, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "rye-origin-"));
-  const plan = {
-    item_id: "t/origin", chain: [], validation: { valid: true, issues: [], validated_pairs: 1 },
-    root: { item_id: "rye/core/primitives/execute", executor_id: null },
-    config: { command, args, timeout: 15, ...config },
-    env_configs: [], anchor: null, verify_deps: null, config_resolve: [],
-    context: { tool_path: join(dir, "t.yaml"), tool_dir: dir, tool_parent: tmpdir(), anchor_path: dir, runtime_lib: "" },
-  };
-  return executePlan(plan as never, params, { projectPath: dir, userSpace: dir, systemSpace: "", dotenv: null, osEnv: { PATH: process.env.PATH ?? "", ...env } } as never);
+  return runPlan(dir, plan(dir, command, args, config), params, env);
 }
 
 const marker = () => join(mkdtempSync(join(tmpdir(), "rye-origin-m-")), "MARKER");
