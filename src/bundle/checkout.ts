@@ -13,6 +13,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { locateProject } from "../builder/load-project.js";
+import { isInside, workingTreeOf } from "../project/find-project.js";
+export { isInside };
 
 /** The folders of a bundle run's checkout, and a test for paths inside them. */
 export interface Checkout {
@@ -42,17 +44,7 @@ function real(path: string): string {
   }
 }
 
-export function isInside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
-}
 
-/** The nearest folder at or above `dir` holding `.git` (a directory, or a worktree's file), if any. */
-function workingTreeOf(dir: string): string | null {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, ".git"))) return d;
-    if (dirname(d) === d) return null;
-  }
-}
 
 /** The project holding a bundle: the folder above an output folder, else the nearest `.ai/` project. */
 function bundleProject(folder: string, options: CheckoutOptions): string | null {

@@ -1,8 +1,8 @@
 // Which folder a command works on. A project is a folder holding `.ai/`; without --project the
 // nearest one at or above the working directory is used, as tsc finds tsconfig.json. Nothing here
 // creates or writes anything, so a command that is given no project touches nothing.
-import { statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 
 export type FoundProject = { root: string } | { problem: string };
 
@@ -52,4 +52,17 @@ function checkGiven(root: string, given: string): FoundProject {
   if (!st.isDirectory()) return { problem: `--project ${given}: ${root} is not a folder` };
   if (!holdsProject(root)) return { problem: `--project ${given}: ${root} holds no .ai/ folder, so it is not a Rye project (items live in .ai/directives/, .ai/knowledge/ and .ai/tools/)` };
   return { root };
+}
+
+/** True when `child` is `parent` or lies below it (paths as given, no links resolved). */
+export function isInside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a directory, or a worktree's file), if any. */
+export function workingTreeOf(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) return null;
+  }
 }

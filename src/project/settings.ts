@@ -1,11 +1,12 @@
 // A command's settings: its flags, else the project's config file, else the defaults. Paths in the
 // config file are relative to the project root; paths in flags to the working directory.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import * as d from "../diagnostics/codes.js";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RyeConfig } from "./config-keys.js";
 import { readConfig } from "./read-config.js";
+import { isInside, workingTreeOf } from "./find-project.js";
 
 /** The flags a command may have that the config file also sets. */
 export interface SettingFlags {
@@ -65,8 +66,8 @@ export function resolveSettings(project: string, flags: SettingFlags, cwd: strin
 function configKeyDir(project: string, dir: string | undefined, source: string | null, problems: Diagnostic[]): string | undefined {
   if (dir === undefined || source === null) return dir;
   // The checkout is the project and the git working tree that holds it (a monorepo's other folders too).
-  const [real, proj] = [realOf(dir), realOf(checkoutOf(project))];
-  const inside = real === proj || real.startsWith(proj.endsWith(sep) ? proj : proj + sep);
+  const [real, proj] = [realOf(dir), realOf(workingTreeOf(resolve(project)) ?? project)];
+  const inside = isInside(real, proj);
   if (!inside && existsSync(join(dir, "private_key.pem"))) return dir;
   const why = inside
     ? `'signingKeyDir' (${dir}) lies inside the project or the git working tree that holds it, so a change to the checkout could choose the key that signs; keep the key outside it, or set RYE_SIGNING_KEY_DIR`
@@ -75,13 +76,6 @@ function configKeyDir(project: string, dir: string | undefined, source: string |
   return undefined;
 }
 
-/** The nearest folder at or above `project` that holds `.git` (the working tree a pull request changes), else the project. */
-function checkoutOf(project: string): string {
-  for (let at = resolve(project); ; at = dirname(at)) {
-    if (existsSync(join(at, ".git"))) return at;
-    if (dirname(at) === at) return project;
-  }
-}
 
 /** Where the config file names `key` (its first mention), for a located diagnostic. */
 function settingAt(project: string, source: string, key: string) {

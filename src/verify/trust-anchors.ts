@@ -10,9 +10,10 @@
  * of the checkout that holds the checked path: see `userSpaceRefusal`.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join, resolve, sep } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fingerprint, normalizePem, userSpace } from "../sign/keys.js";
 import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
+import { isInside, workingTreeOf } from "../project/find-project.js";
 
 /** Where the anchors are looked up. */
 export interface TrustAnchorOptions {
@@ -44,17 +45,7 @@ function real(path: string): string {
   }
 }
 
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
-}
 
-/** The nearest folder at or above `dir` holding `.git` (a directory or a worktree's file), if any. */
-function workingTreeOf(dir: string): string | null {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, ".git"))) return d;
-    if (dirname(d) === d) return null;
-  }
-}
 
 /**
  * Why the user space cannot vouch for `checked`, or null when it can. It is refused when it is the
@@ -70,10 +61,10 @@ export function userSpaceRefusal(space: string, checked: string): string | null 
     // An output folder's project is its parent; a bundle's is the folder it sits in, or the one
     // above when that folder is itself build output.
     const project = isDir || existsSync(join(dirname(c), "manifest.json")) ? dirname(isDir ? c : dirname(c)) : dirname(c);
-    if (inside(u, c)) return `it is inside the checked path ${c}`;
-    if (inside(u, project)) return `it is inside ${project}, the project that holds the checked path`;
+    if (isInside(u, c)) return `it is inside the checked path ${c}`;
+    if (isInside(u, project)) return `it is inside ${project}, the project that holds the checked path`;
     const tree = workingTreeOf(u);
-    if (tree !== null && inside(c, tree)) return `it is in the same git working tree (${tree}) as the checked path`;
+    if (tree !== null && isInside(c, tree)) return `it is in the same git working tree (${tree}) as the checked path`;
   }
   return null;
 }
