@@ -28,7 +28,8 @@ const NOT_MERGED = new Set(["command", "args"]);
 
 const PLACEHOLDER = /\{([^}]+)\}/g;
 
-function placeholdersOf(value: unknown, into: string[]): void {
+/** Every `{name}` in a value (strings, arrays, objects), each as written and stripped, as the executor looks names up. */
+export function placeholdersOf(value: unknown, into: string[]): void {
   if (typeof value === "string") {
     // The mixed form looks the name up as written (spaces included), the whole form after strip(): both.
     for (const m of value.matchAll(PLACEHOLDER)) into.push(m[1]!, m[1]!.trim());

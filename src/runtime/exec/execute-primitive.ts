@@ -5,6 +5,7 @@ import { runProcess, type Execa, type ProcessResult } from "./run-process.js";
 import { shellName } from "./shell-script.js";
 import { splicedValueProblem } from "./spliced-args.js";
 import { templateExecStages } from "./template-exec.js";
+import { placeholdersOf } from "./caller-params.js";
 
 /** The chain's templates and values, to bind a `-c` script and check spliced values after templating. */
 export interface ScriptBinding {
@@ -102,10 +103,11 @@ function bindValues(command: string, args: string[], config: Readonly<Record<str
     if (name === "params_json" || (!CONFIG_KEYS.has(name) && own(callerParams, name))) return true;
     if (seen.has(name) || !own(chainConfig, name)) return false;
     seen.add(name);
-    const authored = typeof chainConfig[name] === "string" ? (chainConfig[name] as string) : JSON.stringify(chainConfig[name]) ?? "";
-    if (authored.includes("${")) return true;
-    for (const m of authored.matchAll(/\{([^{}]+)\}/g)) if (tainted(m[1]!, seen)) return true;
-    return false;
+    const authored = chainConfig[name];
+    if ((typeof authored === "string" ? authored : (JSON.stringify(authored) ?? "")).includes("${")) return true;
+    const names: string[] = [];
+    placeholdersOf(authored, names);
+    return names.some((n) => tainted(n, seen));
   };
   const source = scriptSource(command, args, chainConfig, callerParams, { fromCaller, known: (name) => param(name) !== undefined });
   const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
