@@ -10,6 +10,7 @@ Usage:
   rye build [--project DIR] [--out DIR] [--json]   compile .ai/directives into typed modules
   rye preview <id> [--inputs JSON] [--thread]     print what a model receives, from the sources
   rye lsp                                          the language server (editors start it)
+  rye test [ids|globs…] [-t NAME] [--out DIR | --bundle FILE]   run the prompt tests in .ai/tests/
   rye verify [paths…] [--trusted-key FILE]         check build output, bundles and Rye items
   rye sign [paths… | kind:id…]                     sign source items in place with this machine's key
   rye keys generate|show|trust                     manage signing keys
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command }>> = {
   init: () => import("./commands/init.js"),
   preview: () => import("./commands/preview.js"),
   lsp: () => import("./commands/lsp.js"),
+  test: () => import("./commands/test.js"),
 };
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
