@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { initProject } from "../../init/init-project.js";
+import { moduleNote } from "../../init/module-note.js";
 import { parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
 
@@ -28,5 +29,6 @@ export async function run(args: string[], io: Io): Promise<number> {
       ? `Initialised a rye project in ${root}. Next: npx rye-build build\n`
       : `Nothing to do: every file of the template already exists in ${root}.\n`,
   );
+  if (created.length > 0) for (const line of moduleNote(root, process.versions.node)) io.stdout.write(`${line}\n`);
   return 0;
 }
