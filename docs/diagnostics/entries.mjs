@@ -282,6 +282,37 @@ which is right for an example shown to the model but wrong for a misspelt input.
     fix: [{ from: '    <input name="v" type="string" required="true">V</input>\n', to: '    <input name="v" type="string" required="true">V</input>\n    <input name="field" type="string" required="false">F</input>\n' }],
     fix_prose: "Declare the input if it should be filled in (or, for a literal example, reword it).",
   },
+  RYE2015: {
+    summary: "an element or attribute of the metadata that is never read, such as a misspelt `<inptu>` or `requried=`",
+    explain: `The metadata is read by name: \`<metadata>\`, \`<inputs>\` and \`<outputs>\` under \`<directive>\`; \`name\`, \`type\`,
+\`required\` and \`default\` on an \`<input>\`; the known children of \`<metadata>\` and \`<context>\`. Anything else is skipped
+without a word, so a misspelt or misplaced element takes what it holds with it. The message names the element or
+attribute it most likely meant. A child of \`<metadata>\` with another name is kept as a field of that name (\`<author>\`),
+so there only a near miss of a known name is reported. This is a warning, unless the markup holds inputs that the
+body uses: they are then not declared, and the message is an error in place of one per placeholder.`,
+    example: { fixture: "rye2015_unread_markup" },
+    fix: [
+      { from: "<categroy>fixtures</categroy>", to: "<category>fixtures</category>" },
+      { from: 'requried="true"', to: 'required="true"' },
+    ],
+    fix_prose: "Spell the element or attribute as the message suggests, or move it where it is read.",
+  },
+  RYE2016: {
+    summary: "`required=\"yes\"` and other values read as false",
+    explain: `An input or output is required only when \`required\` is \`"true"\` (in any case). Every other value, \`"yes"\` and
+\`"1"\` among them, makes it optional, so a call that leaves it out is accepted and the placeholder has nothing to fill in.`,
+    example: { fixture: "rye2016_required_yes" },
+    fix: [{ from: 'required="yes"', to: 'required="true"' }],
+    fix_prose: 'Write `required="true"` or `required="false"`.',
+  },
+  RYE2017: {
+    summary: "a placeholder kind one letter away from `input` or `env`, such as `{inptu:name}`",
+    explain: `Only \`{input:…}\` and \`{env:…}\` are replaced, spelt exactly so. \`{inptu:text}\`, \`{inputs:text}\` or \`{Input:text}\` reach the
+prompt as written. The input it names is counted as used, so it is not also reported as unused.`,
+    example: { fixture: "rye2017_misspelt_kind" },
+    fix: [{ from: "{inptu:text}", to: "{input:text}" }],
+    fix_prose: "Spell the kind as the message suggests.",
+  },
   RYE3001: {
     summary: "a knowledge item uses `---` frontmatter instead of a ```` ```yaml ```` block",
     explain: "Knowledge metadata is YAML inside a fenced ```` ```yaml ```` block; the `---` frontmatter used by other tools is not read.",
@@ -564,6 +595,18 @@ the tool receives undeclared parameters anyway; usually it is a typo, and the me
       { file: ".ai/directives/team/review.md", from: ', "extra": 1', to: "" },
     ],
     fix_prose: "Correct or remove the parameter, or declare it in the tool's schema.",
+  },
+  RYE6008: {
+    summary: "a literal call parameter whose type contradicts the tool's `CONFIG_SCHEMA`",
+    explain: `When a tool's \`CONFIG_SCHEMA\` gives a property a \`type\`, a literal value in a call's \`parameters={…}\` should be of it:
+\`"forty"\` for an \`integer\`, \`"no"\` for a \`boolean\`. The value is passed to the tool unchanged, so this is a warning;
+the tool itself then fails or misreads it. Values filled in at run time (\`{input:n}\`, \`<the branch>\`) are not checked.`,
+    example: { project: "rye6008_tool_param_type", show: [".ai/directives/team/history.md", ".ai/tools/team/list_commits.py"] },
+    fix: [
+      { file: ".ai/directives/team/history.md", from: '"max": "forty"', to: '"max": 40' },
+      { file: ".ai/directives/team/history.md", from: '"merges": "no"', to: '"merges": False' },
+    ],
+    fix_prose: "Pass a value of the declared type.",
   },
   RYE7001: {
     summary: "an agent configuration placeholder used where it is not available",

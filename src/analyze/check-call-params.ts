@@ -8,8 +8,11 @@ import type { DirectiveEntry } from "./resolve-context.js";
 export interface CallArgs {
   id: string;
   at: Location;
-  keys: { name: string; loc: Location }[];
+  keys: { name: string; loc: Location; value?: Literal }[];
 }
+
+/** A parameter's value as written in the call: a literal of some kind, or text filled in at run time. */
+export type Literal = { kind: string; value?: unknown };
 
 /** A call to a directive: required inputs it leaves out (at the dict), parameters it does not declare (at each key). */
 export function checkDirectiveParams(call: CallArgs, callee: DirectiveEntry | undefined, out: Diagnostic[]): void {
@@ -37,5 +40,44 @@ export function checkToolParams(call: CallArgs, schemaValue: unknown, out: Diagn
   if (missing.length > 0) out.push(d.toolCallMissingParam(call.at, call.id, missing));
   for (const k of call.keys) {
     if (unknown.includes(k.name)) out.push(d.toolCallUnknownParam(k.loc, call.id, k.name, schema.properties ?? []));
+    else if (k.value) checkLiteralType(call.id, k, declaredType(schemaValue, k.name), out);
   }
+}
+
+const field = (v: unknown, k: string): unknown => (v instanceof Map ? v.get(k) : v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined);
+
+/** The JSON Schema `type` of one property (a name or a list of names); empty when it declares none. */
+function declaredType(schema: unknown, name: string): string[] {
+  const type = field(field(field(schema, "properties"), name), "type");
+  if (typeof type === "string") return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** The JSON Schema types a literal of the call is an instance of; null when its value is only known at run time. */
+function literalTypes(v: Literal): string[] | null {
+  switch (v.kind) {
+    case "str":
+      // Text with a placeholder is filled in at run time; the tool still receives a string.
+      return ["string"];
+    case "num":
+      return Number.isInteger(v.value) ? ["integer", "number"] : ["number"];
+    case "const":
+      return v.value === null ? ["null"] : ["boolean"];
+    case "dict":
+      return ["object"];
+    case "list":
+      return ["array"];
+    default:
+      return null;
+  }
+}
+
+const A_TYPE: Record<string, string> = { string: "a string", integer: "an integer", number: "a number", boolean: "a boolean", null: "None", object: "a dict", array: "a list" };
+
+/** RYE6008: the original passes the value through unchecked, and the tool receives a value of the wrong type. */
+function checkLiteralType(id: string, k: CallArgs["keys"][number], expected: string[], out: Diagnostic[]): void {
+  const known = expected.filter((t) => t in A_TYPE);
+  const given = literalTypes(k.value!);
+  if (known.length === 0 || known.length < expected.length || !given || given.some((t) => known.includes(t))) return;
+  out.push(d.callParamWrongType(k.loc, id, k.name, known.map((t) => A_TYPE[t]).join(" or "), A_TYPE[given[given.length - 1]!]!));
 }

@@ -12,6 +12,8 @@ import { reportInputReferences } from "./checks/report-input-references.js";
 import { reportNameMismatch } from "./checks/report-name-mismatch.js";
 import { reportUninterpolatedPlaceholders } from "./checks/report-uninterpolated-placeholders.js";
 import { reportUnmatchablePlaceholders } from "./checks/report-unmatchable-placeholders.js";
+import { reportMisspeltKinds } from "./checks/report-misspelt-kinds.js";
+import { reportUnreadMarkup } from "./checks/report-unread-markup.js";
 
 const CHECKS = [
   reportInputDeclarations,
@@ -21,6 +23,8 @@ const CHECKS = [
   reportForeignPlaceholders,
   reportNameMismatch,
   reportHookTemplates,
+  reportUnreadMarkup,
+  reportMisspeltKinds,
 ];
 
 /** Runs every directive check; returns the analysis for emit, or null when there are errors. */

@@ -95,7 +95,7 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
     }
     const given = args.get("parameters");
     if (plan.primary === "execute" && given?.value.kind === "dict") {
-      const call: CallArgs = { id: plan.target.id, at: loc(given.value.start, given.end), keys: given.value.entries.map((e) => ({ name: e.key, loc: loc(e.start, e.end) })) };
+      const call: CallArgs = { id: plan.target.id, at: loc(given.value.start, given.end), keys: given.value.entries.map((e) => ({ name: e.key, loc: loc(e.start, e.end), value: e.value })) };
       if (plan.target.kind === "directive") checkDirectiveParams(call, index.directive(plan.target.id), diagnostics);
       else if (plan.target.kind === "tool") checkToolParams(call, index.toolSchema(plan.target.id), diagnostics);
     }

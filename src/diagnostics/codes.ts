@@ -80,6 +80,10 @@ export const CODES = {
   RYE8006: ["error", "writing the output failed (no space left, permission denied, read-only file system, I/O error); the previous output is unchanged"],
   RYE9001: ["error", "rye.config.json (or \"rye\" in package.json) holds a key rye does not know"],
   RYE9002: ["error", "rye.config.json (or \"rye\" in package.json) is not valid JSON, or a setting has the wrong type"],
+  RYE2015: ["warning", "an element or attribute of the XML metadata that the original never reads (an error when it hides inputs the body uses)"],
+  RYE2016: ["warning", "an attribute value the original reads as false, such as `required=\"yes\"`"],
+  RYE2017: ["warning", "a placeholder kind one edit away from a real one, such as `{inptu:name}`: it reaches the prompt literally"],
+  RYE6008: ["warning", "a literal call parameter whose type contradicts the called tool's CONFIG_SCHEMA"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -329,3 +333,20 @@ export const unknownConfigKey = (loc: Location, name: string, suggestion?: strin
   error("RYE9001", `Unknown setting '${name}'${suggestion ? `: did you mean '${suggestion}'?` : "."} The settings are listed in the config file's JSON Schema (schema/rye.config.schema.json).`, loc);
 
 export const invalidConfig = (loc: Location, detail: string) => error("RYE9002", `Invalid configuration: ${detail}.`, loc);
+
+/** `hides`: inputs the body uses that the misplaced or misspelt markup keeps from being declared (then an error). */
+export const unreadMarkup = (loc: Location, what: string, why: string, hides: readonly string[] = []) =>
+  (hides.length > 0 ? error : warning)(
+    "RYE2015",
+    `${what} is never read: ${why}` + (hides.length > 0 ? ` So ${hides.map((h) => `'${h}'`).join(", ")} ${hides.length === 1 ? "is" : "are"} not declared, although the body uses ${hides.length === 1 ? "it" : "them"}.` : ""),
+    loc,
+  );
+
+export const readAsFalse = (loc: Location, attribute: string, value: string) =>
+  warning("RYE2016", `${attribute}="${value}" is read as false: only "true" (in any case) is true. Write ${attribute}="true" or ${attribute}="false".`, loc);
+
+export const misspeltPlaceholderKind = (loc: Location, raw: string, fixed: string) =>
+  warning("RYE2017", `'${raw}' is no placeholder, so it reaches the prompt literally. Did you mean '${fixed}'?`, loc);
+
+export const callParamWrongType = (loc: Location, id: string, name: string, expected: string, given: string) =>
+  warning("RYE6008", `Parameter '${name}' of tool '${id}' is declared as ${expected} in its CONFIG_SCHEMA, but this call passes ${given}.`, loc);

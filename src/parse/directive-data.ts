@@ -62,4 +62,11 @@ export interface DirectiveLocations {
   /** Each `<context>` entry: position, knowledge id and where it was written. */
   context: { position: string; id: string; loc: Location }[];
   hooks: Location[];
+  /** Markup the original never reads and values it reads as false (RYE2015, RYE2016). */
+  unread?: UnreadMarkup[];
 }
+
+/** Markup the original never reads (`hidden`: names of the inputs it holds), or a `required` value it reads as false. */
+export type UnreadMarkup =
+  | { kind: "unread"; loc: Location; what: string; why: string; hidden: string[] }
+  | { kind: "false"; loc: Location; attribute: string; value: string };

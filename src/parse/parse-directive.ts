@@ -5,6 +5,7 @@ import type { DirectiveData, DirectiveLocations } from "./directive-data.js";
 import { extractMetadata, unknownPermissionMessage } from "./extract-metadata.js";
 import { explainMissingFence } from "./explain-missing-fence.js";
 import { maskOpaque } from "./mask-opaque.js";
+import { findUnreadMarkup } from "./unread-markup.js";
 import { DIRECTIVE_OPEN, attrByRegex } from "./py-regex.js";
 import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
 import { XmlSyntaxError, XmlTooDeepError, buildXmlTree } from "./xml-tree.js";
@@ -73,6 +74,9 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   locs.extends = attributeValue(text, source, lines, root.attribLocs.extends);
   const data = Object.assign({}, head) as DirectiveData;
   extractMetadata(root, data, locs);
+  // Found now: the tree is not kept once the directive is parsed.
+  const unread = findUnreadMarkup(root, source, lines);
+  if (unread.length > 0) locs.unread = unread;
   if (locs.unknownPermissionTags.length > 0) {
     for (const u of locs.unknownPermissionTags) diagnostics.push(d.unknownPermissionTag(u.loc, u.tag));
     const error = unknownPermissionMessage(locs.unknownPermissionTags[0]!.tag);

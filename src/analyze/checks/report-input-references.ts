@@ -1,13 +1,17 @@
 import * as d from "../../diagnostics/codes.js";
 import { didYouMean } from "../../runtime/did-you-mean.js";
 import type { CheckContext } from "./context.js";
+import { nearMissInputNames } from "./report-misspelt-kinds.js";
+import { hiddenInputNames } from "./report-unread-markup.js";
 
 /** Undeclared and unused inputs, fallbacks that can never apply, and extension syntax in use. */
 export function reportInputReferences({ data, parsed, refs, bag }: CheckContext): void {
   const inputs = data.inputs ?? [];
   const declared = new Map(inputs.map((input) => [input.name, input]));
   const names = [...declared.keys()];
-  const used = new Set<string>();
+  const used = new Set<string>(nearMissInputNames(parsed));
+  // Inputs declared where the original never reads them are reported once, at that markup (RYE2015).
+  const hidden = hiddenInputNames(parsed);
   for (const ref of refs) {
     used.add(ref.name);
     const input = declared.get(ref.name);
@@ -17,6 +21,7 @@ export function reportInputReferences({ data, parsed, refs, bag }: CheckContext)
       continue;
     }
     if (!input) {
+      if (hidden.has(ref.name)) continue;
       const meant = didYouMean(ref.name, names);
       bag.add(d.undeclaredInput(ref.loc, ref.name, meant, ref.type === "input_ref" && ref.modifier !== null));
       // The misspelt reference is the use of the input it was meant for: one mistake, one diagnostic.

@@ -1,0 +1,39 @@
+import * as d from "../../diagnostics/codes.js";
+import type { ParsedDirective } from "../../parse/parse-directive.js";
+import { didYouMean } from "../../runtime/did-you-mean.js";
+import type { CheckContext } from "./context.js";
+
+// `{kind:name…}` where kind is one edit away from `input`, or `env` in another case. The original's
+// passes match `{input:` and `{env:` exactly, so such text reaches the prompt unchanged.
+const CANDIDATE = /\{([A-Za-z]{2,8}):([\p{L}\p{N}_]+)(\?|[:|][^}\n]*)?\}/gu;
+
+interface NearMiss {
+  raw: string;
+  fixed: string;
+  name: string;
+  start: number;
+}
+
+function nearMisses(text: string): NearMiss[] {
+  if (!/\{[A-Za-z]{2,8}:/.test(text)) return [];
+  const out: NearMiss[] = [];
+  for (const m of text.matchAll(CANDIDATE)) {
+    const kind = m[1]!;
+    if (kind === "input" || kind === "env") continue;
+    const real = kind.toLowerCase() === "env" ? "env" : didYouMean(kind, ["input"], 1);
+    if (!real) continue;
+    out.push({ raw: m[0], fixed: `{${real}:${m[0].slice(kind.length + 2)}`, name: m[2]!, start: m.index });
+  }
+  return out;
+}
+
+/** Inputs named by a near-miss `{inptu:x}`: that is the use the author meant, so `x` is not also unused. */
+export function nearMissInputNames(parsed: ParsedDirective): string[] {
+  return nearMisses(parsed.file.text).filter((n) => n.fixed.startsWith("{input:")).map((n) => n.name);
+}
+
+export function reportMisspeltKinds({ parsed, bag }: CheckContext): void {
+  for (const n of nearMisses(parsed.file.text)) {
+    bag.add(d.misspeltPlaceholderKind(parsed.lines.location(parsed.source, n.start, n.start + n.raw.length), n.raw, n.fixed));
+  }
+}
