@@ -4,7 +4,7 @@ import type { main } from "../src/cli/main.js";
 import type { compileAgentConfig } from "../src/agents/agent-config.js";
 import type { parseConfigText } from "../src/project/read-config.js";
 import type { readSpaces } from "../src/project/read-spaces.js";
-import type { SourceFile } from "../src/compile/source.js";
+import type { SourceFile } from "../src/model/source.js";
 import type { formatTrustedKeyToml, signingKeyFrom, signItem } from "../src/sign/index.js";
 
 /** What the generator runs examples with: the package's own functions, from src/ in tests and dist/ in the script. */

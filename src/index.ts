@@ -2,8 +2,8 @@
 // (`loadProject`, `buildProject`), and diagnostic formatting. See docs/api.md.
 export { build } from "./compile/build.js";
 export type { BuildItemHooks, BuildOptions, BuildResult } from "./compile/build.js";
-export type { ItemKind, SourceFile } from "./compile/source.js";
-export type { ItemOutcome } from "./compile-directives.js";
+export type { ItemKind, SourceFile } from "./model/source.js";
+export type { ItemOutcome } from "./compile/compile-directives.js";
 export type { Diagnostic, Location, Position, Severity } from "./diagnostics/diagnostic.js";
 export { formatDiagnostic, formatSummary } from "./diagnostics/format.js";
 export { parseDirective } from "./parse/parse-directive.js";

@@ -7,8 +7,8 @@ import { compileItems, defaultJobs, guardedBuild, startWorkersEarly } from "./co
 import { ItemCrash } from "./compile-share.js";
 import * as d from "../diagnostics/codes.js";
 import type { BuildWorkers } from "./worker-pool.js";
-import type { ItemOutcome } from "../compile-directives.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemOutcome } from "../compile/compile-directives.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Fingerprints, cacheFile, sha256, compilerFingerprint, globalKey, itemKey, loadCache, saveCache, type CacheData, type FileRecord, type ItemRecord } from "../cache/build-cache.js";

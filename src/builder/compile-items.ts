@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { build, type BuildItemHooks, type BuildOptions, type BuildResult } from "../compile/build.js";
-import { groupSources, type ItemOutcome } from "../compile-directives.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import { groupSources, type ItemOutcome } from "../compile/compile-directives.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import type { FileRecord } from "../cache/build-cache.js";
 import type { OutputTransaction } from "../output/write-output.js";
 import type { SigningKey } from "../sign/keys.js";

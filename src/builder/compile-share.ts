@@ -9,8 +9,8 @@
 // a time (SigningBatch).
 import { build, type BuildItemHooks } from "../compile/build.js";
 import { OutputError } from "../output/output-fs.js";
-import type { ItemOutcome } from "../compile-directives.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemOutcome } from "../compile/compile-directives.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { FileRecord } from "../cache/build-cache.js";
 import { OutputUpdate } from "../cache/build-cache-write.js";

@@ -2,7 +2,7 @@
 // (the same file) and each thread of a parallel build (compile-share.ts).
 import { standaloneCopy } from "../analyze/standalone-copy.js";
 import { itemKey } from "../cache/build-cache.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import type { SigningKey } from "../sign/keys.js";
 import { carriesSignatureLine } from "../sign/signed-files.js";
 import { signModule } from "../sign/sign-module.js";

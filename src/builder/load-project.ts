@@ -2,7 +2,7 @@
 // and what they hold.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { findProject, type FoundProject } from "../project/find-project.js";
 import { readSpaces, spacesFrom, type Spaces } from "../project/read-spaces.js";

@@ -9,7 +9,7 @@
 // A thread that is about to compile a run of items read from their files reads them ahead, a few
 // back to back (`readAhead`): a read between two compiles costs two to three times as much, its
 // system call path no longer in the CPU's caches (docs/performance.md).
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { readAgain, sourceWithText, textGetter, type SourceFacts } from "../project/source-facts.js";
 import { decodeShared } from "../project/kept-bytes.js";
 

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { pinnedKeys, userSpaceFor, userSpaceSigningKey } from "../verify/trust-anchors.js";
 import { createTrustStore, loadTrustStore, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import { factsOf } from "../project/source-facts.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";

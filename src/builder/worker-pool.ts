@@ -10,7 +10,7 @@ import { shareSources, type SourceOnDisk } from "./shared-sources.js";
 import { heapBudget } from "./heap-budget.js";
 import type { SerializedError, WorkerMessage } from "./build-worker.js";
 import { OutputError } from "../output/output-fs.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import { factsOf } from "../project/source-facts.js";
 
 /**

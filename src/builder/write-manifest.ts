@@ -11,7 +11,7 @@ import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, spl
 import { LISTED } from "../sign/signed-files.js";
 import { buildCounter, buildMetadata, sourceListOf, SOURCES_LIST, type BuildMetadata } from "../sign/source-tree.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 
 
 interface ShardMemo {

@@ -15,8 +15,8 @@ import type { Bookkeeping, RecordKind } from "./bookkeeping-seal.js";
 import { processBookkeeping } from "./bookkeeping-secret.js";
 import { readRegular } from "../output/no-follow.js";
 import { fileURLToPath } from "node:url";
-import type { ItemOutcome } from "../compile-directives.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemOutcome } from "../compile/compile-directives.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { factsOf } from "../project/source-facts.js";
 
 /** Bump when the cache layout changes; older caches are then ignored. */

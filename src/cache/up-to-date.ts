@@ -14,7 +14,7 @@ import { bookkeepingFor } from "./bookkeeping-secret.js";
 import { readSealed, writeSealed } from "./build-cache.js";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import { signingKeyDir } from "../sign/keys.js";
 import { VERSION } from "../version.js";
 import { compilerFiles, sha256 } from "./build-cache.js";

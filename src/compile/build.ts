@@ -1,6 +1,6 @@
 // The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
 // the build engine (src/builder/) reads the project and writes the output folder.
-import { compileDirectives, type CompileScope, type ItemOutcome, type SourceGroups } from "../compile-directives.js";
+import { compileDirectives, type CompileScope, type ItemOutcome, type SourceGroups } from "./compile-directives.js";
 import { compileTools, type CompiledTool } from "../compile-tools.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { emit, emitShared, moduleFiles } from "../emit/index.js";
@@ -8,7 +8,7 @@ import { emitDirective, sameEntry, type RegistryEntry } from "../emit/emit-direc
 import type { DeclarationMapOptions } from "../emit/declaration-map.js";
 import { emitKnowledge } from "../emit/emit-knowledge.js";
 import { emitTool } from "../emit/emit-tool.js";
-import type { ItemKind, SourceFile } from "./source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 
 export interface BuildOptions {
   /** The first `.ai/config/agent/hook_conditions.yaml` found across the spaces, if any. */

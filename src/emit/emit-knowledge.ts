@@ -1,4 +1,4 @@
-import type { KnowledgeItem } from "../compile-directives.js";
+import type { KnowledgeItem } from "../model/items.js";
 import { itemHeader } from "./emit-directive.js";
 import { json, lit, template } from "./escape.js";
 

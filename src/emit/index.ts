@@ -1,5 +1,5 @@
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
-import type { KnowledgeItem } from "../compile-directives.js";
+import type { KnowledgeItem } from "../model/items.js";
 import { emitKnowledge } from "./emit-knowledge.js";
 import { emitDirective, sameEntry, type RegistryEntry } from "./emit-directive.js";
 import { emitIndex, emitToolsIndex } from "./emit-index.js";

@@ -1,9 +1,9 @@
 // Re-checks what an edit can affect: the edited items, and every item whose analysis looked one of
 // them up (extends children, context users, callers), transitively. Everything else keeps its outcome.
-import type { ItemOutcome } from "../compile-directives.js";
-import { compileDirectives } from "../compile-directives.js";
+import type { ItemOutcome } from "../compile/compile-directives.js";
+import { compileDirectives } from "../compile/compile-directives.js";
 import { compileTools } from "../compile-tools.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 

@@ -1,5 +1,5 @@
 // Completion items for each cursor context: names the compiler knows, with what they are.
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { PERMISSION_PRIMARIES } from "../parse/extract-metadata.js";
 import { BUILTIN_PARAMS } from "../tools/check-scopes.js";
 import { TS_TYPES } from "../analyze/analysis.js";

@@ -1,5 +1,5 @@
 // What the editor shows about an item: its description, where it is, its inputs or parameters.
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { parseDirective } from "../parse/parse-directive.js";
 import { parseKnowledge } from "../parse/parse-knowledge.js";
 import type { DeclaredInput } from "../runtime/validate.js";

@@ -1,5 +1,5 @@
 // Definition, references and rename: from the token under the cursor to every place it stands.
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import type { Workspace } from "./workspace.js";
 import { callParamSpans, inputSpans, type Token } from "./token-at.js";
 

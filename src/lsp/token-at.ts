@@ -1,6 +1,6 @@
 // The name under the cursor: an input (in a placeholder or its declaration), an item id, a call's
 // parameter key, or a diagnostic code. Hover, definition, references and rename start here.
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 
 /** A name in the text, with the offsets of the name itself. */
 export type Token =

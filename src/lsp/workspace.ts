@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { loadProject, type LoadedProject } from "../builder/load-project.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
 import * as d from "../diagnostics/codes.js";

@@ -7,15 +7,7 @@ import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
 import { YAML_1_1 } from "./yaml-1-1-scalars.js";
 import { MAX_YAML_DEPTH, yamlTooDeepAt } from "./yaml-depth.js";
 import { nestedDeeperThan } from "../runtime/py-value.js";
-
-/** A knowledge item as the original's `markdown/frontmatter` parser returns it: YAML keys plus body and raw. */
-export interface KnowledgeData {
-  body: string;
-  raw: string;
-  name?: string;
-  version?: string;
-  [key: string]: unknown;
-}
+import type { KnowledgeData } from "../model/items.js";
 
 export interface ParsedKnowledge {
   source: string;

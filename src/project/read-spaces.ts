@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import * as d from "../diagnostics/codes.js";
 import { DEFAULT_MAX_FILE_BYTES, describe, readProject, type ReadOptions } from "./read-project.js";
 import { NotReadable, readRegularFile } from "./source-text.js";

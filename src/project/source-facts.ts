@@ -5,7 +5,7 @@
 // At 10k items the texts are ~37 MB of strings that lived long enough on the main thread to be
 // promoted to its old generation, and the heap that grew for them stayed committed to the build's end.
 import { closeSync, constants, openSync, readSync } from "node:fs";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import { OutputError } from "../output/output-fs.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import { sourceTimestamp } from "../sign/sign-item.js";

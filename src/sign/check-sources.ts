@@ -3,7 +3,7 @@
 // (`--verify-sources`) every project item must verify as the original's loader would demand.
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import { createTrustStore, type TrustStore } from "./trust-store.js";
 import { verifyItem } from "./verify-item.js";
 import { factsOf, mayBeSigned } from "../project/source-facts.js";

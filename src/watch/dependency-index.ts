@@ -5,7 +5,7 @@
 // without fingerprinting it or its dependencies.
 import type { CacheData, ItemRecord } from "../cache/build-cache.js";
 import { itemKey } from "../cache/build-cache.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 
 /** What changed between the last committed build and now (see `DependencyIndex.edits`). */
 export interface SourceEdits {

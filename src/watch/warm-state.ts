@@ -5,9 +5,9 @@
 // with diagnostics and whether each compiled are read from the committed cache.
 import type { CacheData } from "../cache/build-cache.js";
 import { itemKey } from "../cache/build-cache.js";
-import type { SourceGroups } from "../compile-directives.js";
+import type { SourceGroups } from "../compile/compile-directives.js";
 import type { BuildResult, WarmCompile } from "../compile/build.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RegistryEntry } from "../emit/emit-directive.js";
 import { checkSourceSignatures } from "../sign/check-sources.js";

@@ -5,7 +5,7 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
 import { decodeSource } from "../project/source-text.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { groupSources } from "../../src/compile-directives.js";
-import type { SourceFile } from "../../src/compile/source.js";
+import { groupSources } from "../../src/compile/compile-directives.js";
+import type { SourceFile } from "../../src/model/source.js";
 
 // Each id's files are probed project → user → system, whatever order the caller lists them in.
 const src = (id: string, space?: string): SourceFile => ({ kind: "directive", id, path: `${space ?? "project"}/${id}.md`, text: "", ...(space ? { space } : {}) });

@@ -13,7 +13,7 @@ import { spacesFrom } from "../../src/project/read-spaces.js";
 import { WatchedSources } from "../../src/watch/watch-sources.js";
 import { languageService, STRICT, ts } from "../helpers/strict-tsc.js";
 import { exampleSources, source } from "../helpers/compile.js";
-import { compileDirectives } from "../../src/compile-directives.js";
+import { compileDirectives } from "../../src/compile/compile-directives.js";
 import { emitDirective } from "../../src/emit/emit-directive.js";
 
 const base = mkdtempSync(join(tmpdir(), "rye-decl-map-"));

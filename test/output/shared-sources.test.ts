@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { dropReadAhead, readAhead, receiveSources, shareSources } from "../../src/builder/shared-sources.js";
-import type { SourceFile } from "../../src/compile/source.js";
+import type { SourceFile } from "../../src/model/source.js";
 import { OutputError } from "../../src/output/output-fs.js";
 import { readProject } from "../../src/project/read-project.js";
 import { factsOf } from "../../src/project/source-facts.js";

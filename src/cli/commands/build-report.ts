@@ -2,7 +2,7 @@
 // diagnostics with code frames, then one summary line (or the --json report). Kept apart from the
 // build engine so a no-op build prints without loading it.
 import { relative, resolve } from "node:path";
-import type { SourceFile } from "../../compile/source.js";
+import type { SourceFile } from "../../model/source.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
 import { VERSION } from "../../version.js";

@@ -1,7 +1,7 @@
 // What `rye build --check` prints: first the diagnostics of the whole check, exactly as a build
 // prints them; then, only when the tree has no errors, how out/ differs from what a build would
 // write. A tree with errors is never called up to date, whatever out/ holds.
-import type { SourceFile } from "../../compile/source.js";
+import type { SourceFile } from "../../model/source.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { OutputDrift } from "../../output/check-output.js";
 import { VERSION } from "../../version.js";

@@ -1,24 +1,19 @@
 // Directives and knowledge across spaces: parse everything, analyse the project's directives,
 // resolve extends chains and context, and embed the knowledge each thread will be given.
-import { analyzeDirective } from "./analyze/index.js";
-import type { DirectiveAnalysis } from "./analyze/analysis.js";
-import { DEFAULT_CONTEXT_HOOKS, readHookConfig, type HookDef } from "./analyze/hooks.js";
-import { resolveCalls, type ItemIndex } from "./analyze/resolve-calls.js";
-import { lookupView, resolveContext, type DirectiveEntry, type LeafEntry } from "./analyze/resolve-context.js";
-import type { Diagnostic } from "./diagnostics/diagnostic.js";
-import * as d from "./diagnostics/codes.js";
-import { parseDirective, type ParsedDirective } from "./parse/parse-directive.js";
-import { parseKnowledge, type KnowledgeData } from "./parse/parse-knowledge.js";
-import type { KnowledgeBlock, ThreadPlan } from "./runtime/thread.js";
-import { readToolMetadata } from "./tools/tool-metadata.js";
-import type { ItemKind, SourceFile } from "./compile/source.js";
-
-export interface KnowledgeItem {
-  id: string;
-  space: string;
-  source: string;
-  data: KnowledgeData;
-}
+import { analyzeDirective } from "../analyze/index.js";
+import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import { DEFAULT_CONTEXT_HOOKS, readHookConfig, type HookDef } from "../analyze/hooks.js";
+import { resolveCalls, type ItemIndex } from "../analyze/resolve-calls.js";
+import { lookupView, resolveContext, type DirectiveEntry, type LeafEntry } from "../analyze/resolve-context.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
+import { parseDirective, type ParsedDirective } from "../parse/parse-directive.js";
+import { parseKnowledge } from "../parse/parse-knowledge.js";
+import { knowledgeContent } from "../parse/knowledge-content.js";
+import type { KnowledgeBlock, ThreadPlan } from "../runtime/thread.js";
+import { readToolMetadata } from "../tools/tool-metadata.js";
+import type { KnowledgeItem } from "../model/items.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 
 /** Sources by kind and id, each id's files in probing order; and what the ids' files report on their own. */
 export interface SourceGroups {
@@ -145,7 +140,8 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
     for (const src of byId.knowledge.get(id) ?? []) {
       const data = parseK(src).data;
       if (data) {
-        k = { id, space: spaceOf(src), source: src.path, data };
+        // What a thread is given: the body, or the whole file when that is empty (a pure .yaml item).
+        k = { id, space: spaceOf(src), source: src.path, data: { ...data, body: knowledgeContent(data) } };
         break;
       }
     }
