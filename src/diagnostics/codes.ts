@@ -94,6 +94,14 @@ export const noMetadataFence = (loc: Location, lang: "xml" | "yaml", hint?: stri
 export const invalidXml = (loc: Location, detail: string) =>
   error("RYE1002", `Invalid XML in the metadata fence: ${detail}`, loc);
 
+/** A mismatched end tag: the element left open is named, with where it opened, as that is where the fix goes. */
+export const unclosedTag = (loc: Location, open: { name: string; line: number; column: number; closedBy: string }) =>
+  error(
+    "RYE1002",
+    `Invalid XML in the metadata fence: mismatched tag: <${open.name}> (opened at line ${open.line}, column ${open.column}) is never closed, so </${open.closedBy}> does not match it. Add </${open.name}> where the content of <${open.name}> ends.`,
+    loc,
+  );
+
 export const unreadableFile = (loc: Location, detail: string) => error("RYE1003", `Cannot read file: ${detail}`, loc);
 
 /** `optional`: the reference gives a fallback (`{input:x?}`, `{input:x:default}`), so the input it wants is optional. */

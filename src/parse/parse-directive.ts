@@ -66,7 +66,9 @@ export function parseDirective(input: string, source: string): ParsedDirective {
     if (!(e instanceof XmlSyntaxError)) throw e;
     const at = new LineIndex(masked.masked).position(e.offset);
     const fileOffset = content.loc.start.offset + masked.unmask(e.at);
-    diagnostics.push(d.invalidXml(lines.location(source, fileOffset, fileOffset), e.message));
+    const loc = lines.location(source, fileOffset, fileOffset);
+    const opened = e.open && lines.position(content.loc.start.offset + masked.unmask(e.open.offset));
+    diagnostics.push(opened ? d.unclosedTag(loc, { ...e.open!, line: opened.line, column: opened.column }) : d.invalidXml(loc, e.message));
     const error = `Invalid XML: ${e.message}: line ${at.line}, column ${at.column - 1}`;
     return { ...base, result: { ...head, preamble: file.preamble.text, body: file.body.text, raw: text, error } };
   }

@@ -12,6 +12,8 @@ export class XmlSyntaxError extends Error {
     readonly offset: number,
     /** Where to point a user: the offending character (may differ from expat's `offset`). */
     readonly at: number = offset,
+    /** For a mismatched end tag: the element still open (its name and `<` offset) and the end tag's name. */
+    readonly open?: { name: string; offset: number; closedBy: string },
   ) {
     super(message);
   }
@@ -61,8 +63,8 @@ function reparse(src: XmlSource): never {
 function failed(e: unknown): never {
   // Stack exhaustion the depth scan did not foresee is still reported as a limit, never a crash.
   if (e instanceof RangeError) throw new XmlTooDeepError(0);
-  const err = e as { xmlOffset?: number; xmlAt?: number; message: string; location?: { start: { offset: number } } };
-  if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt);
+  const err = e as { xmlOffset?: number; xmlAt?: number; xmlOpen?: XmlSyntaxError["open"]; message: string; location?: { start: { offset: number } } };
+  if (err.xmlOffset !== undefined) throw new XmlSyntaxError(err.message, err.xmlOffset, err.xmlAt, err.xmlOpen);
   // The grammar raises its own errors for every case it knows; anything else is still invalid XML.
   throw new XmlSyntaxError("not well-formed (invalid token)", err.location?.start.offset ?? 0);
 }
