@@ -32,6 +32,15 @@ function typescript7(): { tsgo: string } | { skip: string } {
   return { skip: `TypeScript 7 (@typescript/native-preview) is not installable offline: ${/npm error code (\S+)/.exec(r.stderr)?.[1] ?? `exit ${r.status}`} (run npm cache add @typescript/native-preview to test it)` };
 }
 
+/** A module importing the types of every code export of the installed package: tsc fails on one that does not resolve. */
+function exportsProbe(): string {
+  const { exports } = JSON.parse(readFileSync(join(p.app, "node_modules", "rye-build", "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  const entries = Object.keys(exports).filter((e) => !e.endsWith(".json"));
+  expect(entries.length).toBeGreaterThan(5);
+  const lines = entries.map((e, i) => `import type * as m${i} from "${join("rye-build", e)}";`);
+  return `${lines.join("\n")}\nexport type Exports = [${entries.map((_, i) => `typeof m${i}`).join(", ")}];\n`;
+}
+
 /** `tsc --init` then a compile of app.ts (CommonJS) and esm.mts, listing what was written. */
 function compileWith(tsc: string[]): void {
   rmSync(join(p.app, "tsconfig.json"), { force: true });
@@ -43,6 +52,7 @@ function compileWith(tsc: string[]): void {
   const listed = step(tsc[0]!, [...tsc.slice(1), "--listEmittedFiles"], p.app, p.env).stdout;
   expect(listed).toContain(join(p.app, "app.js"));
   expect(listed).toContain(join(p.app, "esm.mjs"));
+  expect(listed).toContain(join(p.app, "exports.d.mts"));
 }
 
 /** Both compiled files run under the verifying loader and print the greeting. */
@@ -74,6 +84,7 @@ describe("the first hour, offline, from npm pack", { timeout: 90_000 }, () => {
   test("TypeScript 6 with tsc --init defaults compiles the README's CommonJS and ESM code, and both run under the loader", () => {
     writeFileSync(join(p.app, "app.ts"), readmeBlock("package", "commonjs"));
     writeFileSync(join(p.app, "esm.mts"), readmeBlock("package", "module"));
+    writeFileSync(join(p.app, "exports.mts"), exportsProbe());
     compileWith([node, tsc6]);
     runCompiled();
   });
