@@ -17,8 +17,9 @@ import { judge, TRUST_HOW, type Fixes, type ItemVerification } from "./verify-it
 
 const MODULE_LINE = /^\/\/ rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):([a-f0-9]{64}):([A-Za-z0-9_-]+={0,2}):([a-f0-9]{16})\n/;
 const ANY_SIGNATURE_LINE = /^\/\/ rye:signed:[^\n]*\n/;
-/** The fixes generated files' messages suggest. */
-export const REBUILD: Fixes = { modified: "rebuild it with rye build", untrusted: `${TRUST_HOW}; or rebuild with a trusted key` };
+/** The fixes a generated file's messages suggest: `command` is what writes it (`rye build`, or `rye bundle` for a bundle). */
+export const rebuildFixes = (command = "rye build"): Fixes => ({ modified: `rebuild it with ${command}`, untrusted: `${TRUST_HOW}; or rebuild it with ${command} and a trusted key` });
+export const REBUILD: Fixes = rebuildFixes();
 
 /** The message a module or manifest signature covers. */
 export function moduleSignedMessage(timestamp: string, hash: string): string {
@@ -81,6 +82,8 @@ export function parseModuleSignature(text: string): { info: SignatureInfo; body:
 export interface VerifyModuleOptions {
   path?: string;
   itemId?: string;
+  /** The command that writes this module, named in the fix: `rye build` (default), or `rye bundle` for a bundle. */
+  writtenBy?: string;
 }
 
 /** Checks a signed module's hash, key and signature, reporting like `verifyItem` with module-specific fixes. */
@@ -95,7 +98,7 @@ export function verifyModule(text: string, trust: TrustStore, options: VerifyMod
     // A declaration never has a line of its own (carriesSignatureLine): only its folder's manifest can vouch for it.
     const message = isDeclaration(label)
       ? `No signature of its own: ${label}\n  A declaration (.d.ts) is vouched for only by the signed manifest of the output folder it was built into\n  Fix: verify that folder (rye verify out/)`
-      : `Unsigned module: ${label}\n  Expected: // rye:signed: header on line 1\n  Fix: rebuild it with rye build`;
+      : `Unsigned module: ${label}\n  Expected: // rye:signed: header on line 1\n  Fix: rebuild it with ${options.writtenBy ?? "rye build"}`;
     return { ...base, message };
   }
   const { info, body } = parsed;
@@ -112,5 +115,5 @@ export function verifyModule(text: string, trust: TrustStore, options: VerifyMod
     signatureValid: key ? verifyMessage(moduleSignedMessage(info.timestamp, info.hash), info.signature, key.publicPem) : null,
     owner: key?.owner ?? null,
   };
-  return judge(checked, label, trust, REBUILD);
+  return judge(checked, label, trust, options.writtenBy ? rebuildFixes(options.writtenBy) : REBUILD);
 }

@@ -25,7 +25,7 @@ export function verifyBundleBytes(bytes: Uint8Array, trust: TrustStore, label: s
   const problems: string[] = [];
   // The signature covers the decoded text; bytes that are not UTF-8 would decode to something else.
   if (!Buffer.from(text, "utf8").equals(buffer)) problems.push(`${label} is not valid UTF-8: it cannot be the file rye bundle wrote`);
-  const inline = verifyModule(text, trust, { path: label });
+  const inline = verifyModule(text, trust, { path: label, writtenBy: "rye bundle" });
   if (!inline.ok) problems.push(inline.message);
   let detached: boolean | null = null;
   if (signature !== null) {
