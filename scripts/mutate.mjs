@@ -24,8 +24,14 @@ export const TARGETS = {
   // Class 1: values into interpreters (the binding and the inert check).
   "src/runtime/exec/bind-shell-script.ts": ["test/mutation/bind-shell-script.test.ts"],
   "src/runtime/exec/inert.ts": ["test/mutation/bind-shell-script.test.ts"],
+  // Class 1: the binder's proof: the launcher walk and the shell reader's roles.
+  "src/runtime/exec/launchers.ts": ["test/mutation/launchers.test.ts", "test/mutation/launchers-grammar.test.ts"],
+  "src/runtime/exec/shell-context.ts": ["test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
   // Class 2: rye's bookkeeping is believed only when sealed.
   "src/cache/bookkeeping-seal.ts": ["test/mutation/bookkeeping-seal.test.ts", "test/mutation/bookkeeping-seal-exact.test.ts"],
+  // Class 5: freshness of verified output and the trusted keys' lifecycle.
+  "src/verify/freshness.ts": ["test/mutation/freshness.test.ts", "test/security/freshness-api.test.ts"],
+  "src/sign/key-lifecycle.ts": ["test/mutation/key-lifecycle.test.ts", "test/sign/key-lifecycle.test.ts"],
   // Class 3: the load-path hooks' pure parts.
   "src/register/module-format.ts": ["test/mutation/load-path-parts.test.ts"],
   "src/register/resolve-request.ts": ["test/mutation/load-path-parts.test.ts"],

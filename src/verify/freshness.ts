@@ -65,10 +65,14 @@ export async function currentSourceList(current: CurrentSources, outputDir: stri
   // Loaded only when asked: plain verification (the loader, the plugins) never reads the project.
   const { readSpaces, spacesFrom, spacesInOrder } = await import("../project/read-spaces.js");
   const { factsOf } = await import("../project/source-facts.js");
-  const project = resolve(cwd, current.project ?? resolve(outputDir, ".."));
-  const spaces = spacesFrom(project, { "user-space": current.userSpace, system: current.systems ? [...current.systems] : undefined }, cwd, env);
+  const spaces = spacesFrom(projectOf(current, outputDir, cwd), { "user-space": current.userSpace, system: current.systems ? [...current.systems] : undefined }, cwd, env);
   const { sources, hookConfig } = readSpaces(spaces);
   return sourceListText(sourceEntries(sources, new Map(spacesInOrder(spaces)), (s) => factsOf(s)?.sha256 ?? sha256Hex(s.text), hookConfig));
+}
+
+/** The project `current` names: its `project`, or else the output folder's parent. */
+function projectOf(current: CurrentSources, outputDir: string, cwd: string): string {
+  return resolve(cwd, current.project ?? resolve(outputDir, ".."));
 }
 
 /** Why output with `stamp` was not built from the sources `now` lists, naming what changed; null when it was. */
@@ -88,9 +92,9 @@ export async function freshnessProblems(stamp: BuildStamp, options: FreshnessOpt
     if (p) problems.push(p);
   }
   if (options.current) {
-    const current = options.current === true ? {} : options.current;
-    const project = resolve(at.cwd, current.project ?? resolve(at.outputDir, ".."));
-    const p = currentProblem(stamp, await currentSourceList(current, at.outputDir, at.env, at.cwd), at.label, project);
+    const current: CurrentSources = typeof options.current === "object" ? options.current : {};
+    const now = await currentSourceList(current, at.outputDir, at.env, at.cwd);
+    const p = currentProblem(stamp, now, at.label, projectOf(current, at.outputDir, at.cwd));
     if (p) problems.push(p);
   }
   return problems;

@@ -38,6 +38,8 @@ interface Grammar {
   operands?: readonly RegExp[];
   /** `env`: NAME=value words before the command. */
   assignments?: boolean;
+  /** `env -S` / `--split-string`: the option whose value is split into words that take its place. */
+  split?: { short: string; long: string };
 }
 
 const DURATION = /^\d+(?:\.\d+)?[smhd]?$/;
@@ -46,7 +48,7 @@ const MASK = /^(?:0x)?[0-9a-fA-F]+$|^[0-9,-]+$/;
 
 /** The launchers rye can see through, with the options each accepts. Anything else is not proven. */
 export const LAUNCHERS: Readonly<Record<string, Grammar>> = {
-  env: { flags: "i0v", withArg: "uCS", long: { "ignore-environment": false, null: false, unset: true, chdir: true, "split-string": true, debug: false }, assignments: true },
+  env: { flags: "i0v", withArg: "uCS", long: { "ignore-environment": false, null: false, unset: true, chdir: true, "split-string": true, debug: false }, assignments: true, split: { short: "S", long: "split-string" } },
   timeout: { flags: "v", withArg: "sk", long: { signal: true, "kill-after": true, "preserve-status": false, foreground: false, verbose: false }, operands: [DURATION] },
   nice: { withArg: "n", long: { adjustment: true }, numericFlag: true },
   nohup: {},
@@ -86,7 +88,10 @@ export function walkLaunchers(argv: readonly Word[]): Launch {
     const family = shellFamily(name, false);
     if (family) return shellLaunch(words, i, name, family, argv.length);
     const grammar = Object.hasOwn(LAUNCHERS, name) ? LAUNCHERS[name]! : null;
-    if (!grammar) return { program: words[i]!.at, name, family: null, firstArg: firstReal(words, i + 1, argv.length), script: -1, proven: words[i]!.at >= 0 };
+    if (!grammar) {
+      const program = { program: words[i]!.at, name, family: null, firstArg: firstReal(words, i + 1, argv.length), script: -1 };
+      return program.program === SPLIT ? { ...program, proven: false, reason: "the program is inside env -S" } : { ...program, proven: true };
+    }
     const next = skipOptions(words, i + 1, grammar, name);
     if (typeof next === "string") return unproven(next);
     if (Array.isArray(next)) {
@@ -100,16 +105,21 @@ export function walkLaunchers(argv: readonly Word[]): Launch {
   return { program: -1, name: "", family: null, firstArg: argv.length, script: -1, proven: false, reason: "no program" };
 }
 
-const firstReal = (words: Words, from: number, end: number) => words.slice(from).find((w) => w.at >= 0)?.at ?? end;
+/** The `at` of a word split out of an `env -S` string: it has no argv element of its own. */
+const SPLIT = -1;
+
+const firstReal = (words: Words, from: number, end: number) => words.slice(from).find((w) => w.at !== SPLIT)?.at ?? end;
 
 function shellLaunch(words: Words, i: number, name: string, family: ShellFamily, end: number): Launch {
   const parsed = parseShellOptions(words.slice(i + 1).map((w) => w.word));
   const at = words[i]!.at;
   const firstArg = firstReal(words, i + 1, end);
   if (typeof parsed === "string") return { program: at, name, family, firstArg, script: -1, proven: false, reason: parsed };
-  const script = parsed < 0 ? -1 : (words[i + 1 + parsed]?.at ?? -1);
+  if (parsed === -1) return { program: at, name, family, firstArg, script: -1, proven: true };
+  // parseShellOptions found the script's word, so it exists.
+  const script = words[i + 1 + parsed]!.at;
   // A script inside a split `env -S` string has no argv element of its own: not proven.
-  if (parsed >= 0 && script < 0) return { program: at, name, family, firstArg, script: -1, proven: false, reason: "the script is inside env -S" };
+  if (script === SPLIT) return { program: at, name, family, firstArg, script: -1, proven: false, reason: "the script is inside env -S" };
   return { program: at, name, family, firstArg, script, proven: true };
 }
 
@@ -128,12 +138,12 @@ function skipOptions(words: Words, start: number, grammar: Grammar, name: string
       i++;
       break;
     }
-    if (w.startsWith("--") && w.length > 2) {
+    if (w.startsWith("--")) {
       const [key, attached] = w.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
       if (!grammar.long || !Object.hasOwn(grammar.long, key)) return `${name}: unknown option --${key}`;
       const value = grammar.long[key] ? (attached ?? words[++i]?.word) : undefined;
       if (grammar.long[key] && (value === undefined || value === null)) return `${name}: --${key} without a literal value`;
-      if (key === "split-string") return splitString(words, i + 1, value!, name);
+      if (key === grammar.split?.long) return splitString(words, i + 1, value!, name);
       i++;
       continue;
     }
@@ -143,8 +153,7 @@ function skipOptions(words: Words, start: number, grammar: Grammar, name: string
         continue;
       }
       const r = shortCluster(words, i, grammar, name);
-      if (typeof r === "string") return r;
-      if (Array.isArray(r)) return r;
+      if (typeof r !== "number") return r;
       i = r;
       continue;
     }
@@ -152,8 +161,8 @@ function skipOptions(words: Words, start: number, grammar: Grammar, name: string
   }
   if (grammar.assignments) while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.word ?? "")) i++;
   for (; operands < need.length; operands++, i++) {
-    const w = words[i]?.word;
-    if (w === null || w === undefined || !need[operands]!.test(w)) return `${name}: expected a literal ${need[operands]} operand`;
+    // A placeholder (null) or a missing word reads as "null" or "undefined", which no operand pattern accepts.
+    if (!need[operands]!.test(String(words[i]?.word))) return `${name}: expected a literal ${need[operands]} operand`;
   }
   return i;
 }
@@ -169,7 +178,7 @@ function shortCluster(words: Words, i: number, grammar: Grammar, name: string): 
     const value = attached !== "" ? attached : words[i + 1]?.word;
     if (value === undefined || value === null) return `${name}: -${c} without a literal value`;
     const next = attached !== "" ? i + 1 : i + 2;
-    if (name === "env" && c === "S") return splitString(words, next, value, name);
+    if (c === grammar.split?.short) return splitString(words, next, value, name);
     return next;
   }
   return i + 1;
@@ -178,7 +187,7 @@ function shortCluster(words: Words, i: number, grammar: Grammar, name: string): 
 /** `env -S 'a b c'`: the string's words take the place of the option; no quotes, `\` or `$` allowed. */
 function splitString(words: Words, rest: number, value: string, name: string): Words | string {
   if (/[\\'"$#]/.test(value)) return `${name} -S with quotes, escapes or variables is not proven`;
-  const split = value.split(/[ \t\n]+/).filter((s) => s !== "");
+  const split = value.match(/[^ \t\n]+/g) ?? [];
   // env goes on reading options and assignments from the split words, as GNU env does.
-  return [{ word: name, at: -1 }, ...split.map((word) => ({ word, at: -1 })), ...words.slice(rest)];
+  return [{ word: name, at: SPLIT }, ...split.map((word) => ({ word, at: SPLIT })), ...words.slice(rest)];
 }

@@ -3,7 +3,7 @@
 // takes inert values only; a position rye cannot prove (command name, a code- or name-taking
 // builtin, `[[ ]]`, arithmetic, a nested shell, an unknown launcher option…) is refused.
 import { CODE_COMMANDS, DATA_COMMANDS, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
-import { walkLaunchers } from "./launchers.js";
+import { walkLaunchers, type Launch } from "./launchers.js";
 import { Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
 
 export type { Rec, Role } from "./shell-lexer.js";
@@ -12,6 +12,7 @@ export type { Rec, Role } from "./shell-lexer.js";
 interface WordRole {
   role: Role;
   reason?: string;
+  /** Only `full` roles carry it. */
   noDash?: boolean;
 }
 
@@ -40,6 +41,7 @@ export function classifyScript(script: string, placeholders: readonly { start: n
   const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens));
   const byIndex: Rec[] = [];
   try {
+    // Stryker disable next-line StringLiteral: the lexer tells only "paren" apart from its other modes.
     classifyList(lexer.list("top"));
     for (const r of lexer.recs) byIndex[r.index] = r;
   } catch (e) {
@@ -56,7 +58,7 @@ function classifyList(tokens: readonly Token[]): void {
   let redirect: string | null = null;
   let forState: "name" | "in" | "list" | null = null;
   const finish = () => {
-    if (argv.length > 0) classifyCommand(argv);
+    classifyCommand(argv);
     argv = [];
   };
   for (let k = 0; k < tokens.length; k++) {
@@ -108,9 +110,10 @@ function forWord(t: WordTok, state: "name" | "in" | "list"): "name" | "in" | "li
     apply(t, { role: "refuse", reason: "as the variable name of a for loop" });
     return "in";
   }
-  if (state === "in" && t.text === "in" && !t.quoted) return "list";
   if (state === "in" && t.text === "do" && !t.quoted) return null;
+  // The word `in` itself is literal: it holds no placeholder for this role to reach.
   apply(t, { role: "inert", reason: "in the word list of a for loop (the loop variable could later be read as arithmetic or a name)" });
+  // Stryker disable next-line StringLiteral: every state but "name" and "in" reads the word list.
   return "list";
 }
 
@@ -125,22 +128,31 @@ function doubleBracket(tokens: readonly Token[], k: number): number {
   throw new Poison("an unclosed [[");
 }
 
-/** The roles of one simple command's words, from the program its launchers lead to. */
+/**
+ * The roles of one simple command's words, from the program its launchers lead to. The words before
+ * the program's first argument (launchers, their options, the program) are all literal: a
+ * placeholder there stops the launcher walk, so they hold no placeholder a role could reach.
+ */
 function classifyCommand(argv: readonly WordTok[]): void {
   const launch = walkLaunchers(argv.map((w) => w.text));
   if (launch.proven && REDEFINING_COMMANDS.has(launch.name)) throw new Poison(`${launch.name}, which changes what command names mean`);
-  const roles = argv.map((w, i): WordRole => {
-    if (!launch.proven || launch.program < 0) return { role: "refuse", reason: `in a command rye cannot follow (${launch.reason ?? "unknown"})` };
-    if (i < launch.firstArg) return { role: "refuse", reason: i === launch.program ? "in command-name position" : "among a launcher's options" };
-    if (launch.family) return { role: "refuse", reason: `as an argument of a nested shell (${launch.name})` };
-    if (CODE_COMMANDS.has(launch.name)) return { role: "refuse", reason: `as an argument of ${launch.name}, which reads it as code, a name or arithmetic` };
-    return { role: "inert", reason: `as an argument of ${launch.name}, which is not one of rye's data commands` };
-  });
-  if (launch.proven && launch.program >= 0 && !launch.family) {
+  const role = commandRole(launch);
+  const roles = argv.map(() => role);
+  // Only a program rye followed, that is no shell and reads no code, may give its arguments more.
+  if (role.role === "inert") {
     if (launch.name === "printf") printfRoles(argv, launch.firstArg, roles);
     else if (DATA_COMMANDS.has(launch.name)) dataRoles(argv, launch.firstArg, roles, NO_END_OF_OPTIONS.has(launch.name));
   }
   argv.forEach((w, i) => apply(w, roles[i]!));
+}
+
+/** The role of every argument of a command, before a data command's own rules refine it. */
+function commandRole(launch: Launch): WordRole {
+  // Proven without a program of its own: a shell named inside an `env -S` string (which runs a file).
+  if (!launch.proven || launch.program < 0) return { role: "refuse", reason: `in a command rye cannot follow (${launch.reason ?? "a shell inside env -S"})` };
+  if (launch.family) return { role: "refuse", reason: `as an argument of a nested shell (${launch.name})` };
+  if (CODE_COMMANDS.has(launch.name)) return { role: "refuse", reason: `as an argument of ${launch.name}, which reads it as code, a name or arithmetic` };
+  return { role: "inert", reason: `as an argument of ${launch.name}, which is not one of rye's data commands` };
 }
 
 function dataRoles(argv: readonly WordTok[], first: number, roles: WordRole[], noEnd: boolean): void {
@@ -158,11 +170,11 @@ function printfRoles(argv: readonly WordTok[], first: number, roles: WordRole[])
   const format = argv[f];
   if (!format) return;
   if (format.text !== null && format.text.startsWith("-")) {
-    for (let i = first; i < argv.length; i++) roles[i] = { role: "refuse", reason: "as an argument of printf with an option such as -v, which names a variable" };
+    roles.fill({ role: "refuse", reason: "as an argument of printf with an option such as -v, which names a variable" }, first);
     return;
   }
-  if (format.text === null || !stringFormat(format.text)) return;
-  for (let i = f + 1; i < argv.length; i++) roles[i] = FULL;
+  // The arguments after the format take any value (the format itself is literal text).
+  if (format.text !== null && stringFormat(format.text)) roles.fill(FULL, f);
 }
 
 const rank = { refuse: 0, inert: 1, full: 2 } as const;
@@ -172,17 +184,17 @@ const rank = { refuse: 0, inert: 1, full: 2 } as const;
  * weaker of its own role and the word's (its output lands where the word does).
  */
 function apply(w: WordTok, role: WordRole): void {
+  // A word never holds a comment's placeholders: those stay unclassified, as comments.
   for (const r of w.recs) {
-    if (r.quote === "comment") continue;
     if (r.depth > w.depth) {
       if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)`, noDash: false });
       // Its output may start this word (`cat $(printf %s {x})`): a leading '-' would be an option.
-      else if (r.role === "full" && role.role === "full" && role.noDash === true && !r.afterText) r.noDash = true;
+      else if (r.role === "full" && role.noDash === true && !r.afterText) r.noDash = true;
       continue;
     }
     if (r.role === "refuse") continue;
     r.role = role.role;
     r.reason = role.reason;
-    r.noDash = role.role === "full" && role.noDash === true && r.atWordStart;
+    r.noDash = role.noDash === true && r.atWordStart;
   }
 }
