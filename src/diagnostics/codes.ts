@@ -80,10 +80,17 @@ export const CODES = {
   RYE8006: ["error", "writing the output failed (no space left, permission denied, read-only file system, I/O error); the previous output is unchanged"],
   RYE9001: ["error", "rye.config.json (or \"rye\" in package.json) holds a key rye does not know"],
   RYE9002: ["error", "rye.config.json (or \"rye\" in package.json) is not valid JSON, or a setting has the wrong type"],
+  RYE9101: ["error", "a test file (`.ai/tests/…/<id>.test.yaml`) that is not valid YAML or not of the test file's shape"],
+  RYE9102: ["error", "a test file for an item that is not in the project"],
+  RYE9103: ["error", "a test case passes an input the item does not declare"],
+  RYE9104: ["error", "a test case omits a required input without expecting the refusal"],
+  RYE9105: ["error", "a test expectation that can never be checked (an unknown field, an empty `contains`, a case with nothing to check)"],
   RYE2015: ["warning", "an element or attribute of the XML metadata that the original never reads (an error when it hides inputs the body uses)"],
   RYE2016: ["warning", "an attribute value the original reads as false, such as `required=\"yes\"`"],
   RYE2017: ["warning", "a placeholder kind one edit away from a real one, such as `{inptu:name}`: it reaches the prompt literally"],
   RYE6008: ["warning", "a literal call parameter whose type contradicts the called tool's CONFIG_SCHEMA"],
+  RYE1011: ["warning", "a file under directives/, knowledge/ or tools/ of no kind rye reads (e.g. a `.txt` knowledge item or a `.rb` tool): it is not read"],
+  RYE1012: ["info", "a file or folder skipped by a documented rule (helper tools without metadata, `.sh`/`.json`/`.toml` support files, hidden files, `node_modules/`, `__pycache__/`)"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -358,3 +365,23 @@ export const misspeltPlaceholderKind = (loc: Location, raw: string, fixed: strin
 
 export const callParamWrongType = (loc: Location, id: string, name: string, expected: string, given: string) =>
   warning("RYE6008", `Parameter '${name}' of tool '${id}' is declared as ${expected} in its CONFIG_SCHEMA, but this call passes ${given}.`, loc);
+
+export const badTestFile = (loc: Location, detail: string, suggestion?: string) =>
+  error("RYE9101", `Test file: ${detail}.${suggest(suggestion)}`, loc);
+
+export const testedItemNotFound = (loc: Location, kind: string, id: string, suggestion?: string) =>
+  error("RYE9102", `This test file is for ${kind} '${id}', which is not in the project.${suggest(suggestion)} A test file's path under .ai/tests/ names its item: .ai/tests/${kind === "knowledge" ? kind : `${kind}s`}/<id>.test.yaml.`, loc);
+
+export const undeclaredTestInput = (loc: Location, id: string, name: string, declared: readonly string[], suggestion?: string) =>
+  error("RYE9103", `'${id}' declares no input '${name}'.${suggest(suggestion)} ${declared.length > 0 ? `Declared inputs: ${declared.join(", ")}.` : "It declares no inputs."} To test the refusal, list it under refuses: unknown.`, loc);
+
+export const omittedTestInput = (loc: Location, id: string, names: readonly string[]) =>
+  error("RYE9104", `This case omits the required input${names.length === 1 ? "" : "s"} ${names.map((n) => `'${n}'`).join(", ")} of '${id}', so it can only be refused. Give ${names.length === 1 ? "it" : "them"} under inputs, or expect the refusal: refuses: { missing: [${names.join(", ")}] }.`, loc);
+
+export const uncheckableExpectation = (loc: Location, detail: string, suggestion?: string) =>
+  error("RYE9105", `This expectation can never be checked: ${detail}.${suggest(suggestion)}`, loc);
+
+export const unsupportedKind = (loc: Location, why: string) =>
+  warning("RYE1011", `This file is not read: ${why}. Rename it to one of those kinds, or move it out of .ai/.`, loc);
+
+export const skippedFile = (loc: Location, why: string) => info("RYE1012", `Skipped: ${why}.`, loc);

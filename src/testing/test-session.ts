@@ -1,0 +1,128 @@
+// One `rye test` run from start to exit code: read and check the test files, load the items the
+// chosen way, run the selected cases and write the report. The CLI command only parses flags.
+import { writeFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import type { SourceFile } from "../compile/source.js";
+import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostic, formatSummary } from "../diagnostics/format.js";
+import { IntegrityError } from "../verify/integrity-error.js";
+import { checkCases } from "./check-cases.js";
+import { loadTestFiles } from "./load-cases.js";
+import { loadBundle } from "./load-bundle.js";
+import { loadInMemory } from "./load-in-memory.js";
+import { loadOutput } from "./load-output.js";
+import { humanReport } from "./reporters/human.js";
+import { jsonReport } from "./reporters/json.js";
+import { junitReport } from "./reporters/junit.js";
+import { tapReport } from "./reporters/tap.js";
+import { runTests, type Report, type Selection } from "./run-tests.js";
+import { catalogOf, type Targets } from "./targets.js";
+import { toolRunOptions } from "./tool-run-options.js";
+import { coverageOf, coverageText, type Coverage } from "./coverage.js";
+
+export const REPORTERS = ["human", "json", "junit", "tap"] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+/** Where the items come from: the sources compiled in memory, built output, or a bundle. */
+export type TestSource = { kind: "sources" } | { kind: "out"; dir: string } | { kind: "bundle"; path: string; label: string };
+
+/** The project's items as read from its spaces (compiled in memory, and scanned for coverage). */
+export type ReadProject = () => { sources: SourceFile[]; hookConfig: { path: string; text: string } | null; diagnostics: Diagnostic[] };
+
+export interface SessionOptions {
+  root: string;
+  userSpace: string;
+  source: TestSource;
+  readProject: ReadProject;
+  trustedKeys: readonly string[];
+  selection: Selection;
+  reporter: ReporterName;
+  outputFile?: string;
+  update: boolean;
+  ci: boolean;
+  runTools: boolean;
+  /** A fixed clock (ms since the epoch), from --now. */
+  now?: number;
+  coverage: boolean;
+  passWithNoTests: boolean;
+}
+
+export interface SessionIo {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  color: boolean;
+}
+
+/** Runs once; resolves to the exit code: 0 all passed, 1 a case failed (or nothing ran), 2 the tests or flags are wrong. */
+export async function runSession(o: SessionOptions, io: SessionIo): Promise<number> {
+  const tests = loadTestFiles(o.root);
+  const texts = new Map(tests.files.map((f) => [f.path, f.text]));
+  const loaded = await loadTargets(o, io, texts);
+  if (typeof loaded === "number") return loaded;
+  try {
+    const problems = sortDiagnostics([...tests.diagnostics, ...checkCases(tests.files, catalogOf(loaded))]);
+    printDiagnostics(problems, texts, o, io);
+    if (problems.some((d) => d.severity === "error")) {
+      io.stderr.write(`${formatSummary(problems)} No case ran: the test files must check cleanly first.\n`);
+      return 2;
+    }
+    const clock = o.now === undefined ? () => performance.timeOrigin + performance.now() : () => o.now!;
+    const report = await runTests(tests.files, loaded, o.selection, { snapshots: { root: o.root, update: o.update, ci: o.ci }, runTools: o.runTools, clock });
+    const coverage = o.coverage ? coverageOf(report, loaded, tests.files, o.selection, o.readProject().sources) : undefined;
+    writeReport(report, coverage, o, io);
+    if (report.counts.total === 0 && !o.passWithNoTests) {
+      io.stderr.write(`No test case ${tests.files.length === 0 ? "found in .ai/tests/" : "matched the filters"} (--pass-with-no-tests makes that a pass).\n`);
+      return 1;
+    }
+    return report.counts.failed > 0 ? 1 : 0;
+  } finally {
+    loaded.dispose();
+  }
+}
+
+async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, string>): Promise<Targets | number> {
+  const trust = { trustedKeys: o.trustedKeys, cwd: io.cwd, env: io.env };
+  try {
+    if (o.source.kind === "bundle") return await loadBundle(o.source.path, o.source.label, trust);
+    const place = { project: o.root, userSpace: o.userSpace, ...trust };
+    if (o.source.kind === "out") return { ...(await loadOutput(o.source.dir, trust)), toolOptions: toolRunOptions(place) };
+    const read = o.readProject();
+    for (const s of read.sources) texts.set(s.path, s.text.replace(/\r\n?/g, "\n"));
+    const { targets, diagnostics } = await loadInMemory(read.sources, read.hookConfig);
+    // Warnings are the build's to report; errors explain why an item's cases cannot run.
+    printDiagnostics([...read.diagnostics, ...diagnostics].filter((d) => d.severity === "error"), texts, o, io);
+    return { ...targets, toolOptions: toolRunOptions(place) };
+  } catch (e) {
+    if (e instanceof IntegrityError) {
+      io.stderr.write(`IntegrityError: ${e.message}\nNo case ran.\n`);
+      return 1;
+    }
+    if (e instanceof Error && /^No build output/.test(e.message)) {
+      io.stderr.write(`${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function printDiagnostics(ds: readonly Diagnostic[], texts: ReadonlyMap<string, string>, o: SessionOptions, io: SessionIo): void {
+  const display = (source: string) => relative(io.cwd, resolve(o.root, source)) || source;
+  for (const d of ds) io.stderr.write(`${formatDiagnostic(d, { color: io.color, sources: texts, displayPath: display })}\n`);
+}
+
+function writeReport(report: Report, coverage: Coverage | undefined, o: SessionOptions, io: SessionIo): void {
+  const text =
+    o.reporter === "json" ? jsonReport(report, coverage ? { coverage } : {})
+    : o.reporter === "junit" ? junitReport(report)
+    : o.reporter === "tap" ? tapReport(report)
+    : humanReport(report, io.color && o.outputFile === undefined);
+  const human = o.reporter === "human" ? text : humanReport(report, io.color);
+  if (o.outputFile !== undefined) {
+    writeFileSync(resolve(io.cwd, o.outputFile), text);
+    io.stdout.write(human);
+  } else io.stdout.write(text);
+  // Coverage goes to stderr beside a machine-readable report on stdout, so stdout stays one document.
+  if (coverage && o.reporter !== "json") (o.reporter === "human" || o.outputFile !== undefined ? io.stdout : io.stderr).write(coverageText(coverage));
+}
