@@ -31,4 +31,5 @@ const ms = performance.now() - started;
 // User and system time of every thread of the process (build workers included).
 const cpu = process.cpuUsage(cpuBefore);
 const written = Number(/\((\d+) files written\)/.exec(stdout)?.[1] ?? NaN);
-process.stdout.write(`${JSON.stringify({ code, ms, cpuMs: (cpu.user + cpu.system) / 1000, written, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+const threads = Number(/ on (\d+) threads/.exec(stdout)?.[1] ?? 1);
+process.stdout.write(`${JSON.stringify({ code, ms, cpuMs: (cpu.user + cpu.system) / 1000, written, threads, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);

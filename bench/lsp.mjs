@@ -15,6 +15,29 @@ function largestDirective(project) {
   return walk(join(project, ".ai", "directives")).sort((a, b) => readFileSync(b).length - readFileSync(a).length)[0];
 }
 
+/**
+ * A fresh `rye lsp --stdio` from spawn to its first diagnostics: initialize, initialized, then the
+ * project's largest directive opened. Returns the milliseconds from spawn to that file's diagnostics.
+ */
+export async function firstDiagnostics(rye, project, env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [rye, "lsp", "--stdio"], { cwd: project, env, stdio: ["pipe", "pipe", "ignore"] });
+  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const file = largestDirective(project);
+  const uri = pathToFileURL(file).href;
+  const published = new Promise((resolve) => connection.onNotification("textDocument/publishDiagnostics", (p) => p.uri === uri && resolve()));
+  connection.listen();
+  await connection.sendRequest("initialize", { processId: process.pid, rootUri: pathToFileURL(project).href, capabilities: {}, workspaceFolders: null });
+  await connection.sendNotification("initialized", {});
+  await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "markdown", version: 1, text: readFileSync(file, "utf8") } });
+  await published;
+  const ms = performance.now() - started;
+  connection.dispose();
+  child.kill();
+  await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", resolve)));
+  return ms;
+}
+
 export async function benchLsp(rye, project, env, keystrokes = 60) {
   const child = spawn(process.execPath, [rye, "lsp", "--stdio"], { cwd: project, env, stdio: ["pipe", "pipe", "ignore"] });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));

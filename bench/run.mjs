@@ -1,23 +1,32 @@
-// `npm run bench`: every figure of the performance targets, measured side by side in one run, printed
-// as a table with PASS/MISS per target and written to bench/results/<time>.json and latest.{json,md}.
+// `npm run bench`: every performance target as a ratio of two measurements taken in turns in this
+// run (bench/turns.mjs), so that a target holds on any machine: start-up against `node -e 0`, a
+// cold build against the same file work done alone (bench/io-floor.mjs), verify against reading
+// and hashing the same files, render against a hand-written template literal. Prints a table with
+// both sides, the spread and PASS/MISS, and writes bench/results/<time>.json and latest.{json,md}.
 // Needs `npm run build` first (dist/). The real corpus comes from ../shared when present.
-// Usage: node bench/run.mjs [--quick] [--docs]   (--quick: 2k instead of 10k, for a smoke run;
+// Usage: node bench/run.mjs [--quick] [--docs]   (--quick: 2k instead of 10k, 3 rounds instead of 5;
 // --docs: write the tables into README.md and docs/performance.md)
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateCorpus } from "../scripts/gen-corpus.mjs";
-import { flushWrites, SETTLED_US, settleFileSystem } from "./settle-fs.mjs";
-import { benchLsp } from "./lsp.mjs";
+import { flushWrites, settleFileSystem } from "./settle-fs.mjs";
+import { benchLsp, firstDiagnostics } from "./lsp.mjs";
 import { benchRender } from "./render.mjs";
+import { realProject } from "./real-project.mjs";
+import { inTurns, spread } from "./turns.mjs";
+import { outputSize, phases, tscOverhead } from "./figures.mjs";
+import { report } from "./report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
 const RYE = join(ROOT, "bin", "rye.js");
 const SHARED = join(ROOT, "..", "shared");
-const BIG = process.argv.includes("--quick") ? 2000 : 10000;
+const QUICK = process.argv.includes("--quick");
+const BIG = QUICK ? 2000 : 10000;
+const ROUNDS = QUICK ? 3 : 5;
 if (!existsSync(join(DIST, "cli", "main.js"))) {
   console.error("dist/ not found: run `npm run build` first");
   process.exit(2);
@@ -30,43 +39,35 @@ const results = { machine: machine(), started: new Date().toISOString(), figures
 const log = (s) => process.stderr.write(`${s}\n`);
 
 function machine() {
-  const model = (() => {
-    try {
-      return /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model;
-    } catch {
-      return cpus()[0]?.model;
-    }
-  })();
-  return { nproc: availableParallelism(), cpu: model, node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((x) => x.toFixed(2)).join(" ") };
+  let cpu = cpus()[0]?.model;
+  try {
+    cpu = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpu;
+  } catch {}
+  return { nproc: availableParallelism(), cpu, node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((x) => x.toFixed(2)).join(" ") };
 }
 
-function target(name, value, unit, ok, limit) {
-  results.targets.push({ name, value: Number(value.toFixed(3)), unit, limit, status: ok ? "PASS" : "MISS" });
+/** A target: `turns` is the result of inTurns (a ratio with both sides), `ok` whether the run it measured worked. */
+function ratioTarget(name, turns, limit, ok = true, sides = ["", ""]) {
+  results.targets.push({ name, kind: "ratio", a: turns.a, b: turns.b, sides, ratio: turns.ratio, limit, status: ok && turns.ratio.median <= limit ? "PASS" : "MISS" });
+}
+function absoluteTarget(name, s, unit, limit, ok = true) {
+  results.targets.push({ name, kind: "absolute", a: s, unit, limit, status: ok && s.median <= limit ? "PASS" : "MISS" });
 }
 
-/** A whole `node bin/rye.js …` process: wall time in ms and its stdout. */
-function wholeProcess(args, cwd = ROOT) {
+/** A whole process, timed from spawn to exit: { ms, code, stdout }. */
+function whole(args, opts = {}) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [RYE, ...args], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, args, { env, encoding: "utf8", maxBuffer: 1 << 28, ...opts });
   return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+const nodeBare = () => whole(["-e", "0"]);
+const rye = (...args) => whole([RYE, ...args]);
 
-/** The middle one of the runs (whole processes or build children), by wall time; a failed run counts as the slowest. */
-function median(runs) {
-  return [...runs].sort((a, b) => (a.code === 0 ? a.ms : Infinity) - (b.code === 0 ? b.ms : Infinity))[Math.floor(runs.length / 2)];
-}
-
-/** A build in a child process: in-process ms (no start-up), peak RSS and files written. */
+/** A build in a child process: in-process ms (no start-up), peak RSS, files written, threads. */
 function childBuild(project, touch) {
   const args = [join(ROOT, "bench", "build-child.mjs"), project, ...(touch ? ["--touch", touch] : [])];
   const out = execFileSync(process.execPath, args, { env, encoding: "utf8", maxBuffer: 1 << 26 });
   return JSON.parse(out.trim().split("\n").at(-1));
-}
-
-function projectCopy(from, name) {
-  const dir = join(work, name);
-  cpSync(join(from, ".ai"), join(dir, ".ai"), { recursive: true });
-  return dir;
 }
 
 async function sourcesOf(project) {
@@ -76,237 +77,118 @@ async function sourcesOf(project) {
 
 // ── render ───────────────────────────────────────────────────────────────────────────────────
 log("render: compiled vs literal, Eta, Handlebars, interpreter…");
-const renderSources = [...(await sourcesOf(ROOT))];
 const corpusRoots = ["rye-2026-02/system", "rye-2026-04/core", "rye-2026-04/standard", "rye-2026-04/code", "rye-2026-04/email", "rye-2026-04/web"]
   .map((b) => join(SHARED, "corpus", b))
   .filter(existsSync);
-const render = { example: await benchRender(DIST, renderSources) };
+const render = { example: await benchRender(DIST, await sourcesOf(ROOT)) };
 for (const root of corpusRoots) render[root.slice(SHARED.length + 8)] = await benchRender(DIST, await sourcesOf(root));
-results.figures.render = render;
 {
   const all = Object.values(render);
-  const w = (e, f) => all.reduce((a, r) => a + r.engines[e][f] * r.engines[e].directives, 0) / all.reduce((a, r) => a + r.engines[e].directives, 0);
-  const us = (e) => w(e, "usPerRender");
-  const ratio = (e) => Math.exp(all.reduce((a, r) => a + Math.log(r.engines[e].compiledOverThis) * r.engines[e].directives, 0) / all.reduce((a, r) => a + r.engines[e].directives, 0));
-  results.figures.renderSummary = Object.fromEntries(["compiled", "literal", "eta", "handlebars", "interpreter"].map((e) => [e, { usPerRender: us(e), compiledOverThis: ratio(e) }]));
-  target("render: compiled / hand-written literal", ratio("literal"), "×", ratio("literal") <= 1.3, "≤ 1.3×");
-  target("render: compiled / Eta compiled", ratio("eta"), "×", ratio("eta") < 1, "< 1×");
-  target("render: compiled / Handlebars precompiled", ratio("handlebars"), "×", ratio("handlebars") < 1, "< 1×");
-  results.figures.renderDirectives = all.reduce((a, r) => a + r.directives, 0);
+  const n = (e) => all.reduce((a, r) => a + r.engines[e].directives, 0);
+  const us = (e) => all.reduce((a, r) => a + r.engines[e].usPerRender * r.engines[e].directives, 0) / n(e);
+  const ratio = (e) => Math.exp(all.reduce((a, r) => a + Math.log(r.engines[e].compiledOverThis) * r.engines[e].directives, 0) / n(e));
+  const summary = Object.fromEntries(["compiled", "literal", "eta", "handlebars", "interpreter"].map((e) => [e, { usPerRender: us(e), compiledOverThis: ratio(e) }]));
+  results.figures.render = { byProject: render, summary, directives: all.reduce((a, r) => a + r.directives, 0) };
+  const point = (x) => spread([x]);
+  results.targets.push({ name: "render: compiled render() ÷ a hand-written template literal (geometric mean over every directive)", kind: "ratio", a: point(us("compiled")), b: point(us("literal")), sides: ["render()", "literal"], unit: "µs", ratio: point(ratio("literal")), limit: 1.0, status: ratio("literal") <= 1.0 ? "PASS" : "MISS" });
 }
 
 // ── the file system, before anything is built (see settle-fs.mjs) ─────────────────────────
 results.fileSystem = settleFileSystem(join(work, "probe"), log);
 
-// ── build: real corpus ───────────────────────────────────────────────────────────────────────
-const corpusProject = corpusRoots[0] ? projectCopy(corpusRoots[0], "corpus") : projectCopy(ROOT, "corpus");
-results.figures.corpusName = corpusRoots[0] ? "rye-2026-02/system" : "example .ai/ (../shared absent)";
-log(`build: ${results.figures.corpusName}…`);
+// ── start-up: the commands a user runs by hand, against node -e 0 ───────────────────────────
+const real = realProject(ROOT, SHARED, work, RYE, env);
+results.figures.realProject = { name: real.name, handled: real.handled };
+log(`start-up: ${real.name}…`);
 {
-  // Three cold whole-process builds, the median reported: one sample swings by a third on a shared machine.
-  const fresh = () => {
-    for (const p of ["out", ".rye-cache"]) rmSync(join(corpusProject, p), { recursive: true, force: true });
-  };
-  const runs = [0, 1, 2].map(() => (fresh(), wholeProcess(["build", "--project", corpusProject]).ms));
-  const cold = { ms: [...runs].sort((a, b) => a - b)[1], runs };
-  // A corpus build with errors (2026-02 has tools edited after signing, RYE4009) writes nothing.
-  fresh();
-  const inproc = childBuild(corpusProject);
-  const n = (await sourcesOf(corpusProject)).filter((s) => s.kind === "directive").length;
-  results.figures.corpus = { directives: n, wholeProcessMs: cold.ms, wholeProcessRuns: cold.runs, inProcessMs: inproc.ms, cpuMs: inproc.cpuMs, perSecond: n / (inproc.ms / 1000), maxRssMb: inproc.maxRssMb };
-  target("whole-process rye build of the real corpus (median of 3)", cold.ms, "ms", cold.ms <= 400, "≤ 400 ms");
+  const fresh = () => ["out", ".rye-cache"].forEach((p) => rmSync(join(real.dir, p), { recursive: true, force: true }));
+  let written = NaN;
+  const cold = await inTurns(() => {
+    fresh();
+    const r = rye("build", "--project", real.dir);
+    written = Number(/\((\d+) files written\)/.exec(r.stdout)?.[1] ?? NaN);
+    return r;
+  }, nodeBare, ROUNDS);
+  const coldOk = cold.lastA.code === 0 && written > 0;
+  ratioTarget(`cold \`rye build\` of ${real.name}, ${written} files written ÷ node -e 0`, cold, 2.5, coldOk, ["rye build", "node -e 0"]);
+  rye("build", "--project", real.dir); // records the up-to-date stamp
+  const noop = await inTurns(() => rye("build", "--project", real.dir), nodeBare, ROUNDS);
+  ratioTarget("no-op `rye build` ÷ node -e 0", noop, 1.5, noop.lastA.code === 0 && /\(0 files written\)/.test(noop.lastA.stdout), ["rye build", "node -e 0"]);
+  const check = await inTurns(() => rye("build", "--check", "--project", real.dir), nodeBare, ROUNDS);
+  ratioTarget("`rye build --check` of an up-to-date tree ÷ node -e 0", check, 1.5, check.lastA.code === 0, ["--check", "node -e 0"]);
+  const lsp = await inTurns(() => firstDiagnostics(RYE, real.dir, env), nodeBare, ROUNDS);
+  ratioTarget("`rye lsp`: spawn to first diagnostics of an opened directive ÷ node -e 0", lsp, 3, true, ["rye lsp", "node -e 0"]);
+  results.figures.lspKeystrokes = await benchLsp(RYE, real.dir, env);
 }
 
-// ── language server: keystroke to diagnostics on the real corpus ───────────────────────────────
+// ── generated 1k: output size, phases, the loader's cost, tsc ───────────────────────────────
 {
-  log("lsp: keystroke-to-diagnostics latency…");
-  const lsp = await benchLsp(RYE, corpusProject, env);
-  results.figures.lsp = lsp;
-  target(`rye lsp: keystroke to diagnostics, p95 of ${lsp.keystrokes} edits (${results.figures.corpusName}; median ${lsp.medianMs.toFixed(1)} ms)`, lsp.p95Ms, "ms", lsp.p95Ms <= 50, "≤ 50 ms");
-}
-
-// ── build: generated 1k with phase split, and 10k ────────────────────────────────────────────
-for (const count of [1000, BIG]) {
-  const dir = join(work, `gen${count}`);
-  let t = performance.now();
-  generateCorpus(dir, count, 1);
-  log(`build: generated ${count} (${(performance.now() - t).toFixed(0)} ms to generate)…`);
-  // At 10k, three cold builds of three copies, the median reported (one sample swings by a tenth here);
-  // copies rather than one project rebuilt, since deleting 21k files slows the next creates (settle-fs.mjs).
-  const copies = count === BIG ? [dir, ...[2, 3].map((n) => join(work, `gen${count}-${n}`))] : [dir];
-  for (const copy of copies.slice(1)) generateCorpus(copy, count, 1);
-  const colds = copies.map((copy) => (flushWrites(), childBuild(copy)));
-  const cold = median(colds);
-  const peakRss = Math.max(...colds.map((c) => c.maxRssMb));
-  results.figures[`cold${count}`] = { directives: count, inProcessMs: cold.ms, cpuMs: cold.cpuMs, perSecond: count / (cold.ms / 1000), maxRssMb: peakRss, written: cold.written, runsMs: colds.map((c) => c.ms) };
-  if (count === 1000) {
-    // Everything the build wrote except the shared runtime/, against everything under .ai/.
-    const size = outputSize(dir);
-    results.figures.output1000 = size;
-    target(`output size, generated 1k: bytes out ÷ bytes in, excluding runtime/ (${fmtKb(size.outBytes / count)} KB per directive from ${fmtKb(size.sourceBytes / count)} KB)`, size.ratio, "×", size.ratio <= 2, "≤ 2×");
-  }
-  if (count === BIG) {
-    const ok = colds.every((c) => c.code === 0);
-    target(`cold build ${count}: directives/s (no process start; median of ${colds.length})`, count / (cold.ms / 1000), "/s", count / (cold.ms / 1000) >= 2000 && ok, "≥ 2000/s");
-    target(`cold build ${count}: peak RSS (highest of ${colds.length})`, peakRss, "MB", peakRss <= 300 && ok, "≤ 300 MB");
-    // The first rebuild after a cold build cannot trust out/'s just-written folders by their stat
-    // (src/cache/up-to-date.ts) and checks everything; the ones after it answer from the stamp.
-    const noop = wholeProcess(["build", "--project", dir]);
-    const noopIn = childBuild(dir);
-    // Median of three: one whole-process sample swings by tens of ms on a shared machine.
-    const noopRuns = [0, 1, 2].map(() => wholeProcess(["build", "--project", dir]));
-    const noopAgain = median(noopRuns);
-    results.figures[`noop${count}`] = { firstWholeProcessMs: noop.ms, wholeProcessMs: noopAgain.ms, wholeProcessRuns: noopRuns.map((r) => r.ms), inProcessMs: noopIn.ms, written: noopIn.written };
-    target(`no-op rebuild ${count} (in-process; ${noopIn.written} files written)`, noopIn.ms, "ms", noopIn.ms <= 300 && noopIn.written === 0, "≤ 300 ms, 0 written");
-    target(`no-op rebuild ${count}, whole process`, noopAgain.ms, "ms", noopAgain.ms <= 200 && noopAgain.code === 0, "≤ 200 ms");
-    const touched = join(dir, ".ai", "directives", "bench", "g0", "task_7.md");
-    // Median of three, each a fresh process and a new edit: one sample moves by ~10 ms here.
-    const touches = [0, 1, 2].map(() => childBuild(dir, touched));
-    const one = median(touches);
-    // A rebuild that failed, or wrote nothing, is no measure of one that works.
-    const touchedOk = touches.every((r) => r.code === 0 && r.written > 0);
-    results.figures[`touch${count}`] = { inProcessMs: one.ms, runsMs: touches.map((r) => r.ms), written: one.written, code: one.code };
-    target(`single-file rebuild ${count}, warm process as --watch (median of 3)`, one.ms, "ms", one.ms <= 50 && touchedOk, "≤ 50 ms");
-    const verifyRuns = [0, 1, 2].map(() => wholeProcess(["verify", join(dir, "out"), "--project", dir]));
-    const verify = median(verifyRuns);
-    const modules = Number(/(\d+)/.exec(verify.stdout.split("\n").filter(Boolean).at(-1) ?? "")?.[1] ?? NaN);
-    results.figures[`verify${count}`] = { wholeProcessMs: verify.ms, wholeProcessRuns: verifyRuns.map((r) => r.ms), code: verify.code, summary: verify.stdout.split("\n").filter(Boolean).at(-1), modules };
-    target(`rye verify of the whole output at ${count}, whole process`, verify.ms, "ms", verify.ms <= 500 && verify.code === 0, "≤ 500 ms");
-  } else {
-    results.figures.phases1000 = await phases(dir);
-    results.figures.tsc = tscOverhead(dir);
-    target("tsc --noEmit overhead of 1k emitted modules", results.figures.tsc.overheadMs, "ms", results.figures.tsc.overheadMs <= 1000, "≤ 1000 ms");
-  }
-}
-
-/** Bytes under `dir/out` (without runtime/) and under `dir/.ai`, and their ratio; `byKind` splits the output by file kind. */
-function outputSize(dir) {
-  const walk = (d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-  const bytes = (files) => files.reduce((a, f) => a + statSync(f).size, 0);
+  const dir = join(work, "gen1000");
+  generateCorpus(dir, 1000, 1);
+  log("build: generated 1000…");
+  const cold = childBuild(dir);
+  results.figures.cold1000 = cold;
+  const size = outputSize(dir);
+  results.figures.output1000 = size;
+  const kb = (b) => (b / 1024).toFixed(1);
+  results.targets.push({ name: `output size, generated 1k: bytes out ÷ bytes in, runtime/ excluded (${kb(size.outBytes / 1000)} KB per directive from ${kb(size.sourceBytes / 1000)} KB)`, kind: "ratio", a: spread([size.outBytes]), b: spread([size.sourceBytes]), sides: ["bytes out", "bytes in"], unit: "B", ratio: spread([size.ratio]), limit: 2, status: size.ratio <= 2 ? "PASS" : "MISS" });
+  results.figures.phases1000 = await phases(DIST, dir, work);
+  results.figures.tsc = tscOverhead(ROOT, dir, work);
+  const register = join(DIST, "register", "index.js");
+  const load = join(ROOT, "bench", "load-output.mjs");
   const out = join(dir, "out");
-  const files = walk(out).filter((f) => !f.slice(out.length + 1).startsWith("runtime"));
-  const byKind = {};
-  for (const f of files) {
-    const rel = f.slice(out.length + 1);
-    const kind = f.endsWith(".d.ts") ? ".d.ts" : f.endsWith(".ts") ? ".ts" : f.endsWith(".js") ? ".js" : rel.startsWith("manifest/") ? "manifest shards" : rel;
-    byKind[kind] = (byKind[kind] ?? 0) + statSync(f).size;
+  results.figures.loader = await inTurns(() => whole(["--import", register, load, out]), () => whole([load, out]), ROUNDS);
+  results.figures.loader.ok = results.figures.loader.lastA.code === 0 && results.figures.loader.lastB.code === 0;
+}
+
+// ── generated 10k: cold build against the I/O floor, verify against read-and-hash ──────────
+{
+  const copies = [1, 2, 3].map((n) => join(work, `gen${BIG}-${n}`));
+  for (const copy of copies) generateCorpus(copy, BIG, 1);
+  log(`build: generated ${BIG}, three cold builds, each against the I/O floor…`);
+  const builds = [];
+  const floors = [];
+  for (const [i, copy] of copies.entries()) {
+    flushWrites();
+    const b = childBuild(copy);
+    builds.push(b);
+    flushWrites();
+    const line = execFileSync(process.execPath, [join(ROOT, "bench", "io-floor.mjs"), "write", copy, join(copy, "out"), join(work, `floor-${i}`), String(b.threads ?? 1)], { encoding: "utf8" });
+    floors.push(JSON.parse(line.trim()));
   }
-  const outBytes = bytes(files);
-  const sourceBytes = bytes(walk(join(dir, ".ai")));
-  return { outBytes, sourceBytes, ratio: outBytes / sourceBytes, byKind };
-}
-function fmtKb(b) {
-  return (b / 1024).toFixed(1);
-}
-
-/** Where a non-incremental build's time goes, phase by phase, in this process. */
-async function phases(dir) {
-  const { readProject } = await import(join(DIST, "project", "read-project.js"));
-  const { parseDirective } = await import(join(DIST, "parse", "parse-directive.js"));
-  const { compileDirectives } = await import(join(DIST, "compile-directives.js"));
-  const { emit } = await import(join(DIST, "emit", "index.js"));
-  const { signOutput } = await import(join(DIST, "sign", "sign-output.js"));
-  const { generateKeyPair, loadSigningKey, writeKeyPair } = await import(join(DIST, "sign", "keys.js"));
-  const { writeOutput } = await import(join(DIST, "output", "write-output.js"));
-  const lap = (f) => {
-    const t = performance.now();
-    const v = f();
-    return [performance.now() - t, v];
-  };
-  const [read, { sources }] = lap(() => readProject(dir));
-  const [parse] = lap(() => sources.filter((s) => s.kind === "directive").forEach((s) => parseDirective(s.text, s.path)));
-  const [compile, compiled] = lap(() => compileDirectives(sources, null));
-  const [emitMs, files] = lap(() => emit(compiled.analyses, "bench", compiled.knowledge));
-  const keyDir = join(work, "phase-key");
-  writeKeyPair(keyDir, generateKeyPair());
-  const key = loadSigningKey(keyDir);
-  const [sign, signed] = lap(() => signOutput(files, key, "2026-01-01T00:00:00Z", new Map(), "bench"));
-  const [write] = lap(() => writeOutput(join(work, "phase-out"), signed));
-  return { read, parse, check: compile - parse, emit: emitMs, sign, write };
-}
-
-/** tsc --noEmit of a consumer importing the 1k registry vs the same consumer without it. */
-function tscOverhead(dir) {
-  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-  const consumer = join(work, "consumer");
-  mkdirSync(consumer, { recursive: true });
-  const config = { compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", skipLibCheck: true, types: [], allowJs: false } };
-  writeFileSync(join(consumer, "package.json"), '{ "type": "module" }\n');
-  const run = (name, code) => {
-    writeFileSync(join(consumer, `${name}.ts`), code);
-    writeFileSync(join(consumer, `tsconfig.${name}.json`), JSON.stringify({ ...config, files: [`${name}.ts`] }));
-    const t = performance.now();
-    const r = spawnSync(process.execPath, [tsc, "-p", join(consumer, `tsconfig.${name}.json`)], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`tsc failed for ${name}:\n${r.stdout}${r.stderr}`);
-    return performance.now() - t;
-  };
-  const plain = `const greeting: string = "hello";\nexport const shout = (s: string): string => s.toUpperCase() + greeting;\n`;
-  // Three of each, taking turns, medians compared: one tsc start-up varies by more than the overhead.
-  const importing = `${plain}import { directives } from ${JSON.stringify(join(dir, "out", "index.js"))};\nexport const ids: string[] = Object.keys(directives);\n`;
-  const withoutRuns = [];
-  const withRuns = [];
-  for (let i = 0; i < 3; i++) {
-    withoutRuns.push(run("without", plain));
-    withRuns.push(run("with", importing));
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[1];
-  return { withoutMs: median(withoutRuns), withMs: median(withRuns), overheadMs: median(withRuns) - median(withoutRuns), withoutRuns, withRuns };
-}
-
-// ── report ───────────────────────────────────────────────────────────────────────────────────
-function fileSystemLine(fs) {
-  const last = fs.probes.at(-1);
-  if (fs.waitedS === 0) return `File system: creating a file took ${last} µs before the builds.`;
-  const seen = `took ${fs.probes[0]} µs at first, ${last} µs after waiting ${fs.waitedS} s`;
-  return fs.settled
-    ? `File system: creating a file ${seen} for files deleted before the bench to be released (see bench/settle-fs.mjs).`
-    : `File system: creating a file ${seen}, still above ${SETTLED_US} µs: the build rows are slower than this machine's usual (see bench/settle-fs.mjs).`;
+  const turns = { a: spread(builds.map((b) => b.ms)), b: spread(floors.map((f) => f.ms)), ratio: spread(builds.map((b, i) => b.ms / floors[i].ms)) };
+  const ok = builds.every((b) => b.code === 0 && b.written === floors[0].files);
+  ratioTarget(`cold build ${BIG} (in-process, ${builds[0].written} files on ${builds[0].threads ?? 1} threads) ÷ reading the sources and writing, hashing, renaming the same bytes`, turns, 1.5, ok, ["rye build", "I/O floor"]);
+  results.figures[`cold${BIG}`] = { builds, floors, peakRssMb: Math.max(...builds.map((b) => b.maxRssMb)) };
+  const dir = copies[0];
+  const hash = () => whole([join(ROOT, "bench", "io-floor.mjs"), "hash", join(dir, "out")]);
+  const verify = await inTurns(() => rye("verify", join(dir, "out"), "--project", dir), hash, ROUNDS);
+  ratioTarget(`\`rye verify\` of the ${BIG} output ÷ reading and hashing the same files (whole processes)`, verify, 1.3, verify.lastA.code === 0, ["rye verify", "read+hash"]);
+  rye("build", "--project", dir);
+  const touched = join(dir, ".ai", "directives", "bench", "g0", "task_7.md");
+  const touches = [0, 1, 2].map(() => childBuild(dir, touched));
+  absoluteTarget(`one directive changed at ${BIG}, warm process as --watch (median of 3)`, spread(touches.map((t) => t.ms)), "ms", 10, touches.every((t) => t.code === 0 && t.written > 0));
+  const lsp = await benchLsp(RYE, dir, env);
+  results.figures[`lsp${BIG}`] = lsp;
+  absoluteTarget(`\`rye lsp\` at ${BIG}: keystroke to diagnostics, p95 of ${lsp.keystrokes} edits (median ${lsp.medianMs.toFixed(1)} ms)`, spread([lsp.p95Ms]), "ms", 5);
 }
 
 results.finished = new Date().toISOString();
-const f = results.figures;
-const fmt = (x, d = 0) => (typeof x === "number" && Number.isFinite(x) ? x.toFixed(d) : String(x));
-const rs = f.renderSummary;
-const md = [
-  `Machine: ${results.machine.nproc} cores, ${results.machine.cpu}, node ${results.machine.node}, load average at start ${results.machine.loadavg}. ${results.started}.`,
-  fileSystemLine(results.fileSystem),
-  "",
-  "| target | measured | limit | |",
-  "|---|---|---|---|",
-  ...results.targets.map((t) => `| ${t.name} | ${fmt(t.value, t.unit === "×" ? 2 : 0)} ${t.unit} | ${t.limit} | ${t.status} |`),
-  "",
-  `Render, ${f.renderDirectives} directives (example project and corpus), mean µs per render and compiled/engine ratio (geometric mean):`,
-  "",
-  "| engine | µs/render | compiled ÷ engine |",
-  "|---|---|---|",
-  ...Object.entries(rs).map(([e, v]) => `| ${e} | ${fmt(v.usPerRender, 2)} | ${fmt(v.compiledOverThis, 3)} |`),
-  "",
-  "| build | directives | ms | CPU ms, all threads | directives/s | peak RSS MB |",
-  "|---|---|---|---|---|---|",
-  `| cold, ${f.corpusName} (in-process; whole process ${f.corpus.wholeProcessRuns.map((x) => fmt(x)).join(", ")} ms) | ${f.corpus.directives} | ${fmt(f.corpus.inProcessMs)} | ${fmt(f.corpus.cpuMs)} | ${fmt(f.corpus.perSecond)} | ${fmt(f.corpus.maxRssMb)} |`,
-  `| cold, generated 1k | 1000 | ${fmt(f.cold1000.inProcessMs)} | ${fmt(f.cold1000.cpuMs)} | ${fmt(f.cold1000.perSecond)} | ${fmt(f.cold1000.maxRssMb)} |`,
-  `| cold, generated ${BIG} (median of ${f[`cold${BIG}`].runsMs.map((x) => fmt(x)).join(", ")} ms; peak RSS the highest) | ${BIG} | ${fmt(f[`cold${BIG}`].inProcessMs)} | ${fmt(f[`cold${BIG}`].cpuMs)} | ${fmt(f[`cold${BIG}`].perSecond)} | ${fmt(f[`cold${BIG}`].maxRssMb)} |`,
-  `| no-op, ${BIG} (whole process ${fmt(f[`noop${BIG}`].wholeProcessMs)} ms; the first one after the cold build, which records the stamp, ${fmt(f[`noop${BIG}`].firstWholeProcessMs)} ms; ${f[`noop${BIG}`].written} files written) | ${BIG} | ${fmt(f[`noop${BIG}`].inProcessMs)} | | | |`,
-  `| one directive changed, ${BIG}, warm process (median of ${f[`touch${BIG}`].runsMs.map((x) => fmt(x)).join(", ")} ms; ${f[`touch${BIG}`].written} files written) | ${BIG} | ${fmt(f[`touch${BIG}`].inProcessMs)} | | | |`,
-  "",
-  `Output of the generated 1k by kind (bytes, runtime/ excluded): ${Object.entries(f.output1000.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; sources ${f.output1000.sourceBytes}.`,
-  `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
-  `tsc --noEmit (median of 3, taking turns): ${fmt(f.tsc.withoutMs)} ms without the modules, ${fmt(f.tsc.withMs)} ms importing the 1k registry. verify ${BIG}: ${fmt(f[`verify${BIG}`].wholeProcessMs)} ms (${f[`verify${BIG}`].summary ?? ""}).`,
-].join("\n");
-const dir = join(ROOT, "bench", "results");
-mkdirSync(dir, { recursive: true });
+const md = report(results, BIG);
+const out = join(ROOT, "bench", "results");
+mkdirSync(out, { recursive: true });
 const json = `${JSON.stringify(results, null, 2)}\n`;
-writeFileSync(join(dir, `${results.started.replace(/[:.]/g, "-")}.json`), json);
-writeFileSync(join(dir, "latest.json"), json);
-writeFileSync(join(dir, "latest.md"), `${md}\n`);
+writeFileSync(join(out, `${results.started.replace(/[:.]/g, "-")}.json`), json);
+writeFileSync(join(out, "latest.json"), json);
+writeFileSync(join(out, "latest.md"), `${md}\n`);
 console.log(md);
 // --docs: the README shows the targets and the machine, docs/performance.md everything.
 if (process.argv.includes("--docs")) {
-  const targets = md.split("\n\n").slice(0, 2).join("\n\n");
-  replaceBlock(join(ROOT, "README.md"), targets);
+  replaceBlock(join(ROOT, "README.md"), md.split("\n\n").slice(0, 2).join("\n\n"));
   replaceBlock(join(ROOT, "docs", "performance.md"), md);
   log("README.md and docs/performance.md updated");
 }
+rmSync(work, { recursive: true, force: true });
 
 /** Replaces the text between `<!-- bench:start -->` and `<!-- bench:end -->` in `file`. */
 function replaceBlock(file, text) {
@@ -315,4 +197,3 @@ function replaceBlock(file, text) {
   if (!m) throw new Error(`${file} has no <!-- bench:start --> … <!-- bench:end --> block`);
   writeFileSync(file, old.slice(0, m.index) + `<!-- bench:start -->\n${text}\n<!-- bench:end -->` + old.slice(m.index + m[0].length));
 }
-rmSync(work, { recursive: true, force: true });
