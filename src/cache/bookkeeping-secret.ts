@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { userSpace } from "../sign/keys.js";
-import { userSpaceRefusal } from "../verify/trust-anchors.js";
+import { userSpaceRefusal } from "../verify/user-space-refusal.js";
 import { Bookkeeping, UNAUTHENTICATED } from "./bookkeeping-seal.js";
 
 /** The secret's file in a user space. */

@@ -58,6 +58,8 @@ export interface StampOptions {
   outDir: string;
   spaces: Spaces;
   allowUnsigned?: boolean;
+  /** --emit-ts: a build with it writes out/ts/, so a stamp of a build without it does not answer. */
+  emitTs?: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -66,7 +68,7 @@ const fileOf = (project: string) => join(project, ".rye-cache", "up-to-date.json
 /** Everything other than files that decides what a build writes (the compiler's files are entries). */
 function keyOf(o: StampOptions): string {
   const { project, user, systems, maxFileBytes } = o.spaces;
-  return sha256(JSON.stringify([FORMAT, VERSION, o.outDir, Boolean(o.allowUnsigned), o.env.SOURCE_DATE_EPOCH ?? null, o.env.RYE_BUILD_COUNTER ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
+  return sha256(JSON.stringify([FORMAT, VERSION, o.outDir, Boolean(o.allowUnsigned), Boolean(o.emitTs), o.env.SOURCE_DATE_EPOCH ?? null, o.env.RYE_BUILD_COUNTER ?? null, signingKeyDir(o.env), project, user, systems, maxFileBytes ?? null]));
 }
 
 function toEntry(path: string, st: Stats | undefined): Entry {

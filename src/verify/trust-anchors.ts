@@ -9,11 +9,13 @@
  * read. The user space (2, 3 when not pinned by RYE_SIGNING_KEY_DIR) is refused when it could be part
  * of the checkout that holds the checked path: see `userSpaceRefusal`.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
 import { fingerprint, normalizePem, userSpace } from "../sign/keys.js";
 import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
-import { isInside, workingTreeOf } from "../project/find-project.js";
+import { userSpaceRefusal } from "./user-space-refusal.js";
+
+export { userSpaceRefusal };
 
 /** Where the anchors are looked up. */
 export interface TrustAnchorOptions {
@@ -36,38 +38,6 @@ export interface TrustAnchors {
 }
 
 const STORE_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-
-
-/**
- * Why the user space cannot vouch for `checked`, or null when it can. It is refused when it is the
- * checked folder, lies inside it or in the project that holds it (the folder above an output
- * folder, the folder of a bundle), or shares a git working tree with it: in each case a checkout
- * could carry the user space's `.ai/` with the attacker's key in it. A home folder above the
- * project's own repository is outside all of these, and is accepted.
- */
-export function userSpaceRefusal(space: string, checked: string): string | null {
-  // Both as named and with links resolved: an `out` link into a generation folder is still in the project.
-  for (const [u, c] of [[resolve(space), resolve(checked)], [real(space), real(checked)]] as const) {
-    const isDir = existsSync(c) && statSync(c).isDirectory();
-    // An output folder's project is its parent; a bundle's is the folder it sits in, or the one
-    // above when that folder is itself build output.
-    const project = isDir || existsSync(join(dirname(c), "manifest.json")) ? dirname(isDir ? c : dirname(c)) : dirname(c);
-    if (isInside(u, c)) return `it is inside the checked path ${c}`;
-    if (isInside(u, project)) return `it is inside ${project}, the project that holds the checked path`;
-    const tree = workingTreeOf(u);
-    if (tree !== null && isInside(c, tree)) return `it is in the same git working tree (${tree}) as the checked path`;
-  }
-  return null;
-}
 
 /** Public keys in a .pem file, or in a trusted-key .toml (whose own fingerprint is recomputed). */
 function keysIn(path: string, source: string): TrustedKey[] {

@@ -20,7 +20,14 @@ const NEVER_FOR_BUILD = [
   /\/dist\/cli\/commands\/(?:bundle|lsp|preview|run|verify|init|keys|sign)\.js$/,
   /\/node_modules\/(?:vscode-languageserver[^/]*|vscode-jsonrpc|typescript|execa|esbuild|@babel\/code-frame)\//,
 ];
-const NOT_FOR_A_NO_OP = [/\/dist\/compile\//, /\/dist\/emit\//, /\/dist\/builder\/build-project\.js$/, /\/dist\/sign\/sign-output\.js$/, /\/node_modules\/yaml\//];
+const NOT_FOR_A_NO_OP = [
+  /\/dist\/compile\//,
+  /\/dist\/emit\//,
+  /\/dist\/builder\/build-project\.js$/,
+  /\/dist\/sign\/sign-output\.js$/,
+  /\/dist\/sign\/trust-store\.js$/,
+  /\/node_modules\/(?:yaml|smol-toml)\//,
+];
 
 const directive = `# one
 
@@ -72,10 +79,10 @@ process.on("exit", () => appendFileSync(process.env.RYE_MODULE_LOG, Object.keys(
 });
 
 /** Runs `node [--import log-modules] <entry> build --project dir`; the file paths of the modules it loaded. */
-function loaded(entry: string, dir: string, user: string, name: string): string[] {
+function loaded(entry: string, dir: string, user: string, name: string, extra: string[] = []): string[] {
   const log = join(hooks, `${name}.log`);
   const script = `const { main } = await import(${JSON.stringify(pathToFileURL(entry).href)});
-process.exitCode = await main(["build", "--project", ${JSON.stringify(dir)}], { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });`;
+process.exitCode = await main(${JSON.stringify(["build", "--project", dir, ...extra])}, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });`;
   const r = spawnSync(process.execPath, ["--import", pathToFileURL(join(hooks, "log-modules.mjs")).href, "--input-type=module", "-e", script], {
     cwd: dir,
     env: { ...process.env, USER_SPACE: user, NO_COLOR: "1", RYE_MODULE_LOG: log },
@@ -118,6 +125,12 @@ describe("the modules rye build loads, from dist/'s modules", () => {
     expect(matching(noOp, [/\/dist\/cache\/up-to-date\.js$/])).toHaveLength(1);
     expect(matching(noOp, [...NEVER_FOR_BUILD, ...NOT_FOR_A_NO_OP])).toEqual([]);
   });
+
+  test("--check on a tree the stamp answers loads neither the compiler nor yaml", () => {
+    const check = loaded(entry, project.dir, project.user, "check", ["--check"]);
+    expect(matching(check, [/\/dist\/cache\/up-to-date\.js$/])).toHaveLength(1);
+    expect(matching(check, [...NEVER_FOR_BUILD, ...NOT_FOR_A_NO_OP])).toEqual([]);
+  });
 });
 
 describe.runIf(existsSync(join(BUNDLE, "metafile.json")))("the modules rye build loads, from the bundle bin/rye.js loads", () => {
@@ -147,8 +160,6 @@ describe.runIf(existsSync(join(BUNDLE, "metafile.json")))("the modules rye build
     const noOp = loaded(entry, project.dir, project.user, "no-op-bundle");
     const inputs = bundledFrom(noOp);
     expect(matching(inputs, [/\/dist\/cache\/up-to-date\.js$/])).toHaveLength(1);
-    // yaml's code is in a loaded chunk (read-config needs it when a config file exists), but it is
-    // wrapped to run only when first required: the dist/ test above shows nothing requires it.
-    expect(matching(inputs, [...NEVER_FOR_BUILD, ...NOT_FOR_A_NO_OP.filter((p) => !String(p).includes("yaml"))])).toEqual([]);
+    expect(matching(inputs, [...NEVER_FOR_BUILD, ...NOT_FOR_A_NO_OP])).toEqual([]);
   });
 });

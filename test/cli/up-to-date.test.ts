@@ -191,4 +191,24 @@ describe("rye build when nothing changed", () => {
     expect(r.code).toBe(0);
     expect(statSync(join(dir, "elsewhere", "directives", "t", "one.js")).isFile()).toBe(true);
   });
+
+  test("--emit-ts after a build without it writes out/ts/ (the stamp of a build without it does not answer)", async () => {
+    const dir = await stamped();
+    const r = await rye(dir, "--emit-ts");
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/\(0 files written\)/);
+    expect(statSync(join(dir, "out", "ts", "directives", "t", "one.ts")).isFile()).toBe(true);
+  });
+
+  test("--check answers from the stamp on an unchanged tree, and runs the whole check once a source changed", async () => {
+    const dir = await stamped();
+    const clean = await rye(dir, "--check");
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(/out is up to date/);
+    expect(clean.stderr).toMatch(/RYE2002/); // the recorded warning, printed as the whole check prints it
+    writeFileSync(join(dir, ".ai", "directives", "t", "one.md"), directive("one", "Write about {input:topik}."));
+    const broken = await rye(dir, "--check");
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/RYE2001/);
+  });
 });

@@ -78,21 +78,27 @@ export async function run(args: string[], io: Io): Promise<number> {
   const json = Boolean(values.json);
   const verbose = settings.verbose;
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
+  const emitTs = values["emit-ts"];
   if (values.check) {
+    // The stamp answers --check as it answers a no-op build: the last build of exactly these inputs
+    // passed the whole check and wrote out/ as its stat still shows. Without one (a fresh machine,
+    // CI), the whole check runs.
+    const hit = settings.verifySources ? null : upToDate({ project, outDir, spaces, allowUnsigned, emitTs, env: io.env });
+    if (hit) return (await import("./check-report.js")).reportCheck({ ...hit, drift: { missing: [], stale: [], extra: [] } }, { project, outName: relative(io.cwd, outDir) || ".", json, verbose }, io);
     tuneForLongRun();
     const sourceTrust = settings.verifySources ? (await import("../../builder/signing.js")).trustForSpaces(roots, io.env) : null;
-    return checkOnly(spaces, outDir, { allowUnsigned, emitTs: values["emit-ts"], json, verbose, sourceTrust }, io);
+    return checkOnly(spaces, outDir, { allowUnsigned, emitTs, json, verbose, sourceTrust }, io);
   }
   if (!values.watch && !settings.verifySources) {
     // What buildProject asks first, asked before loading it: on a miss the build does not ask again.
     const started = performance.now();
-    const hit = upToDate({ project, outDir, spaces, allowUnsigned, env: io.env }, true);
+    const hit = upToDate({ project, outDir, spaces, allowUnsigned, emitTs, env: io.env }, true);
     if (hit) return reportBuild({ ...hit, written: 0 }, { project, outDir, json, watching: false, verbose, ms: performance.now() - started }, io);
   }
   tuneForLongRun();
   const { runOnce } = await import("./build-once.js");
   const sourceTrust = settings.verifySources ? (await import("../../builder/signing.js")).trustForSpaces(roots, io.env) : null;
-  const options = { project, outDir, spaces, allowUnsigned, emitTs: values["emit-ts"], sourceTrust, jobs };
+  const options = { project, outDir, spaces, allowUnsigned, emitTs, sourceTrust, jobs };
   if (values.watch) {
     const { watchBuild } = await import("../../watch/watch.js");
     return watchBuild(options, io, (o) => (holdsProject(o.project) ? runOnce(o, io, json, true, verbose) : reportNoProject(o, io, json)));
