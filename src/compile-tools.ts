@@ -13,6 +13,7 @@ import { checkChainScopes } from "./tools/check-scopes.js";
 import { checkSplicedValues, type PlaceholderSite } from "./tools/check-shell-script.js";
 import type { Span } from "./tools/read-python-metadata.js";
 import { readToolMetadata, type ToolMetadata } from "./tools/tool-metadata.js";
+import { helperReason } from "./project/file-kinds.js";
 
 /** A project tool whose chain resolved: what its module is emitted from. */
 export interface CompiledTool {
@@ -92,7 +93,10 @@ export function compileTools(sources: readonly SourceFile[]): { tools: CompiledT
     seen.add(src.id);
     const own = memo(src.text, src.ext ?? "").read;
     if (Object.keys(own.metadata).length === 0) {
-      for (const p of own.problems.filter((x) => x.severity === "error")) report(d.unreadableToolMetadata(loc(src.path, p.span), p.message));
+      const errors = own.problems.filter((x) => x.severity === "error");
+      for (const p of errors) report(d.unreadableToolMetadata(loc(src.path, p.span), p.message));
+      // Shown with --verbose: a file that compiles to nothing must say so (a .sh "tool" above all).
+      if (errors.length === 0) report(d.skippedFile(loc(src.path), helperReason(src.ext ?? "")));
       continue;
     }
     const built = buildChain(src.id, finder, { integrity: (text, ext) => memo(text, ext).hash, readMetadata: (text, ext) => memo(text, ext).read });

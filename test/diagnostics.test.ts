@@ -36,6 +36,7 @@ const withInstruction = (name: string, sources: SourceFile[]) => (name.startsWit
 const CLI_ONLY = new Set([
   "RYE1003", // test/cli/build.test.ts: a file on disk that is not UTF-8
   "RYE1004", // test/cli/build.test.ts: two files for one item id
+  "RYE1011", // test/kinds/unknown-kinds.test.ts: files on disk of no kind their folder reads
   "RYE5001", // test/sign/check-sources.test.ts: needs a signed source and a trust store
   "RYE5002",
   "RYE5003",

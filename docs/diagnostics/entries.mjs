@@ -168,6 +168,49 @@ with output that verifies but fails to load. The message gives the error's class
     },
     fix_prose: "Report it with the file named. Until it is fixed, simplifying that item (or building without it) works around it.",
   },
+  RYE1011: {
+    summary: "a file of no kind rye reads, under `directives/`, `knowledge/` or `tools/`",
+    explain: `Each folder holds its own kinds of file: directives are \`.md\`; knowledge items are \`.md\`, \`.yaml\` or \`.yml\`;
+tools are \`.py\`, \`.yaml\`, \`.yml\`, \`.js\`, \`.ts\`, \`.mjs\` or \`.cjs\`, with \`.sh\`, \`.json\` and \`.toml\` support files
+beside them. Any other file there is never read, so it would drop out of the build without a word; rye says so
+instead. The [file kinds](authoring.md#file-kinds) section of the authoring guide lists every kind, and the
+files that are skipped on purpose.`,
+    example: {
+      cli: {
+        files: [{ path: ".ai/knowledge/style.txt", text: "Write short sentences.\n" }],
+        args: ["build"],
+      },
+    },
+    fix: [
+      { file: ".ai/knowledge/style.txt", remove: true },
+      { file: ".ai/knowledge/style.md", text: "```yaml\nname: style\n```\n\nWrite short sentences.\n" },
+    ],
+    fix_prose: "Give the file a kind its folder reads: here, a markdown knowledge item with its YAML fence (a `style.yaml` holding the text under a key would do too).",
+  },
+  RYE1012: {
+    summary: "a file or folder skipped by a documented rule (shown with `--verbose`)",
+    explain: `Some files under \`.ai/\` are not items, and rye passes over them on purpose: a tool file that declares no
+metadata (a helper module, and every \`.sh\` script, whose metadata is never read), \`.json\` and \`.toml\` files beside
+tools, hidden files, and \`node_modules/\` and \`__pycache__/\` folders. Each is reported as information, printed
+with \`rye build --verbose\`, so a file that compiles to nothing is never a mystery. A \`.sh\` script is not a tool
+of its own: a tool whose config names it runs it.`,
+    example: {
+      cli: {
+        files: [{ path: ".ai/tools/hello.sh", text: '#!/bin/sh\necho "{\\"success\\": true, \\"greeting\\": \\"Hello, $1\\"}"\n' }],
+        args: ["build", "--verbose"],
+      },
+    },
+    fix: [
+      { file: ".ai/tools/hello.sh", remove: true },
+      { file: "scripts/hello.sh", text: '#!/bin/sh\necho "{\\"success\\": true, \\"greeting\\": \\"Hello, $1\\"}"\n' },
+      { file: ".ai/tools/rye/core/primitives/subprocess.yaml", text: PRIMITIVE },
+      {
+        file: ".ai/tools/hello.yaml",
+        text: 'version: "1.0.0"\ntool_type: shell\nexecutor_id: rye/core/primitives/subprocess\ndescription: Greets someone through a shell script.\nconfig_schema:\n  type: object\n  properties:\n    name: {type: string}\n  required: [name]\nconfig:\n  command: sh\n  args: ["{project_path}/scripts/hello.sh", "{name}"]\n',
+      },
+    ],
+    fix_prose: "Nothing needs fixing: the note says why the file gave no module. To run the script, give it a YAML tool whose config runs it. Kept outside `.ai/tools/` the script is no longer noted (beside the tool, under another name than the tool's, it is noted again, harmlessly):",
+  },
   RYE2001: {
     summary: "`{input:x}` names an input the directive does not declare",
     explain: `Every \`{input:name}\` placeholder in the body must name an input declared in \`<inputs>\`; otherwise it could

@@ -8,6 +8,7 @@ import { YAML_1_1 } from "./yaml-1-1-scalars.js";
 import { MAX_YAML_DEPTH, yamlTooDeepAt } from "./yaml-depth.js";
 import { nestedDeeperThan } from "../runtime/py-value.js";
 import type { KnowledgeData } from "../model/items.js";
+import { knowledgeContent } from "./knowledge-content.js";
 
 export interface ParsedKnowledge {
   source: string;
@@ -17,7 +18,8 @@ export interface ParsedKnowledge {
 
 /**
  * Parses a knowledge `.md` (metadata in a ```yaml fence) or a pure `.yaml`/`.yml` file. YAML is read
- * with the 1.1 schema, as PyYAML's `safe_load` does (`yes`/`no` booleans, timestamps).
+ * with the 1.1 schema, as PyYAML's `safe_load` does (`yes`/`no` booleans, timestamps). `body` is the
+ * content a thread is given (see knowledge-content.ts): the text after the fence, else the whole file.
  */
 export function parseKnowledge(input: string, source: string, ext = ".md"): ParsedKnowledge {
   const text = normaliseNewlines(input);
@@ -29,7 +31,7 @@ export function parseKnowledge(input: string, source: string, ext = ".md"): Pars
     const data = readYaml(file.fence.content.text, file.fence.content.loc.start.offset, source, lines, diagnostics);
     if (data === undefined) return { source, data: null, diagnostics };
     if (data && typeof data === "object" && !Array.isArray(data)) Object.assign(result, data);
-    result.body = file.body.text;
+    result.body = knowledgeContent({ body: file.body.text, raw: text });
     return { source, data: result, diagnostics };
   }
   if (dashesFrontmatter(text)) {
@@ -52,6 +54,7 @@ export function parseKnowledge(input: string, source: string, ext = ".md"): Pars
   }
   const data = readYaml(body, base, source, lines, diagnostics);
   if (data && typeof data === "object" && !Array.isArray(data)) Object.assign(result, data);
+  result.body = knowledgeContent(result);
   return { source, data: result, diagnostics };
 }
 

@@ -3,16 +3,17 @@ import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import type { ItemKind, SourceFile } from "../compile/source.js";
+import type { ItemKind, SourceFile } from "../model/source.js";
 import { readTextOnUse } from "./source-facts.js";
 import type { KeptSourceBytes } from "./kept-bytes.js";
 import { decodeSource, readBuffer } from "./source-text.js";
+import { fileVerdict, KIND_EXTS, skippedFolder } from "./file-kinds.js";
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
-  directive: { dir: "directives", exts: [".md"] },
-  knowledge: { dir: "knowledge", exts: [".md", ".yaml", ".yml"] },
-  tool: { dir: "tools", exts: [".py", ".yaml", ".yml", ".js", ".ts", ".mjs", ".cjs", ".sh"] },
+  directive: { dir: "directives", exts: KIND_EXTS.directive },
+  knowledge: { dir: "knowledge", exts: KIND_EXTS.knowledge },
+  tool: { dir: "tools", exts: KIND_EXTS.tool },
 };
 
 /** Files larger than this are reported (RYE1005) rather than read; real items are a few kilobytes. */
@@ -54,7 +55,7 @@ export function readProject(
     // are `root`'s with the rest appended (path.relative on every file was a sixth of the read).
     const shown = display(root);
     const absolute = resolve(root);
-    const walker = new Walker(projectReal, exts, at, diagnostics);
+    const walker = new Walker(projectReal, kind, at, diagnostics);
     for (const file of walker.walk(root)) {
       const native = file.slice(root.length + 1);
       const rel = sep === "/" ? native : native.split(sep).join("/");
@@ -162,13 +163,16 @@ export function notRegular(st: Pick<Stats, "isFIFO" | "isSocket" | "isCharacterD
 /** Walks one item tree: symlinks are followed only while they stay inside the project, each real directory once. */
 class Walker {
   private readonly seen = new Set<string>();
+  private readonly exts: readonly string[];
 
   constructor(
     private readonly projectReal: string,
-    private readonly exts: readonly string[],
+    private readonly kind: ItemKind,
     private readonly at: (file: string) => Location,
     private readonly diagnostics: Diagnostic[],
-  ) {}
+  ) {
+    this.exts = KIND_EXTS[kind];
+  }
 
   *walk(dir: string, top = true): Generator<string> {
     let real: string;
@@ -219,20 +223,35 @@ class Walker {
           this.diagnostics.push(d.unreadablePath(this.at(full), describe(e)));
           continue;
         }
-        if (tst.isDirectory()) yield* this.walk(full, false);
-        else if (this.wanted(name)) {
+        if (tst.isDirectory()) {
+          if (!this.skippedFolder(full, name)) yield* this.walk(full, false);
+        } else if (this.wanted(name)) {
           if (!this.inside(target)) this.diagnostics.push(d.badSymlink(this.at(full), `it resolves to ${target}, outside the project`));
           else if (tst.isFile()) yield full;
           else this.diagnostics.push(d.unreadablePath(this.at(full), notRegular(tst)));
-        }
+        } else this.notAnItem(full, name);
       } else if (entry.isDirectory()) {
         if (this.wanted(name)) this.diagnostics.push(d.directoryLikeItem(this.at(full), name));
-        else yield* this.walk(full, false);
+        else if (!this.skippedFolder(full, name)) yield* this.walk(full, false);
       } else if (this.wanted(name)) {
         if (entry.isFile()) yield full;
         else this.special(full);
-      }
+      } else this.notAnItem(full, name);
     }
+  }
+
+  /** A folder skipped by rule is reported (info) and not entered. */
+  private skippedFolder(full: string, name: string): boolean {
+    const why = skippedFolder(this.kind, name);
+    if (why) this.diagnostics.push(d.skippedFile(this.at(full), why));
+    return why !== null;
+  }
+
+  /** A file of no kind this tree reads: skipped by rule (info), or reported as of no supported kind. */
+  private notAnItem(full: string, name: string): void {
+    const verdict = fileVerdict(this.kind, name);
+    if ("skip" in verdict) this.diagnostics.push(d.skippedFile(this.at(full), verdict.skip));
+    else if ("unsupported" in verdict) this.diagnostics.push(d.unsupportedKind(this.at(full), verdict.unsupported));
   }
 
   /** A FIFO, socket or device named like an item: reported, never opened. */
