@@ -141,7 +141,7 @@ describe("rye verify", () => {
     write(project, ".ai/tools/demo/new.py", "print(3)\n");
     const mod = join(project, "out/demo/hi.js");
     writeFileSync(mod, readFileSync(mod, "utf8") + "// extra\n");
-    const r = await verifyIn(project, home, ".ai", "out/demo/hi.js");
+    const r = await verifyIn(project, home, ".ai", "out/demo/hi.js", "--require-signed-sources");
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^modified\s+tool\s+\.ai\/tools\/demo\/run\.py  signed by .*hash differs, key trusted by the user store, signature valid$/m);
     expect(r.out).toContain("    Content modified since signing: .ai/tools/demo/run.py\n      Expected hash: ");
@@ -151,6 +151,22 @@ describe("rye verify", () => {
     expect(r.out).toMatch(/Differs from the manifest: demo\/hi\.js \(demo\/hi\)/);
     // The two sources and the module; the manifest itself still verifies and is not counted again.
     expect(r.out.trim().split("\n").at(-1)).toBe("5 of 8 files verified, 3 failed.");
+  });
+
+  it("an unsigned source is reported as unsigned and accepted, unless --require-signed-sources is given", async () => {
+    const { home, project } = await setup();
+    write(project, ".ai/tools/demo/new.py", "print(3)\n");
+    const r = await verifyIn(project, home, ".ai");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^unsigned\s+tool\s+\.ai\/tools\/demo\/new\.py  not signed$/m);
+    expect(r.out).not.toContain("Unsigned item:");
+    expect(r.out.trim().split("\n").at(-1)).toMatch(/^\d+ of \d+ files verified, 1 unsigned source accepted \(rye sign signs them; --require-signed-sources refuses them\)\.$/);
+    const strict = await verifyIn(project, home, ".ai", "--require-signed-sources");
+    expect(strict.code).toBe(1);
+    expect(strict.out).toContain("    Unsigned item: .ai/tools/demo/new.py\n      Kind: tool\n");
+    expect(strict.out.trim().split("\n").at(-1)).toMatch(/, 1 failed\.$/);
+    const json = JSON.parse((await verifyIn(project, home, ".ai", "--json")).out) as { path: string; status: string; ok: boolean }[];
+    expect(json.find((l) => l.path.endsWith("new.py"))).toMatchObject({ status: "unsigned", ok: true });
   });
 
   it("one edited module of an output folder is one failed file, named on its own line; the manifest's row stays verified", async () => {

@@ -17,7 +17,7 @@ import type { FileCheck } from "../../verify/verify-output.js";
 import { findTargets } from "../../verify/find-targets.js";
 import { parseNotBefore } from "../../verify/freshness.js";
 
-const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--current] [--not-before TIME|COUNTER] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
+const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--current] [--not-before TIME|COUNTER] [--require-signed-sources] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
 
 Checks build output, bundles and Rye items: signed, hash matching, key trusted, Ed25519 signature
 valid. Directories are walked (default: the project directory).
@@ -41,7 +41,8 @@ Sources (directives, knowledge, tools, config under .ai/) are checked against th
 .ai/config/keys/trusted/ and .ai/trusted_keys/ of the project, the user space ($USER_SPACE or home)
 and each --system root, in that order, plus the keys above; each line names the store that vouched.
 --kind overrides the kind inferred from each path (directive, knowledge, tool, config, module,
-manifest). Exit code 1 when any file fails.`;
+manifest). An unsigned source is reported as unsigned and accepted (a new project's sources are
+unsigned until rye sign signs them); --require-signed-sources refuses it. Exit code 1 when any file fails.`;
 
 const KINDS = ["directive", "knowledge", "tool", "config", "module", "manifest"];
 
@@ -85,6 +86,8 @@ interface Line {
   json?: Record<string, unknown>;
   /** Verified files this line stands for without a line of their own (an output folder's, without --verbose or --json). */
   more?: number;
+  /** An unsigned source that passes (no --require-signed-sources): neither verified nor failed. */
+  unsigned?: boolean;
 }
 
 function signedBy(fp: string | undefined | null, owner: string | null, source?: string): string {
@@ -99,10 +102,16 @@ function itemDetails(r: ItemVerification, store?: string): string {
   return [signedBy(r.signature?.fingerprint, r.owner), hash, key, sig].join(", ");
 }
 
-function sourceLine(display: string, kind: string, r: ItemVerification, trust: TrustStore): Line {
+/**
+ * A source's line. An unsigned source is reported as unsigned, and fails only with
+ * --require-signed-sources: a new project's sources are unsigned until someone runs rye sign.
+ */
+function sourceLine(display: string, kind: string, r: ItemVerification, trust: TrustStore, requireSigned: boolean): Line {
   const store = r.trusted && r.signature ? trust.get(r.signature.fingerprint)?.source : undefined;
   const json = { outcome: r.outcome, signed: r.signed, hashMatches: r.hashMatches, trusted: r.trusted, signatureValid: r.signatureValid, trustedBy: store ?? null };
-  return { path: display, kind, status: STATUS[r.outcome], ok: r.ok, details: itemDetails(r, store), message: r.message, fingerprint: r.signature?.fingerprint ?? null, owner: r.owner, json };
+  const accepted = r.outcome === "unsigned" && !requireSigned;
+  const line: Line = { path: display, kind, status: STATUS[r.outcome], ok: r.ok || accepted, details: itemDetails(r, store), message: accepted ? "" : r.message, fingerprint: r.signature?.fingerprint ?? null, owner: r.owner, json };
+  return accepted ? Object.assign(line, { unsigned: true }) : line;
 }
 
 const FILE_STATUS: Record<FileCheck["status"], string> = { verified: "verified", modified: "modified", missing: "missing", unlisted: "unlisted", "not-a-file": "error" };
@@ -176,13 +185,28 @@ function printReport(lines: Line[], failed: number, asJson: boolean, io: Io): vo
     }
     io.stdout.write(text.join(""));
     const more = lines.reduce((n, l) => n + (l.more ?? 0), 0);
-    const verified = lines.filter((l) => l.ok).length + more;
-    io.stdout.write(`${verified} of ${lines.length + more} files verified${failed ? `, ${failed} failed` : ""}.\n`);
+    const unsigned = lines.filter((l) => l.unsigned).length;
+    const verified = lines.filter((l) => l.ok && !l.unsigned).length + more;
+    const accepted = unsigned ? `, ${unsigned} unsigned source${unsigned === 1 ? "" : "s"} accepted (rye sign signs them; --require-signed-sources refuses them)` : "";
+    io.stdout.write(`${verified} of ${lines.length + more} files verified${accepted}${failed ? `, ${failed} failed` : ""}.\n`);
   }
 }
 
-/** `rye verify`: checks build output, bundles and Rye items. */
-export async function run(args: string[], io: Io): Promise<number> {
+/** What the command line asks for, once checked. */
+interface VerifyRequest {
+  positionals: string[];
+  forced: FileKind | undefined;
+  fresh: { notBefore?: string; current?: { project: string | undefined; userSpace: string | undefined; systems: string[] | undefined } };
+  project: string;
+  trustedKeys: string[];
+  env: NodeJS.ProcessEnv;
+  systems: string[];
+  all: boolean;
+  json: boolean;
+  requireSigned: boolean;
+}
+
+function parseRequest(args: string[], io: Io): VerifyRequest | number {
   const parsed = parseCommandLine(
     args,
     {
@@ -195,6 +219,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       verbose: { type: "boolean" },
       current: { type: "boolean" },
       "not-before": { type: "string" },
+      "require-signed-sources": { type: "boolean" },
     },
     USAGE,
     io,
@@ -205,7 +230,6 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`--kind must be one of ${KINDS.join(", ")}\n\n${USAGE}\n`);
     return 2;
   }
-  const forced = positionals.length > 0 ? (values.kind as FileKind | undefined) : undefined;
   const notBefore = values["not-before"];
   if (notBefore !== undefined && typeof parseNotBefore(notBefore) === "string") {
     io.stderr.write(`${parseNotBefore(notBefore) as string}\n\n${USAGE}\n`);
@@ -213,23 +237,34 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   // --current recomputes the sources of --project (default: each output folder's parent) and these spaces.
   const current = values.current ? { project: values.project === undefined ? undefined : resolve(io.cwd, values.project), userSpace: values["user-space"], systems: values.system } : undefined;
-  const fresh = { ...(notBefore === undefined ? {} : { notBefore }), ...(current ? { current } : {}) };
-  const project = resolve(io.cwd, values.project ?? ".");
-  const trustedKeys = values["trusted-key"] ?? [];
-  // --user-space names the user space for build output too (the anchors read USER_SPACE).
-  const env = values["user-space"] ? { ...io.env, USER_SPACE: resolve(io.cwd, values["user-space"]) } : io.env;
-  const user = resolve(io.cwd, userSpace(env));
-  let failed = 0;
+  return {
+    positionals,
+    forced: positionals.length > 0 ? (values.kind as FileKind | undefined) : undefined,
+    fresh: { ...(notBefore === undefined ? {} : { notBefore }), ...(current ? { current } : {}) },
+    project: resolve(io.cwd, values.project ?? "."),
+    trustedKeys: values["trusted-key"] ?? [],
+    // --user-space names the user space for build output too (the anchors read USER_SPACE).
+    env: values["user-space"] ? { ...io.env, USER_SPACE: resolve(io.cwd, values["user-space"]) } : io.env,
+    systems: values.system ?? [],
+    all: values.verbose === true || values.json === true,
+    json: values.json === true,
+    requireSigned: values["require-signed-sources"] === true,
+  };
+}
+
+/** Checks every target the request names: one line per source, bundle, output folder and failed output file. */
+async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]; unreadable: number }> {
+  let unreadable = 0;
   const paths: string[] = [];
-  for (const target of positionals.length > 0 ? positionals : [project]) {
+  for (const target of req.positionals.length > 0 ? req.positionals : [req.project]) {
     const path = resolve(io.cwd, target);
     if (existsSync(path)) paths.push(path);
     else {
       io.stderr.write(`error: cannot read ${target}: ENOENT\n`);
-      failed++;
+      unreadable++;
     }
   }
-  const targets = findTargets(paths, forced);
+  const targets = findTargets(paths, req.forced);
   const shown = (path: string) => relative(io.cwd, path).split(sep).join("/") || path;
   const lines: Line[] = [];
   const warned = new Set<string>();
@@ -237,33 +272,38 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (!warned.has(w)) io.stderr.write(`warning: ${w}\n`);
     warned.add(w);
   };
+  const options = { trustedKeys: req.trustedKeys, env: req.env, cwd: io.cwd, ...req.fresh };
   for (const dir of targets.outputs) {
-    const result = await verify(shown(dir), { trustedKeys, env, cwd: io.cwd, ...fresh });
+    const result = await verify(shown(dir), options);
     result.anchors?.warnings.forEach(warn);
-    lines.push(...outputLines(result, shown, shown(dir), values.verbose === true || values.json === true));
+    lines.push(...outputLines(result, shown, shown(dir), req.all));
     for (const b of result.output!.bundles.filter((b) => b.endsWith(".mjs"))) targets.signed.push(resolve(result.path, b));
   }
   for (const path of targets.signed) {
-    const result = await verify(path, { trustedKeys, env, cwd: io.cwd, ...fresh });
+    const result = await verify(path, options);
     result.anchors?.warnings.forEach(warn);
     lines.push(bundleLine(result, shown(path)));
   }
   if (targets.sources.length > 0) {
-    const spaces = [
-      { root: project, label: "project" },
-      { root: user, label: "user" },
-      ...(values.system ?? []).map((s) => ({ root: resolve(io.cwd, s), label: `system:${s}` })),
-    ];
-    const trust = trustForSpaces(spaces, env, trustedKeys, io.cwd);
+    const user = resolve(io.cwd, userSpace(req.env));
+    const spaces = [{ root: req.project, label: "project" }, { root: user, label: "user" }, ...req.systems.map((s) => ({ root: resolve(io.cwd, s), label: `system:${s}` }))];
+    const trust = trustForSpaces(spaces, req.env, req.trustedKeys, io.cwd);
     trust.warnings.forEach(warn);
     for (const path of targets.sources) {
-      const { kind, r } = verifySource(path, shown(path), trust, forced);
-      lines.push(sourceLine(shown(path), kind, r, trust));
+      const { kind, r } = verifySource(path, shown(path), trust, req.forced);
+      lines.push(sourceLine(shown(path), kind, r, trust, req.requireSigned));
     }
   }
-  failed += lines.filter((l) => !l.ok).length;
+  return { lines, unreadable };
+}
 
-  printReport(lines, failed, values.json === true, io);
+/** `rye verify`: checks build output, bundles and Rye items. */
+export async function run(args: string[], io: Io): Promise<number> {
+  const req = parseRequest(args, io);
+  if (typeof req === "number") return req;
+  const { lines, unreadable } = await checkTargets(req, io);
+  const failed = unreadable + lines.filter((l) => !l.ok).length;
+  printReport(lines, failed, req.json, io);
   if (lines.length === 0 && failed === 0) {
     io.stderr.write("error: nothing to verify (no Rye items, build output or bundles found)\n");
     return 1;
