@@ -91,8 +91,6 @@ export const CODES = {
   RYE6008: ["warning", "a literal call parameter whose type contradicts the called tool's CONFIG_SCHEMA"],
   RYE1011: ["warning", "a file under directives/, knowledge/ or tools/ of no kind rye reads (e.g. a `.txt` knowledge item or a `.rb` tool): it is not read"],
   RYE1012: ["info", "a file or folder skipped by a documented rule (helper tools without metadata, `.sh`/`.json`/`.toml` support files, hidden files, `node_modules/`, `__pycache__/`)"],
-  RYE1011: ["warning", "a file under directives/, knowledge/ or tools/ of no kind rye reads (e.g. a `.txt` knowledge item or a `.rb` tool): it is not read"],
-  RYE1012: ["info", "a file or folder skipped by a documented rule (helper tools without metadata, `.sh`/`.json`/`.toml` support files, hidden files, `node_modules/`, `__pycache__/`)"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
 
 export type Code = keyof typeof CODES;
@@ -382,11 +380,6 @@ export const omittedTestInput = (loc: Location, id: string, names: readonly stri
 
 export const uncheckableExpectation = (loc: Location, detail: string, suggestion?: string) =>
   error("RYE9105", `This expectation can never be checked: ${detail}.${suggest(suggestion)}`, loc);
-
-export const unsupportedKind = (loc: Location, why: string) =>
-  warning("RYE1011", `This file is not read: ${why}. Rename it to one of those kinds, or move it out of .ai/.`, loc);
-
-export const skippedFile = (loc: Location, why: string) => info("RYE1012", `Skipped: ${why}.`, loc);
 
 export const unsupportedKind = (loc: Location, why: string) =>
   warning("RYE1011", `This file is not read: ${why}. Rename it to one of those kinds, or move it out of .ai/.`, loc);
