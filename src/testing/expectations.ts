@@ -22,17 +22,20 @@ function normal(v: unknown): unknown {
   return v === undefined ? undefined : JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? Number(x) : x)) ?? "null");
 }
 
-/** Every failure of `m` (its snapshot aside) on `value`; empty when it holds. */
-export function checkMatcher(m: Matcher, value: unknown): string[] {
-  const out: string[] = [];
+/** Every failure of `m` (its snapshot aside) on `value`, with the matcher key it is of; empty when it holds. */
+export function checkMatcherAt(m: Matcher, value: unknown): { key: "equals" | "contains" | "not_contains" | "matches"; message: string }[] {
+  const out: { key: "equals" | "contains" | "not_contains" | "matches"; message: string }[] = [];
   if (m.equals && !isDeepStrictEqual(normal(value), normal(m.equals.value))) {
-    out.push(`expected to equal ${quote(shown(m.equals.value))}\n  but was ${quote(shown(value))}`);
+    out.push({ key: "equals", message: `expected to equal ${quote(shown(m.equals.value))}\n  but was ${quote(shown(value))}` });
   }
-  for (const part of m.contains?.value ?? []) if (!holds(value, part)) out.push(`expected to contain ${quote(shown(part))}\n  in ${quote(shown(value))}`);
-  for (const part of m.not_contains?.value ?? []) if (holds(value, part)) out.push(`expected not to contain ${quote(shown(part))}\n  in ${quote(shown(value))}`);
-  for (const re of m.matches?.value ?? []) if (!re.test(shown(value))) out.push(`expected to match /${re.source}/\n  but was ${quote(shown(value))}`);
+  for (const part of m.contains?.value ?? []) if (!holds(value, part)) out.push({ key: "contains", message: `expected to contain ${quote(shown(part))}\n  in ${quote(shown(value))}` });
+  for (const part of m.not_contains?.value ?? []) if (holds(value, part)) out.push({ key: "not_contains", message: `expected not to contain ${quote(shown(part))}\n  in ${quote(shown(value))}` });
+  for (const re of m.matches?.value ?? []) if (!re.test(shown(value))) out.push({ key: "matches", message: `expected to match /${re.source}/\n  but was ${quote(shown(value))}` });
   return out;
 }
+
+/** The failures' messages alone. */
+export const checkMatcher = (m: Matcher, value: unknown): string[] => checkMatcherAt(m, value).map((f) => f.message);
 
 /** The value at `path` (dots already split) inside `root`, or undefined. Own keys only. */
 export function valueAt(root: unknown, path: readonly string[]): unknown {

@@ -1,7 +1,7 @@
 // Runs one case against its item: validate the inputs as a run does, then render (or plan, or run
 // the tool) and check each expectation; or, for a case that expects a refusal, check the payload.
 import type { CaseResult, Failure } from "./case-result.js";
-import { checkMatcher, valueAt } from "./expectations.js";
+import { checkMatcherAt, valueAt } from "./expectations.js";
 import { checkRefusal } from "./refusals.js";
 import { matchSnapshot, snapshotPath, type SnapshotOptions } from "./snapshots.js";
 import type { DirectiveTarget, KnowledgeTarget, Targets, ToolTarget } from "./targets.js";
@@ -59,7 +59,8 @@ async function runChecks(file: TestFile, c: TestCase, targets: Targets, options:
 async function checkExpectation(file: TestFile, c: TestCase, e: Expectation, fields: Fields, snap: SnapshotOptions, result: CaseResult): Promise<Failure[]> {
   const value = valueAt({ [e.path[0]!]: await fields(e.path[0]!) }, e.path);
   if (value === undefined) return [{ field: e.field, message: `'${e.field}' has no value`, loc: e.loc }];
-  const out: Failure[] = checkMatcher(e.matcher, value).map((message) => ({ field: e.field, message, loc: e.loc }));
+  // A failure points at the check that failed (its value in the test file).
+  const out: Failure[] = checkMatcherAt(e.matcher, value).map((f) => ({ field: e.field, message: f.message, loc: e.matcher[f.key]!.loc }));
   if (e.matcher.snapshot) {
     const outcome = matchSnapshot(snapshotPath(file.kind, file.id, c.name, e.field), value, snap);
     if (outcome.status === "failed") out.push({ field: e.field, message: outcome.message, loc: e.matcher.snapshot.loc });
