@@ -47,9 +47,23 @@ export function report(results, big) {
     ...Object.entries(rs).map(([e, v]) => `| ${e} | ${fmt(v.usPerRender, 2)} | ${fmt(v.compiledOverThis, 3)} |`),
     "",
     `Cold builds of the generated ${big}, in-process (ms): ${cold.builds.map((b) => fmt(b.ms)).join(", ")}; CPU ms, all threads: ${cold.builds.map((b) => fmt(b.cpuMs)).join(", ")}; the I/O floor beside each: ${cold.floors.map((x) => fmt(x.ms)).join(", ")}; peak RSS ${fmt(cold.peakRssMb)} MB. Generated 1k: ${fmt(f.cold1000.ms)} ms, ${f.cold1000.written} files.`,
+    ...fastPathLines(f.fastPaths),
     `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
     `Loading the generated 1k's registry in a fresh process: ${sideText(loader.a)} under \`--import rye-build/register\` (every byte verified first), ${sideText(loader.b)} without; ratio ${ratioText(loader.ratio)}${loader.ok ? "" : " (a run failed)"}.`,
     `Output of the generated 1k by kind (bytes, runtime/ excluded): ${Object.entries(f.output1000.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; sources ${f.output1000.sourceBytes}.`,
     `tsc --noEmit (median of 3, taking turns): ${fmt(f.tsc.withoutMs)} ms without the modules, ${fmt(f.tsc.withMs)} ms importing the 1k registry.`,
   ].join("\n");
+}
+
+/** The hand-written readers against their grammars: what each saves, as a share of the 1k build. */
+function fastPathLines(fp) {
+  return [
+    "",
+    `Hand-written readers against their Peggy grammars, over the generated 1k (${fp.texts} directives, ${fp.xmls} XML blocks), in turns; saved = grammar − fast, as a share of that build's ${fmt(fp.buildMs)} ms:`,
+    "",
+    "| reader | grammar | fast path | grammar ÷ fast | saved | share of the build |",
+    "|---|---|---|---|---|---|",
+    ...Object.entries(fp.rows).map(([name, r]) => `| ${name} | ${sideText(r.grammar)} | ${sideText(r.fast)} | ${ratioText(r.ratio)} | ${fmt(r.savedMs, 1)} ms | ${fmt(100 * r.shareOfBuild, 1)} % |`),
+    "",
+  ];
 }

@@ -18,6 +18,7 @@ import { benchRender } from "./render.mjs";
 import { realProject } from "./real-project.mjs";
 import { inTurns, spread } from "./turns.mjs";
 import { outputSize, phases, tscOverhead } from "./figures.mjs";
+import { benchFastPaths } from "./fast-paths.mjs";
 import { report } from "./report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -133,6 +134,7 @@ log(`start-up: ${real.name}…`);
   const kb = (b) => (b / 1024).toFixed(1);
   results.targets.push({ name: `output size, generated 1k: bytes out ÷ bytes in, runtime/ excluded (${kb(size.outBytes / 1000)} KB per directive from ${kb(size.sourceBytes / 1000)} KB)`, kind: "ratio", a: spread([size.outBytes]), b: spread([size.sourceBytes]), sides: ["bytes out", "bytes in"], unit: "B", ratio: spread([size.ratio]), limit: 2, status: size.ratio <= 2 ? "PASS" : "MISS" });
   results.figures.phases1000 = await phases(DIST, dir, work);
+  results.figures.fastPaths = await benchFastPaths(DIST, await sourcesOf(dir), cold.ms, ROUNDS);
   results.figures.tsc = tscOverhead(ROOT, dir, work);
   const register = join(DIST, "register", "index.js");
   const load = join(ROOT, "bench", "load-output.mjs");
