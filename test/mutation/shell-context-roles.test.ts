@@ -107,3 +107,13 @@ describe("placeholders the reader never reached", () => {
     expect(classifyScript("", [{ start: 0, end: 3 }])).toEqual([{ index: 0, quote: "none", role: "refuse", reason: "where rye could not follow the script", atWordStart: false, depth: 0 }]);
   });
 });
+
+describe("comments", () => {
+  it("a placeholder in a comment, at any depth, is left without a role", () => {
+    for (const s of ["cat # {x}", "cat $(true # {x}\n)", "let $(true # {x}\n)", 'echo "$(true # {x}\n)"']) {
+      const [r] = classify(s);
+      expect(r, s).toMatchObject({ quote: "comment" });
+      expect(r!.role, s).toBeUndefined();
+    }
+  });
+});
