@@ -26,6 +26,8 @@ export function tokenAt(text: string, offset: number): Token | null {
     return null;
   };
   return (
+    placeholderAt(text, offset, "{input:", INPUT_REF) ??
+    placeholderAt(text, offset, "${inputs.", DOLLAR_INPUT) ??
     hit(new RegExp(String.raw`\{input:(${NAME})`, "gu"), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
     hit(new RegExp(String.raw`\$\{inputs\.(${NAME})\}`, "gu"), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
     hit(new RegExp(String.raw`<input\b[^>]*?\bname="(${NAME})"`, "gu"), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
@@ -34,6 +36,30 @@ export function tokenAt(text: string, offset: number): Token | null {
     hit(/<(?:before|after|system|suppress)>\s*([^<\s]+)\s*</g, (m, s, e) => ({ kind: "id" as const, itemKinds: ["knowledge"] as ItemKind[], id: m[1]!, start: s, end: e })) ??
     callToken(line, at, lineStart)
   );
+}
+
+// A whole placeholder as the compiler reads it (grammar/placeholders.peggy): `{input:` and the
+// modifier or fallback after the name belong to it as much as the name does.
+const INPUT_REF = new RegExp(String.raw`\{input:(${NAME})(?:\?|[:|][^}]*)?\}`, "gu");
+const DOLLAR_INPUT = new RegExp(String.raw`\$\{inputs\.(${NAME})\}`, "gu");
+
+/**
+ * The input of the placeholder `offset` is anywhere on, from its `{` to its `}`. The scan starts at
+ * the line of the nearest opener and goes left to right, as the compiler's does, so a fallback that
+ * holds an opener (`{input:a|{input:b}`) is part of the first placeholder, and a fallback running
+ * over a line break is found from its own opening line.
+ */
+function placeholderAt(text: string, offset: number, opener: string, pattern: RegExp): Token | null {
+  const near = text.lastIndexOf(opener, offset);
+  if (near === -1) return null;
+  const re = new RegExp(pattern.source, pattern.flags);
+  re.lastIndex = text.lastIndexOf("\n", near - 1) + 1;
+  let found: RegExpExecArray | null = null;
+  // The last one reaching the cursor: where one ends and the next begins, the cursor is on the next.
+  for (let m = re.exec(text); m !== null && m.index <= offset; m = re.exec(text)) if (offset <= m.index + m[0].length) found = m;
+  if (!found) return null;
+  const start = found.index + opener.length;
+  return { kind: "input", name: found[1]!, start, end: start + found[1]!.length };
 }
 
 /** An item id or a parameter key inside a backtick call such as `rye_execute(item_id="x", parameters={"k": …})`. */
