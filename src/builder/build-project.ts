@@ -7,7 +7,6 @@ import { compileItems, defaultJobs, guardedBuild, startWorkersEarly } from "./co
 import { ItemCrash } from "./compile-share.js";
 import * as d from "../diagnostics/codes.js";
 import type { BuildWorkers } from "./worker-pool.js";
-import type { ItemOutcome } from "../compile/compile-directives.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import { VERSION } from "../version.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -28,6 +27,7 @@ import { WarmState } from "../watch/warm-state.js";
 import { declarationMapFor } from "../emit/declaration-map.js";
 import { modulePath, SourceStamps, signingKey, timestampFor } from "./signing.js";
 import { LookupLog, moduleSigner } from "./item-hooks.js";
+import { ItemRecords } from "./item-records.js";
 import { buildInfoOf, writeManifest, type ManifestMemo } from "./write-manifest.js";
 
 export interface ProjectBuildOptions {
@@ -211,9 +211,6 @@ function manifestItemOf(fps: Fingerprints): (k: string, path: string) => { itemI
   };
 }
 
-/** The records of an item the last build did not make: one list for all, so a task posted to build workers carries it once. */
-const NO_FILES = Object.freeze([]) as unknown as FileRecord[];
-
 /** A whole-build file: its text as emitted, as signed, and the signed text's sha256. */
 type SignedText = [text: string, signed: string, sha256: string];
 
@@ -221,8 +218,20 @@ function signedWithHash(signed: string): [string, string] {
   return [signed, sha256(signed)];
 }
 
-function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
-  const { sources, readProblems, hookConfig, directives, signatures } = read;
+/** What every build of these sources shares: the signing key and time, the cache key, and the cache it selects. */
+interface BuildContext {
+  key: ReturnType<typeof signingKey> | null;
+  timestamp: string;
+  global: string;
+  cache: CacheData;
+  path: string;
+  /** The cache is the one this process saved last (--watch), so its records need no stat. */
+  trusted: boolean;
+  stamps: SourceStamps | null;
+}
+
+function buildContext(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): BuildContext {
+  const { sources, hookConfig } = read;
   const memo = opts.memo;
   const key = opts.allowUnsigned ? null : signingKey(io, opts.outDir);
   const stamps = read.warm ? read.warm.state.stamps : memo ? new SourceStamps(sources) : null;
@@ -238,94 +247,61 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   });
   const path = cacheFile(opts.project);
   const cache = memo?.cache?.global === global ? memo.cache : loadCache(path, global, tx.bookkeeping);
-  const trusted = memo?.cache === cache;
-  if (read.warm && trusted && tx.knowsOutput && read.warm.state.cache === cache) return buildWarm(tx, opts, io, read, { key, timestamp, global, cache, path });
+  return { key, timestamp, global, cache, path, trusted: memo?.cache === cache, stamps };
+}
+
+function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult): ProjectBuildResult {
+  const { sources, readProblems, hookConfig, directives, signatures } = read;
+  const memo = opts.memo;
+  const c = buildContext(tx, opts, io, read);
+  if (read.warm && c.trusted && tx.knowsOutput && read.warm.state.cache === c.cache) return buildWarm(tx, opts, io, read, c);
+  const { key, timestamp, cache, trusted } = c;
   const fps = new Fingerprints(sources, memo ? (memo.hashes ??= new Map()) : undefined, memo ? (memo.fingerprints ??= new Map()) : undefined);
-  const out = new OutputUpdate(tx, trusted);
-  // --watch: items nothing they read has changed since the last build are carried over unchecked.
-  const carried = memo && trusted ? (memo.deps ??= new DependencyIndex()).unchangedSince(sources, cache) : null;
-  const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
-  const next: CacheData = { format: cache.format, global, items: {}, shared: [] };
-  const sign = moduleSigner(key, timestamp);
-  const lookups = new LookupLog();
-  const total = sources.filter((s) => (s.space ?? "project") === "project" && s.kind !== "tool").length;
-  let rebuilt = 0;
-  let reused = 0;
-  const progress = () => opts.onProgress?.(rebuilt + reused, total);
-
+  const next: CacheData = { format: cache.format, global: c.global, items: {}, shared: [] };
   const isError = (x: Diagnostic) => x.severity === "error";
-  let failed = readProblems.some(isError) || signatures.some(isError);
-  const itemRecord = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>): ItemRecord => {
-    const deps = [...looked].map(([kind, id]): [ItemKind, string, string] => [kind, id, fps.of(kind, id)]);
-    return Object.assign({}, outcome, { self: fps.of(src.kind, src.id), deps, files: records });
-  };
-  // The records of items built on several threads, made as each arrived (see `arrived` below).
-  const made = new Map<SourceFile, ItemRecord>();
-  // An item compiled here or on a build worker: its files are written, what it looked up is recorded.
-  const record = (src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: Iterable<[ItemKind, string]>) => {
-    if (outcome.parseDiagnostics.some(isError) || outcome.diagnostics.some(isError)) failed = true;
-    next.items[itemKey(src.kind, src.id)] = made.get(src) ?? itemRecord(src, outcome, records, looked);
-    rebuilt++;
-    progress();
-  };
-  const parallel = {
-    jobs: opts.jobs ?? defaultJobs(io.env),
-    workers: read.early,
-    key,
-    timestamp,
-    tx,
-    trusted,
-    before: (src: SourceFile) => cache.items[itemKey(src.kind, src.id)]?.files ?? NO_FILES,
-    built: record,
-    // The record `record` files, made while the threads compile: from what `built` is given for the item.
-    arrived(src: SourceFile, outcome: ItemOutcome, records: FileRecord[], looked: [ItemKind, string][]) {
-      made.set(src, itemRecord(src, outcome, records, looked));
-    },
-    progress: (compiled: number) => opts.onProgress?.(reused + compiled, total),
-  };
-  const result = compileItems(sources, VERSION, {
-    hookConfig,
-    emitTs: opts.emitTs,
-    declarationMap: declarationMapFor(opts.project, opts.outDir),
-    items: {
-      failed: () => failed,
-      reuse(src) {
-        const k = itemKey(src.kind, src.id);
-        const rec = cache.items[k];
-        if (!rec || !(carried?.(k) || (rec.self === fps.of(src.kind, src.id) && rec.deps.every(([kind, id, fp]) => fps.of(kind, id) === fp)))) return undefined;
-        // The record itself is carried over when nothing moved, so an unchanged build is cheap to detect.
-        let files = rec.files;
-        for (let i = 0; i < rec.files.length; i++) {
-          const kept = out.intact(rec.files[i]!);
-          if (!kept) return undefined;
-          if (kept !== rec.files[i]) (files === rec.files ? (files = [...rec.files]) : files)[i] = kept;
-        }
-        next.items[k] = files === rec.files ? rec : { ...rec, files };
-        for (const f of files) out.keep(f[0]);
-        reused++;
-        progress();
-        return rec;
-      },
-      onLookup: (from, kind, id) => lookups.add(from, kind, id),
-      onItem(src, outcome, files) {
-        const before = parallel.before(src);
-        const records = files ? [...files].map(([rel, text]) => out.put(rel, sign(rel, text), before.find((f) => f[0] === rel))) : [];
-        record(src, outcome, records, lookups.take(src));
-      },
-    },
-  }, parallel);
-
+  const out = new OutputUpdate(tx, trusted);
+  const items = new ItemRecords({
+    cache,
+    next,
+    fps,
+    out,
+    // --watch: items nothing they read has changed since the last build are carried over unchecked.
+    carried: memo && trusted ? (memo.deps ??= new DependencyIndex()).unchangedSince(sources, cache) : null,
+    sign: moduleSigner(key, timestamp),
+    total: sources.filter((s) => (s.space ?? "project") === "project" && s.kind !== "tool").length,
+    onProgress: opts.onProgress,
+    failed: readProblems.some(isError) || signatures.some(isError),
+  });
+  const parallel = items.parallel({ jobs: opts.jobs ?? defaultJobs(io.env), workers: read.early, key, timestamp, tx, trusted });
+  const options = { hookConfig, emitTs: opts.emitTs, declarationMap: declarationMapFor(opts.project, opts.outDir), items: items.hooks() };
+  const result = compileItems(sources, VERSION, options, parallel);
+  const { rebuilt, reused } = items;
   const diagnostics = sortDiagnostics([...readProblems, ...signatures, ...result.diagnostics]);
   // A build with errors leaves out/, and the cache describing it, as they were.
   if (diagnostics.some(isError)) {
     tx.abort();
     return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: 0, removed: 0, threads: result.threads };
   }
+  const committed = commitFull(tx, opts, io, read, c, { fps, next, result, rebuilt, out });
+  return { sources, diagnostics, compiled: result.compiled, directives, rebuilt, reused, written: committed.written, removed: committed.removed, produced: tx.produced, threads: result.threads };
+}
+
+/**
+ * A full build without errors: writes the whole-build files and the manifest, commits out/, and
+ * saves the cache (or, in a long-lived process, keeps it and the warm state in the memo).
+ */
+function commitFull(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult, c: BuildContext, made: { fps: Fingerprints; next: CacheData; result: ReturnType<typeof compileItems>; rebuilt: number; out: OutputUpdate }): { written: number; removed: number } {
+  const { sources, hookConfig, directives, signatures } = read;
+  const { fps, next, result, rebuilt, out } = made;
+  const { key, cache, global, path, stamps } = c;
+  const memo = opts.memo;
+  const sign = moduleSigner(key, c.timestamp);
+  const sharedBefore = new Map(cache.shared.map((f) => [f[0], f]));
   next.shared.push(...writeShared(out, result.files, { memo, global, sign, before: sharedBefore }));
   if (key) {
     const itemOf = manifestItemOf(fps);
     const meta = buildInfoOf(sources, hookConfig, opts.spaces, (s) => fps.hashOf(s), io.env);
-    const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp, build: meta, global, key, before: (rel: string) => sharedBefore.get(rel) };
+    const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp: c.timestamp, build: meta, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }
   // Moves the staged files into out/ and deletes the recorded files of items that are gone.
@@ -344,18 +320,7 @@ function buildInto(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
         ? new WarmState({ sources, cache: memo.cache, compile: result.carried, compiled: result.compiled, fingerprints: fps.byId, stamps, signatures, directives })
         : undefined;
   } else if (!unchanged) saveCache(path, next, tx.bookkeeping);
-  return {
-    sources,
-    diagnostics,
-    compiled: result.compiled,
-    directives,
-    rebuilt,
-    reused,
-    written: committed.written,
-    removed: committed.removed,
-    produced: tx.produced,
-    threads: result.threads,
-  };
+  return committed;
 }
 
 /**
@@ -378,21 +343,13 @@ function writeShared(out: OutputUpdate, files: Map<string, string>, c: { memo?: 
   return records;
 }
 
-interface WarmContext {
-  key: ReturnType<typeof signingKey> | null;
-  timestamp: string;
-  global: string;
-  cache: CacheData;
-  path: string;
-}
-
 /**
  * A --watch rebuild after edits to existing files: only the items the edits affect are compiled,
  * the items with diagnostics are answered from the cache, and every other item is neither visited
  * nor listed: its record stays in the cache, its files stay produced (OutputTransaction.carryKnown),
  * its manifest shard stays as signed. The result is what a full build of the same sources makes.
  */
-function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult, c: WarmContext): ProjectBuildResult {
+function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, read: ReadResult, c: BuildContext): ProjectBuildResult {
   const { sources, readProblems, hookConfig, directives, signatures } = read;
   const { state, edits } = read.warm!;
   const memo = opts.memo!;
