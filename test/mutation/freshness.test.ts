@@ -85,6 +85,13 @@ describe("currentProblem", () => {
     );
   });
 
+  test("each change on its own line", () => {
+    const two = sourceListText([entry("project", ".ai/directives/x/a.md", "# A, edited\n"), entry("project", ".ai/directives/x/b.md", "# B\n")]);
+    expect(currentProblem(stamp({ sources: sha256Hex(before), list: before }), two, "out", "/p")).toBe(
+      "Not built from the current sources of /p: out is output of other (older or newer) sources:\n  added since the build: project .ai/directives/x/b.md\n  changed since the build: project .ai/directives/x/a.md\n  Fix: rebuild with rye build; without --current, rye verify accepts any complete output signed by a trusted key",
+    );
+  });
+
   test("without the list (a bundle signs only its hash), or when the lists show no change, gives both hashes", () => {
     const want = (sources: string) =>
       `Not built from the current sources of /p: out is output of other (older or newer) sources:\n  source tree sha256 ${sources} when built (2026-05-01T00:00:00Z), ${sha256Hex(after)} now\n  Fix: rebuild with rye build; without --current, rye verify accepts any complete output signed by a trusted key`;
@@ -130,6 +137,11 @@ describe("the spaces `current` reads", () => {
     expect(await freshnessProblems(fresh, {}, at)).toEqual([]);
     expect(await freshnessProblems(fresh, { current: false }, at)).toEqual([]);
     expect(await freshnessProblems(fresh, { current: true, notBefore: 3 }, at)).toEqual([]);
+    // Output of other sources passes when `current` is not asked for.
+    const other = stamp({ sources: sha256Hex(sourceListText([])), list: sourceListText([]), counter: 3 });
+    expect(await freshnessProblems(other, {}, at)).toEqual([]);
+    expect(await freshnessProblems(other, { current: false, notBefore: 2 }, at)).toEqual([]);
+    expect(await freshnessProblems(other, { current: true }, at)).toHaveLength(1);
     expect(await freshnessProblems(fresh, { current: { project } }, { ...at, outputDir: join(base, "out") })).toEqual([]);
     const stale = await freshnessProblems(fresh, { current: { userSpace: user }, notBefore: 4 }, at);
     expect(stale).toHaveLength(2);
