@@ -65,6 +65,17 @@ describe.skipIf(!hasShared)("corpus", () => {
         }
       }
     }, 60_000);
+
+    test(`${bundle}: every file of every kind is read or skipped by a documented rule, with no warning`, () => {
+      const { sources, diagnostics } = readProject(project);
+      expect(sources.some((s) => s.kind === "tool")).toBe(true);
+      // The bundles hold package manifests beside their TypeScript tools and Cargo files beside the Rust
+      // runtime: support files (RYE1012, info). Nothing there is of no kind (RYE1011) or unreadable.
+      for (const d of diagnostics) {
+        expect(d.code, `${d.loc?.source}: ${d.message}`).toBe("RYE1012");
+        expect(d.loc?.source).toMatch(/^\.ai\/tools\/.*\.(json|toml)$/);
+      }
+    });
   }
 });
 
