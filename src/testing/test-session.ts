@@ -95,7 +95,8 @@ async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, 
     printDiagnostics([...read.diagnostics, ...diagnostics].filter((d) => d.severity === "error"), texts, o, io);
     return { ...targets, toolOptions: toolRunOptions(place) };
   } catch (e) {
-    if (e instanceof IntegrityError) {
+    // The verifying loader's refusal comes from its hooks thread as an error named IntegrityError, not an instance of the class here.
+    if (e instanceof IntegrityError || (e instanceof Error && e.name === "IntegrityError")) {
       io.stderr.write(`IntegrityError: ${e.message}\nNo case ran.\n`);
       return 1;
     }
