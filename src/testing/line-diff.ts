@@ -18,10 +18,11 @@ export function lineDiff(stored: string, received: string): string {
   let skipped = false;
   ops.forEach((op, i) => {
     if (!keep.has(i)) return void (skipped = true);
-    if (skipped && out.length > 0) out.push("  …");
+    if (skipped) out.push("  …");
     skipped = false;
     out.push(`${op[0]} ${op[1]}`);
   });
+  if (skipped) out.push("  …");
   return out.join("\n");
 }
 
