@@ -57,6 +57,12 @@ const CLI_ONLY = new Set([
   "RYE8006", // test/output/write-failures.test.ts: a full disk (a tiny tmpfs, or an injected write) and permissions
   "RYE9001", // test/project/config.test.ts: rye.config.json and package.json settings
   "RYE9002",
+  // test/testing/check-cases.test.ts: test files under .ai/tests/, checked by rye test (code, line and column)
+  "RYE9101",
+  "RYE9102",
+  "RYE9103",
+  "RYE9104",
+  "RYE9105",
   // test/tools/diagnostics.test.ts: tool chains need several files, so each fixture is a small project in test/fixtures/tools/
   ...Object.keys(CODES).filter((c) => c.startsWith("RYE40")),
 ]);
