@@ -332,7 +332,8 @@ which is right for an example shown to the model but wrong for a misspelt input.
 without a word, so a misspelt or misplaced element takes what it holds with it. The message names the element or
 attribute it most likely meant. A child of \`<metadata>\` with another name is kept as a field of that name (\`<author>\`),
 so there only a near miss of a known name is reported. This is a warning, unless the markup holds inputs that the
-body uses: they are then not declared, and the message is an error in place of one per placeholder.`,
+body uses (they are then not declared, and this one error replaces one per placeholder), or it is \`<inputs>\` or
+\`<outputs>\` inside \`<metadata>\`, which would be read as an empty text field.`,
     example: { fixture: "rye2015_unread_markup" },
     fix: [
       { from: "<categroy>fixtures</categroy>", to: "<category>fixtures</category>" },

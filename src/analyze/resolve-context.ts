@@ -38,7 +38,8 @@ export function lookupView(entry: DirectiveEntry): DirectiveEntry {
   if (parent !== undefined) data.extends = parent;
   if (context !== undefined) data.context = context;
   if (permissions !== undefined) data.permissions = permissions;
-  if (inputs !== undefined) data.inputs = inputs.map(({ name, required, default: value }) => (value === undefined ? { name, required } : { name, required, default: value }));
+  // `<inputs>` inside `<metadata>` leaves a text field (an error of its own, RYE2015): no inputs.
+  if (Array.isArray(inputs)) data.inputs = inputs.map(({ name, required, default: value }) => (value === undefined ? { name, required } : { name, required, default: value }));
   const { root, extends: extendsLoc, context: contextLocs } = entry.locs;
   const view: DirectiveEntry = { id: entry.id, space: entry.space, data: standaloneCopy(data), locs: standaloneCopy({ root, extends: extendsLoc, context: contextLocs }) };
   if (entry.failed) view.failed = true;

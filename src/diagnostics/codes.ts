@@ -349,9 +349,9 @@ export const unknownConfigKey = (loc: Location, name: string, suggestion?: strin
 
 export const invalidConfig = (loc: Location, detail: string) => error("RYE9002", `Invalid configuration: ${detail}.`, loc);
 
-/** `hides`: inputs the body uses that the misplaced or misspelt markup keeps from being declared (then an error). */
-export const unreadMarkup = (loc: Location, what: string, why: string, hides: readonly string[] = []) =>
-  (hides.length > 0 ? error : warning)(
+/** `hides`: inputs the body uses that the misplaced or misspelt markup keeps from being declared; `misread`: read as another field. Either makes it an error. */
+export const unreadMarkup = (loc: Location, what: string, why: string, hides: readonly string[] = [], misread = false) =>
+  (hides.length > 0 || misread ? error : warning)(
     "RYE2015",
     `${what} is never read: ${why}` + (hides.length > 0 ? ` So ${hides.map((h) => `'${h}'`).join(", ")} ${hides.length === 1 ? "is" : "are"} not declared, although the body uses ${hides.length === 1 ? "it" : "them"}.` : ""),
     loc,

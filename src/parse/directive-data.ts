@@ -66,7 +66,10 @@ export interface DirectiveLocations {
   unread?: UnreadMarkup[];
 }
 
-/** Markup the original never reads (`hidden`: names of the inputs it holds), or a `required` value it reads as false. */
+/**
+ * Markup the original never reads (`hidden`: names of the inputs it holds; `misread`: read as something
+ * else, such as `<inputs>` inside `<metadata>` as an empty text field), or a `required` value it reads as false.
+ */
 export type UnreadMarkup =
-  | { kind: "unread"; loc: Location; what: string; why: string; hidden: string[] }
+  | { kind: "unread"; loc: Location; what: string; why: string; hidden: string[]; misread?: boolean }
   | { kind: "false"; loc: Location; attribute: string; value: string };

@@ -18,8 +18,8 @@ const PRIMARY = new Set<string>(PERMISSION_PRIMARIES);
 export function findUnreadMarkup(root: XmlElement, source: string, lines: LineIndex): UnreadMarkup[] {
   const out: UnreadMarkup[] = [];
   const tagLoc = (el: XmlElement) => lines.location(source, el.loc.start.offset + 1, el.loc.start.offset + 1 + el.tag.length);
-  const element = (el: XmlElement, why: string, hidden: XmlElement[] = []) =>
-    out.push({ kind: "unread", loc: tagLoc(el), what: `<${el.tag}>`, why, hidden: hidden.map((h) => h.attrib.name ?? "").filter((n) => n !== "") });
+  const element = (el: XmlElement, why: string, hidden: XmlElement[] = [], misread = false) =>
+    out.push({ kind: "unread", loc: tagLoc(el), what: `<${el.tag}>`, why, hidden: hidden.map((h) => h.attrib.name ?? "").filter((n) => n !== ""), ...(misread ? { misread } : {}) });
   const attributes = (el: XmlElement, known: string[]) => {
     for (const name of Object.keys(el.attrib)) {
       if (known.includes(name) || name.startsWith("{")) continue;
@@ -35,10 +35,13 @@ export function findUnreadMarkup(root: XmlElement, source: string, lines: LineIn
     const near = nearTag(child.tag, ROOT_CHILDREN);
     const hidden = near !== "inputs" ? [] : child.tag === "input" ? [child] : inputsOf(child);
     if (METADATA_CHILDREN.includes(child.tag)) element(child, `it belongs inside <metadata>.`);
+    else if (child.tag === "input") element(child, "an <input> is read only inside <inputs>: wrap the inputs in <inputs>…</inputs>.", [child]);
     else element(child, near ? `did you mean <${near}>?` : `<directive> holds only ${ROOT_CHILDREN.map((t) => `<${t}>`).join(", ")}.`, hidden);
   }
   for (const child of root.children.find((c) => c.tag === "metadata")?.children ?? []) {
-    if (child.tag === "inputs" || child.tag === "outputs") element(child, `<${child.tag}> is read only as a child of <directive>: move it out of <metadata>.`, child.tag === "inputs" ? inputsOf(child) : []);
+    if (child.tag === "inputs" || child.tag === "outputs") {
+      element(child, `it belongs directly under <directive>; inside <metadata> it is read as an empty text field. Move it out of <metadata>.`, child.tag === "inputs" ? inputsOf(child) : [], true);
+    }
     else if (!METADATA_CHILDREN.includes(child.tag)) {
       // Any other child with text is kept under its own name (`<author>`), so only a near miss is reported.
       const near = nearTag(child.tag, METADATA_CHILDREN);

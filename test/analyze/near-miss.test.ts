@@ -37,7 +37,8 @@ describe("markup the original never reads", () => {
     const text = directive("", "Write about {input:topic}.").text.replace("  </metadata>", `    <inputs>${INPUT}</inputs>\n  </metadata>`);
     const result = found({ ...directive("", ""), text });
     expect(result.map((r) => r.code)).toEqual(["RYE2015"]);
-    expect(result[0]!.message).toMatch(/move it out of <metadata>/);
+    expect(result[0]!.severity).toBe("error");
+    expect(result[0]!.message).toMatch(/read as an empty text field\. Move it out of <metadata>/);
   });
 
   test("a misspelt attribute is named with the one it meant; an unknown one lists the known", () => {

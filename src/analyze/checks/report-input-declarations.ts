@@ -8,7 +8,8 @@ const INPUT_NAME = /^[\p{L}\p{N}_]+$/u;
 /** Duplicate, unnamed or unreferenceable inputs, unknown types, and defaults that do not fit their type. */
 export function reportInputDeclarations({ data, parsed, bag }: CheckContext): void {
   const seen = new Set<string>();
-  (data.inputs ?? []).forEach((input, i) => {
+  // `<inputs>` inside `<metadata>` leaves a text field here (RYE2015 reports it).
+  (Array.isArray(data.inputs) ? data.inputs : []).forEach((input, i) => {
     const locs = parsed.locs.inputs[i]!;
     const nameLoc = locs.name ?? locs.element;
     if (!INPUT_NAME.test(input.name)) bag.add(d.invalidInputName(nameLoc, input.name));

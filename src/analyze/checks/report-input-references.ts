@@ -3,13 +3,15 @@ import { didYouMean } from "../../runtime/did-you-mean.js";
 import type { CheckContext } from "./context.js";
 import { nearMissInputNames } from "./report-misspelt-kinds.js";
 import { hiddenInputNames } from "./report-unread-markup.js";
+import { unmatchableNames } from "./report-unmatchable-placeholders.js";
 
 /** Undeclared and unused inputs, fallbacks that can never apply, and extension syntax in use. */
 export function reportInputReferences({ data, parsed, refs, bag }: CheckContext): void {
-  const inputs = data.inputs ?? [];
+  // `<inputs>` inside `<metadata>` leaves a text field here (RYE2015 reports it).
+  const inputs = Array.isArray(data.inputs) ? data.inputs : [];
   const declared = new Map(inputs.map((input) => [input.name, input]));
   const names = [...declared.keys()];
-  const used = new Set<string>(nearMissInputNames(parsed));
+  const used = new Set<string>([...nearMissInputNames(parsed), ...unmatchableNames(parsed.file.text, refs)]);
   // Inputs declared where the original never reads them are reported once, at that markup (RYE2015).
   const hidden = hiddenInputNames(parsed);
   for (const ref of refs) {

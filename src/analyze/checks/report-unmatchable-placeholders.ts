@@ -19,6 +19,18 @@ export function reportUnmatchablePlaceholders({ parsed, refs, bag }: CheckContex
   }
 }
 
+/** Inputs named by near misses (`{input: text}`): reported by RYE2011 alone, so not also as unused. */
+export function unmatchableNames(text: string, refs: CheckContext["refs"]): string[] {
+  const matched = new Set(refs.filter((r) => r.type === "input_ref").map((r) => r.loc.start.offset));
+  if (!unmatchedStart(text, matched)) return [];
+  const names: string[] = [];
+  for (const m of text.matchAll(LOOSE)) {
+    const name = matched.has(m.index) ? undefined : /^\{input:\s*([\p{L}\p{N}_]+)/u.exec(m[0])?.[1];
+    if (name) names.push(name);
+  }
+  return names;
+}
+
 /** Whether some `{input:` in `text` starts at none of the offsets in `matched`. */
 function unmatchedStart(text: string, matched: ReadonlySet<number>): boolean {
   for (let at = text.indexOf("{input:"); at !== -1; at = text.indexOf("{input:", at + 1)) if (!matched.has(at)) return true;

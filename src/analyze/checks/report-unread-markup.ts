@@ -3,11 +3,11 @@ import type { CheckContext } from "./context.js";
 
 /** RYE2015 and RYE2016, from what the parse found (the XML tree itself is not kept). */
 export function reportUnreadMarkup({ parsed, data, refs, bag }: CheckContext): void {
-  const declared = new Set((data.inputs ?? []).map((i) => i.name));
+  const declared = new Set((Array.isArray(data.inputs) ? data.inputs : []).map((i) => i.name));
   const used = new Set(refs.filter((r) => r.type === "input_ref" && !declared.has(r.name)).map((r) => r.name));
   for (const f of parsed.locs.unread ?? []) {
     if (f.kind === "false") bag.add(d.readAsFalse(f.loc, f.attribute, f.value));
-    else bag.add(d.unreadMarkup(f.loc, f.what, f.why, [...new Set(f.hidden)].filter((n) => used.has(n))));
+    else bag.add(d.unreadMarkup(f.loc, f.what, f.why, [...new Set(f.hidden)].filter((n) => used.has(n)), f.misread));
   }
 }
 
