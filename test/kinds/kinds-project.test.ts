@@ -62,8 +62,10 @@ describe("file kinds of a project", () => {
       "knowledge rye/agent/core/DirectiveInstruction.md",
       "tool kinds/greet.yaml",
       "tool kinds/greet_script.sh",
+      "tool kinds/length.cjs",
       "tool kinds/lib/format.py",
       "tool kinds/lower.ts",
+      "tool kinds/reverse.mjs",
       "tool kinds/upper.js",
       "tool kinds/wave.yml",
       "tool rye/core/primitives/subprocess.yaml",
@@ -98,7 +100,7 @@ describe("file kinds of a project", () => {
     expect(quiet.code, quiet.err).toBe(0);
     expect(quiet.err).not.toMatch(/RYE1012/);
     // Each tool of a kind with metadata has its module; the script, the helper and the primitive have none.
-    for (const id of ["greet", "wave", "upper", "lower"]) expect(existsSync(join(dir, "out/tools/kinds", `${id}.js`)), id).toBe(true);
+    for (const id of ["greet", "wave", "upper", "reverse", "length", "lower"]) expect(existsSync(join(dir, "out/tools/kinds", `${id}.js`)), id).toBe(true);
     for (const id of ["greet_script", "lib/format"]) expect(existsSync(join(dir, "out/tools/kinds", `${id}.js`)), id).toBe(false);
     for (const id of ["house_style", "signature", "checklist"]) expect(existsSync(join(dir, "out/knowledge/kinds", `${id}.js`)), id).toBe(true);
     process.env.RYE_TRUSTED_KEYS = env.RYE_TRUSTED_KEYS;
@@ -115,10 +117,16 @@ describe("file kinds of a project", () => {
     }
   }, 60_000);
 
-  test("running: a .js tool runs through its node runtime; the .ts tool's chain is planned the same way", async () => {
-    const r = await rye("run", "tool", "kinds/upper", "--params", JSON.stringify({ text: "shout" }));
-    expect(r.code, r.err + r.out).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ status: "success", data: { success: true, upper: "SHOUT", via: "js" } });
+  test("running: .js, .mjs and .cjs tools run through their node runtime; the .ts tool's chain is planned the same way", async () => {
+    for (const [id, data] of [
+      ["kinds/upper", { upper: "SHOUT", via: "js" }],
+      ["kinds/reverse", { reversed: "tuohs", via: "mjs" }],
+      ["kinds/length", { length: 5, via: "cjs" }],
+    ] as const) {
+      const r = await rye("run", "tool", id, "--params", JSON.stringify({ text: "shout" }));
+      expect(r.code, r.err + r.out).toBe(0);
+      expect(JSON.parse(r.out)).toMatchObject({ status: "success", item_id: id, data: { success: true, ...data } });
+    }
     const ts = await import(join(dir, "out/tools/kinds/lower.js"));
     expect(ts.metadata).toMatchObject({ executor_id: "rye/core/runtimes/node/node", tool_type: "typescript", description: "Lower-cases a text" });
   }, 60_000);
