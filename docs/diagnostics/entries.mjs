@@ -776,4 +776,93 @@ lists them all, and editors complete them from it.`,
     fix: [{ from: '"yes"', to: "true" }],
     fix_prose: "Give the setting a value of its type.",
   },
+  RYE9101: {
+    summary: "a test file is not valid YAML, or not of the test file's shape",
+    explain: `A test file (\`.ai/tests/directives/<id>.test.yaml\`, and the same under \`tools/\` and \`knowledge/\`) holds
+\`cases:\`, a list of cases, each with a \`name\` and the keys of [docs/testing.md](testing.md). A key rye test does
+not know is refused rather than ignored, so a typo cannot turn a check into a case that passes whatever the
+item does; the message names the nearest key. No case runs until every test file checks cleanly.`,
+    example: {
+      cli: {
+        files: [
+          { path: ".ai/directives/greet.md", text: GREET },
+          { path: ".ai/tests/directives/greet.test.yaml", text: "cases:\n  - name: greets Ada\n    inputs:\n      name: Ada\n    expcet:\n      body:\n        contains: Ada\n" },
+        ],
+        args: ["test"],
+      },
+    },
+    fix: [{ file: ".ai/tests/directives/greet.test.yaml", from: "expcet:", to: "expect:" }],
+    fix_prose: "Correct the key.",
+  },
+  RYE9102: {
+    summary: "a test file names an item the project does not have",
+    explain: `A test file's path under \`.ai/tests/\` names the item it tests: \`.ai/tests/directives/hello/greet.test.yaml\`
+tests the directive \`hello/greet\`. A file whose item is not in the project (renamed, or the name mistyped)
+would test nothing, so it is an error; the message suggests the nearest item id.`,
+    example: {
+      cli: {
+        files: [
+          { path: ".ai/directives/greet.md", text: GREET },
+          { path: ".ai/tests/directives/gret.test.yaml", text: "cases:\n  - name: greets Ada\n    inputs:\n      name: Ada\n    expect:\n      body:\n        contains: Ada\n" },
+        ],
+        args: ["test"],
+      },
+    },
+    fix: [
+      { file: ".ai/tests/directives/gret.test.yaml", remove: true },
+      { file: ".ai/tests/directives/greet.test.yaml", text: "cases:\n  - name: greets Ada\n    inputs:\n      name: Ada\n    expect:\n      body:\n        contains: Ada\n" },
+    ],
+    fix_prose: "Rename the test file after its item (here `gret.test.yaml` to `greet.test.yaml`).",
+  },
+  RYE9103: {
+    summary: "a test case passes an input the item does not declare",
+    explain: `A run refuses an input the directive does not declare, so a case that passes one (usually a typo) could only
+ever test that refusal. The message names the nearest declared input. To test the refusal itself, list the
+input under \`refuses: { unknown: [...] }\`. For a tool, the inputs are checked against its \`CONFIG_SCHEMA\`.`,
+    example: {
+      cli: {
+        files: [
+          { path: ".ai/directives/greet.md", text: GREET },
+          { path: ".ai/tests/directives/greet.test.yaml", text: "cases:\n  - name: greets Ada\n    inputs:\n      nmae: Ada\n    expect:\n      body:\n        contains: Say hello to Ada.\n" },
+        ],
+        args: ["test"],
+      },
+    },
+    fix: [{ file: ".ai/tests/directives/greet.test.yaml", from: "nmae:", to: "name:" }],
+    fix_prose: "Name the declared input:",
+  },
+  RYE9104: {
+    summary: "a test case leaves out a required input without expecting the refusal",
+    explain: `A run refuses a call that omits a required input (one with no default), so such a case can never render.
+Either give the input, or say that the case is about the refusal with \`refuses: { missing: [...] }\`, which
+rye test then checks against the payload a run returns.`,
+    example: {
+      cli: {
+        files: [
+          { path: ".ai/directives/greet.md", text: GREET },
+          { path: ".ai/tests/directives/greet.test.yaml", text: "cases:\n  - name: greets someone\n    inputs: {}\n    expect:\n      body:\n        contains: Say hello\n" },
+        ],
+        args: ["test"],
+      },
+    },
+    fix: [{ file: ".ai/tests/directives/greet.test.yaml", from: "inputs: {}", to: "inputs: {name: Ada}" }],
+    fix_prose: "Give the input:",
+  },
+  RYE9105: {
+    summary: "a test expectation can never be checked",
+    explain: `An expectation that could never fail is an error rather than a silent pass: a field the item does not have,
+a check rye test does not know (\`contans\`), an empty \`contains\` (every text contains it), a pattern that is not a
+regular expression, or a case with neither \`expect:\` nor \`refuses:\`. The message names the nearest field or check.`,
+    example: {
+      cli: {
+        files: [
+          { path: ".ai/directives/greet.md", text: GREET },
+          { path: ".ai/tests/directives/greet.test.yaml", text: "cases:\n  - name: greets Ada\n    inputs:\n      name: Ada\n    expect:\n      body:\n        contains: \"\"\n" },
+        ],
+        args: ["test"],
+      },
+    },
+    fix: [{ file: ".ai/tests/directives/greet.test.yaml", from: 'contains: ""', to: "contains: Say hello to Ada." }],
+    fix_prose: "Say what the text must contain:",
+  },
 };
