@@ -19,10 +19,10 @@ export const KIND_EXTS: Record<ItemKind, readonly string[]> = {
 export const TOOL_SUPPORT_EXTS: readonly string[] = [".json", ".toml"];
 
 /** Folders skipped wherever they are: installed packages and Python's bytecode caches hold no items. */
-const SKIPPED_FOLDERS: Record<string, string> = {
-  node_modules: "node_modules/ holds installed packages, not items",
-  __pycache__: "__pycache__/ holds Python's compiled bytecode, not items",
-};
+const SKIPPED_FOLDERS = new Map([
+  ["node_modules", "node_modules/ holds installed packages, not items"],
+  ["__pycache__", "__pycache__/ holds Python's compiled bytecode, not items"],
+]);
 
 /** The kinds a folder reads, as a diagnostic names them. */
 export function supportedKinds(kind: ItemKind): string {
@@ -37,7 +37,7 @@ export function supportedKinds(kind: ItemKind): string {
  * dot, as in the original, so their hidden folders are read.
  */
 export function skippedFolder(kind: ItemKind, name: string): string | null {
-  const named = SKIPPED_FOLDERS[name];
+  const named = SKIPPED_FOLDERS.get(name);
   if (named) return named;
   if (kind === "tool" && name.startsWith(".")) return "a hidden folder (its name starts with '.') under tools/ holds a tool's environment, not items";
   return null;

@@ -72,5 +72,7 @@ describe("the rules, one name at a time", () => {
     expect(skippedFolder("tool", ".venv")).not.toBeNull();
     expect(skippedFolder("directive", ".drafts")).toBeNull();
     expect(skippedFolder("tool", "venv")).toBeNull();
+    // Folder names are looked up as data: an item folder may be called anything.
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) expect(skippedFolder("directive", name)).toBeNull();
   });
 });
