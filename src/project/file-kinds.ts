@@ -24,6 +24,9 @@ const SKIPPED_FOLDERS = new Map([
   ["__pycache__", "__pycache__/ holds Python's compiled bytecode, not items"],
 ]);
 
+/** Why a folder holding a CACHEDIR.TAG (the cache directory tagging convention) under tools/ is not entered. */
+export const CACHE_FOLDER = "it holds a CACHEDIR.TAG file, which marks a cache (such as Cargo's target/), not items";
+
 /** The kinds a folder reads, as a diagnostic names them. */
 export function supportedKinds(kind: ItemKind): string {
   if (kind === "directive") return "directives are .md files";

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
@@ -7,7 +7,7 @@ import type { ItemKind, SourceFile } from "../model/source.js";
 import { readTextOnUse } from "./source-facts.js";
 import type { KeptSourceBytes } from "./kept-bytes.js";
 import { decodeSource, readBuffer } from "./source-text.js";
-import { fileVerdict, KIND_EXTS, skippedFolder } from "./file-kinds.js";
+import { CACHE_FOLDER, fileVerdict, KIND_EXTS, skippedFolder } from "./file-kinds.js";
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
@@ -242,7 +242,9 @@ class Walker {
 
   /** A folder skipped by rule is reported (info) and not entered. */
   private skippedFolder(full: string, name: string): boolean {
-    const why = skippedFolder(this.kind, name);
+    // A build's cache under tools/ (Cargo's target/, .pytest_cache) marks itself with CACHEDIR.TAG,
+    // whatever its name; looked for under tools/ only, so item folders cost no extra stat.
+    const why = skippedFolder(this.kind, name) ?? (this.kind === "tool" && existsSync(`${full}${sep}CACHEDIR.TAG`) ? CACHE_FOLDER : null);
     if (why) this.diagnostics.push(d.skippedFile(this.at(full), why));
     return why !== null;
   }

@@ -20,6 +20,8 @@ const GENERATED: Record<string, string> = {
   ".ai/tools/kinds/node_modules/left-pad/index.js": "export const __executor_id__ = 'not/a/tool';\n",
   ".ai/tools/kinds/lib/__pycache__/format.cpython-312.pyc": "not bytecode\n",
   ".ai/tools/kinds/.venv/lib/site.py": "__version__ = '9'\n",
+  ".ai/tools/kinds/target/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n",
+  ".ai/tools/kinds/target/debug/build.rs": "fn main() {}\n",
 };
 
 function capture() {
@@ -80,6 +82,7 @@ describe("file kinds of a project", () => {
         ".ai/tools/kinds/node_modules",
         ".ai/tools/kinds/package.json",
         ".ai/tools/kinds/settings.toml",
+        ".ai/tools/kinds/target",
       ].map((source) => ["RYE1012", "info", source, 1, 1]),
     );
     const why = Object.fromEntries(diagnostics.map((d) => [d.loc!.source.slice(d.loc!.source.lastIndexOf("/") + 1), d.message]));
@@ -87,6 +90,7 @@ describe("file kinds of a project", () => {
     expect(why["package.json"]).toMatch(/^Skipped: rye reads no metadata from \.json files/);
     expect(why["settings.toml"]).toMatch(/^Skipped: rye reads no metadata from \.toml files/);
     expect(why[".venv"]).toMatch(/hidden folder/);
+    expect(why["target"]).toMatch(/CACHEDIR\.TAG/);
   });
 
   test("building: no errors or warnings; the helper and the .sh script are noted with --verbose only", async () => {
