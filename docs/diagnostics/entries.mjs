@@ -652,6 +652,19 @@ the tool itself then fails or misreads it. Values filled in at run time (\`{inpu
     ],
     fix_prose: "Pass a value of the declared type.",
   },
+  RYE6009: {
+    summary: "a literal call parameter whose type contradicts the called directive's input `type`",
+    explain: `A directive checks the type of each input it is given against its \`<input type="…">\` and refuses the call when
+one does not fit (\`"five"\` for an \`integer\`, a string for an \`array\`). A literal value in a call's \`parameters={…}\` that
+cannot fit is reported here, before anything runs. Values filled in at run time (\`{input:n}\`, \`<the task>\`) and
+inputs of a type outside the six known ones are not checked.`,
+    example: { project: "rye6009_directive_param_type", show: [".ai/directives/team/plan.md", ".ai/directives/team/estimate.md"] },
+    fix: [
+      { file: ".ai/directives/team/plan.md", from: '"days": "five"', to: '"days": 5' },
+      { file: ".ai/directives/team/plan.md", from: '"task": 42', to: '"task": "issue 42"' },
+    ],
+    fix_prose: "Pass a value of the input's type.",
+  },
   RYE7001: {
     summary: "an agent configuration placeholder used where it is not available",
     explain: `The agents file (\`--agents\`, e.g. \`.ai/config/agents.toml\`) describes how \`rye run\` launches each agent. Its

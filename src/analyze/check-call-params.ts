@@ -28,7 +28,17 @@ export function checkDirectiveParams(call: CallArgs, callee: DirectiveEntry | un
   const missing = declared.filter((i) => i.required && i.default === undefined && !given.includes(i.name) && !meant.has(i.name)).map((i) => i.name);
   if (missing.length > 0) out.push(d.callMissingInput(call.at, call.id, missing));
   for (const k of unknown) out.push(d.callUnknownInput(k.loc, call.id, k.name, names));
+  for (const k of call.keys) {
+    const type = declared.find((i) => i.name === k.name)?.type;
+    const expected = type === undefined ? undefined : INPUT_JSON_TYPE[type];
+    if (k.value && expected) checkLiteralType(call.id, k, [expected], out, d.directiveCallParamWrongType);
+  }
 }
+
+/** The JSON Schema type of each input `type` a directive's validate checks (others are not checked). */
+const INPUT_JSON_TYPE: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
+  string: "string", integer: "integer", number: "number", float: "number", boolean: "boolean", object: "object", dict: "object", array: "array", list: "array",
+});
 
 /** A call to a tool, checked against its CONFIG_SCHEMA: required properties left out, names it does not declare. */
 export function checkToolParams(call: CallArgs, schemaValue: unknown, out: Diagnostic[]): void {
@@ -74,10 +84,10 @@ function literalTypes(v: Literal): string[] | null {
 
 const A_TYPE: Record<string, string> = { string: "a string", integer: "an integer", number: "a number", boolean: "a boolean", null: "None", object: "a dict", array: "a list" };
 
-/** RYE6008: the original passes the value through unchecked, and the tool receives a value of the wrong type. */
-function checkLiteralType(id: string, k: CallArgs["keys"][number], expected: string[], out: Diagnostic[]): void {
+/** RYE6008: the original passes the value through unchecked, and the tool receives a value of the wrong type; RYE6009: a directive's validate refuses it. */
+function checkLiteralType(id: string, k: CallArgs["keys"][number], expected: string[], out: Diagnostic[], report = d.callParamWrongType): void {
   const known = expected.filter((t) => t in A_TYPE);
   const given = literalTypes(k.value!);
   if (known.length === 0 || known.length < expected.length || !given || given.some((t) => known.includes(t))) return;
-  out.push(d.callParamWrongType(k.loc, id, k.name, known.map((t) => A_TYPE[t]).join(" or "), A_TYPE[given[given.length - 1]!]!));
+  out.push(report(k.loc, id, k.name, known.map((t) => A_TYPE[t]).join(" or "), A_TYPE[given[given.length - 1]!]!));
 }

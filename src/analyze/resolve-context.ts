@@ -20,7 +20,7 @@ export interface DirectiveEntry {
 }
 
 /** What a call to a directive is checked against: each input's name, whether it is required, and whether it has a default. */
-export type CalleeInput = Pick<DeclaredInput, "name" | "required" | "default">;
+export type CalleeInput = Pick<DeclaredInput, "name" | "required" | "default"> & { type?: string };
 
 /** The directive being analysed, with its whole parse. */
 export interface LeafEntry extends DirectiveEntry {
@@ -39,7 +39,7 @@ export function lookupView(entry: DirectiveEntry): DirectiveEntry {
   if (context !== undefined) data.context = context;
   if (permissions !== undefined) data.permissions = permissions;
   // `<inputs>` inside `<metadata>` leaves a text field (an error of its own, RYE2015): no inputs.
-  if (Array.isArray(inputs)) data.inputs = inputs.map(({ name, required, default: value }) => (value === undefined ? { name, required } : { name, required, default: value }));
+  if (Array.isArray(inputs)) data.inputs = inputs.map(({ name, required, type, default: value }) => (value === undefined ? { name, required, type } : { name, required, type, default: value }));
   const { root, extends: extendsLoc, context: contextLocs } = entry.locs;
   const view: DirectiveEntry = { id: entry.id, space: entry.space, data: standaloneCopy(data), locs: standaloneCopy({ root, extends: extendsLoc, context: contextLocs }) };
   if (entry.failed) view.failed = true;

@@ -89,6 +89,7 @@ export const CODES = {
   RYE2016: ["warning", "an attribute value the original reads as false, such as `required=\"yes\"`"],
   RYE2017: ["warning", "a placeholder kind one edit away from a real one, such as `{inptu:name}`: it reaches the prompt literally"],
   RYE6008: ["warning", "a literal call parameter whose type contradicts the called tool's CONFIG_SCHEMA"],
+  RYE6009: ["error", "a literal call parameter whose type contradicts the called directive's input `type`, which the directive refuses when called"],
   RYE1011: ["warning", "a file under directives/, knowledge/ or tools/ of no kind rye reads (e.g. a `.txt` knowledge item or a `.rb` tool): it is not read"],
   RYE1012: ["info", "a file or folder skipped by a documented rule (helper tools without metadata, `.sh`/`.json`/`.toml` support files, hidden files, `node_modules/`, `__pycache__/`)"],
 } as const satisfies Record<string, readonly [Diagnostic["severity"], string]>;
@@ -365,6 +366,9 @@ export const misspeltPlaceholderKind = (loc: Location, raw: string, fixed: strin
 
 export const callParamWrongType = (loc: Location, id: string, name: string, expected: string, given: string) =>
   warning("RYE6008", `Parameter '${name}' of tool '${id}' is declared as ${expected} in its CONFIG_SCHEMA, but this call passes ${given}.`, loc);
+
+export const directiveCallParamWrongType = (loc: Location, id: string, name: string, expected: string, given: string) =>
+  error("RYE6009", `Input '${name}' of directive '${id}' is declared as ${expected}, but this call passes ${given}, which the directive refuses when called.`, loc);
 
 export const badTestFile = (loc: Location, detail: string, suggestion?: string) =>
   error("RYE9101", `Test file: ${detail}.${suggest(suggestion)}`, loc);

@@ -111,12 +111,30 @@ describe("literal call parameters of the wrong type", () => {
   });
 });
 
+describe("literal call parameters of the wrong type for a directive's inputs", () => {
+  const callee = source(
+    "app/estimate",
+    `# estimate\n\n\`\`\`xml\n<directive name="estimate" version="1.0.0">\n  <metadata>\n    <description>E.</description>\n  </metadata>\n  <inputs>\n    <input name="days" type="integer" required="true">D</input>\n    <input name="tags" type="array" required="false">T</input>\n    <input name="note" type="text" required="false">N</input>\n  </inputs>\n</directive>\n\`\`\`\n\n{input:days} {input:tags?} {input:note?}\n`,
+  );
+  const call = (params: string) => directive("", `\`rye_execute(item_type="directive", item_id="app/estimate", parameters={${params}})\``);
+  const codes = (params: string) => found(callee, call(params)).filter((r) => r.code.startsWith("RYE6")).map((r) => `${r.code} ${r.severity} ${r.message}`);
+  test("are an error, as the directive refuses them when called", () => {
+    expect(codes(`"days": "five"`)).toEqual(["RYE6009 error Input 'days' of directive 'app/estimate' is declared as an integer, but this call passes a string, which the directive refuses when called."]);
+    expect(codes(`"days": 5, "tags": "a,b"`)).toEqual([expect.stringMatching(/^RYE6009 error .*as a list, but this call passes a string/)]);
+  });
+  test("values of the declared type, filled in at run time, or for an unknown type pass", () => {
+    expect(codes(`"days": 5, "tags": ["a"]`)).toEqual([]);
+    expect(codes(`"days": {input:n}, "tags": <the tags>`)).toEqual([]);
+    expect(codes(`"days": 5, "note": 3`).filter((c) => c.startsWith("RYE6"))).toEqual([]);
+  });
+});
+
 describe.skipIf(!hasShared)("the corpus", () => {
   test("none of the near-miss checks fires on the original's own directives", () => {
     for (const bundle of ["rye-2026-02/system", "rye-2026-04/core", "rye-2026-04/standard", "rye-2026-04/code", "rye-2026-04/email", "rye-2026-04/web"]) {
       const { sources } = readProject(join(SHARED_DIR, "corpus", bundle), ["directive"]);
       const codes = build(sources, "test").diagnostics.map((d) => d.code);
-      expect(codes.filter((c) => ["RYE2015", "RYE2016", "RYE2017", "RYE6008"].includes(c)), bundle).toEqual([]);
+      expect(codes.filter((c) => ["RYE2015", "RYE2016", "RYE2017", "RYE6008", "RYE6009"].includes(c)), bundle).toEqual([]);
     }
   });
 });
