@@ -29,6 +29,7 @@ export async function loadInMemory(sources: readonly SourceFile[], hookConfig: {
       const rel = `${src.kind === "directive" ? "directives" : src.kind === "tool" ? "tools" : "knowledge"}/${src.id}.js`;
       if (!result.files.has(rel)) {
         targets.broken.get(src.kind)!.add(src.id);
+        if (!result.diagnostics.some((d) => d.severity === "error" && d.loc?.source === src.path)) (targets.moduleless ??= new Set()).add(`${src.kind}:${src.id}`);
         continue;
       }
       const mod = (await import(pathToFileURL(join(dir, rel)).href)) as Record<string, unknown>;

@@ -39,12 +39,16 @@ function skipReason(file: TestFile, c: TestCase, targets: Targets, options: RunO
   if (c.skip) return "skip: true";
   if (targets.absent.has(file.kind)) return `a bundle carries no ${file.kind} modules; run it with --out or from the sources`;
   if (file.kind === "tool" && !options.runTools && c.expect.some((e) => e.path[0] === "result")) return "it checks the result of a real run: rye test --run";
+  // A dry run validates the chain only; the parameters are refused (or not) by a real run.
+  if (file.kind === "tool" && !options.runTools && c.refuses) return "it checks the refusal of a real run: rye test --run";
   return undefined;
 }
 
 async function runChecks(file: TestFile, c: TestCase, targets: Targets, options: RunOptions, result: CaseResult): Promise<void> {
   if (targets.broken.get(file.kind)!.has(file.id)) {
-    result.failures.push({ field: "compile", message: `${file.kind} '${file.id}' does not compile (its errors are listed above)`, loc: c.loc });
+    const moduleless = targets.moduleless?.has(`${file.kind}:${file.id}`) === true;
+    const why = moduleless ? "compiles to no module (a primitive of a tool chain has none)" : "does not compile (its errors are listed above)";
+    result.failures.push({ field: "compile", message: `${file.kind} '${file.id}' ${why}`, loc: c.loc });
     return;
   }
   const fields = fieldsOf(file, c, targets, options, result);
@@ -130,9 +134,8 @@ function contextIds(d: DirectiveTarget): string[] {
 function toolFields(t: ToolTarget, c: TestCase, targets: Targets, options: RunOptions, result: CaseResult): Fields | null {
   const run = (dryRun: boolean) => t.execute({ ...c.inputs }, { ...targets.toolOptions, dryRun });
   if (c.refuses) {
-    // A tool refuses in its dry run: the parameters and the chain are checked before anything spawns.
     return once(async () => {
-      refusalOutcome(c, await run(true), result);
+      refusalOutcome(c, await run(false), result);
       return null;
     });
   }

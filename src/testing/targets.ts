@@ -29,6 +29,8 @@ export interface Targets {
   knowledge: Map<string, KnowledgeTarget>;
   tool: Map<string, ToolTarget>;
   broken: Map<ItemKind, Set<string>>;
+  /** `kind:id` of items of `broken` that have no error but no module either (a chain's primitive). */
+  moduleless?: Set<string>;
   absent: Set<ItemKind>;
   /** How to run a tool for real with --run (the project's files, verifiers). */
   toolOptions?: Record<string, unknown>;

@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { hiCase, projectWith, ryeTest } from "./project.js";
 
@@ -100,5 +103,28 @@ describe("what runs", () => {
     const dir = projectWith({ "directives/t/hi.test.yaml": file.replace("  - name: greets Bo\n", "  - name: greets Bo\n    only: true\n") });
     const r = JSON.parse((await ryeTest(dir, "--json")).stdout);
     expect(r.results.map((x: { status: string }) => x.status)).toEqual(["skipped", "passed"]);
+  });
+});
+
+describe("tools", () => {
+  // The example project's python runtime and subprocess primitive, for a chain that compiles.
+  const repoTools = fileURLToPath(new URL("../../.ai/tools/rye/core/", import.meta.url));
+  const RUNTIME = Object.fromEntries(
+    ["runtimes/python/script.yaml", "primitives/subprocess.yaml"].filter((f) => existsSync(join(repoTools, f))).map((f) => [`.ai/tools/rye/core/${f}`, readFileSync(join(repoTools, f), "utf8")]),
+  );
+  const TOOL = '__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "rye/core/runtimes/python/script"\nCONFIG_SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}\n';
+
+  test("a tool's parameters are checked against its CONFIG_SCHEMA; cases on a real run are skipped without --run", async () => {
+    const bad = projectWith({ "tools/t/count.test.yaml": "cases:\n  - name: a\n    inputs: {txet: x}\n    expect:\n      plan.item_id:\n        equals: t/count\n" }, { ".ai/tools/t/count.py": TOOL, ...RUNTIME });
+    const found = located((await ryeTest(bad)).stderr);
+    expect(found.map((l) => l.split(" ").slice(0, 2).join(" "))).toEqual(["RYE9104 2:11", "RYE9103 3:14"]);
+    expect(found[1]).toContain("Did you mean 'text'?");
+    const good = projectWith(
+      { "tools/t/count.test.yaml": "cases:\n  - name: plan\n    inputs: {text: x}\n    expect:\n      plan.item_id:\n        equals: t/count\n  - name: refusal\n    inputs: {}\n    refuses:\n      error:\n        contains: x\n" },
+      { ".ai/tools/t/count.py": TOOL, ...RUNTIME },
+    );
+    const r = JSON.parse((await ryeTest(good, "--json")).stdout);
+    expect(r.results.map((x: { status: string }) => x.status)).toEqual(["passed", "skipped"]);
+    expect(r.results[1].reason).toContain("--run");
   });
 });
