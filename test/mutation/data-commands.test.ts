@@ -52,6 +52,8 @@ describe("commands that read code, names or arithmetic", () => {
 
   it("commands that redefine names stop the whole script", () => {
     for (const c of REDEFINING) expect(role(`${c} a; echo {x}`), c).toBe(`refuse: in a script with ${c}, which changes what command names mean, which rye does not read`);
+    // `function` in command position is a reserved word; run by a launcher, it is a command that redefines.
+    expect(role("nohup function a; echo {x}")).toBe("refuse: in a script with function, which changes what command names mean, which rye does not read");
   });
 
   it("reserved words that are commands of their own in some shell stop the script or refuse", () => {

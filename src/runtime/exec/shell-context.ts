@@ -140,10 +140,10 @@ function classifyCommand(argv: readonly WordTok[]): void {
   if (launch.proven && REDEFINING_COMMANDS.has(launch.name)) throw new Poison(`${launch.name}, which changes what command names mean`);
   const role = commandRole(launch);
   const roles = argv.map(() => role);
-  // Only a program rye followed, that is no shell and reads no code, may give its arguments more.
-  if (role.role === "inert") {
+  // Only a data command rye followed may give its arguments more (printf: after a string-only format).
+  if (role.role === "inert" && DATA_COMMANDS.has(launch.name)) {
     if (launch.name === "printf") printfRoles(argv, launch.firstArg, roles);
-    else if (DATA_COMMANDS.has(launch.name)) dataRoles(argv, launch.firstArg, roles, NO_END_OF_OPTIONS.has(launch.name));
+    else dataRoles(argv, launch.firstArg, roles, NO_END_OF_OPTIONS.has(launch.name));
   }
   argv.forEach((w, i) => apply(w, roles[i]!));
 }
