@@ -2,7 +2,7 @@
 // input the item does not declare, or leaves out a required one without expecting the refusal, is
 // a located error before anything runs.
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { omittedTestInput, testedItemNotFound, undeclaredTestInput } from "../diagnostics/codes.js";
+import { omittedTestInput, testedItemNotFound, uncheckableExpectation, undeclaredTestInput } from "../diagnostics/codes.js";
 import { didYouMean, didYouMeanId } from "../runtime/did-you-mean.js";
 import type { TestCase, TestFile } from "./test-file.js";
 
@@ -45,8 +45,23 @@ function checkCase(file: TestFile, c: TestCase, shape: ItemShape): Diagnostic[] 
     if (!shape.closed) continue;
     out.push(undeclaredTestInput(loc, file.id, name, shape.inputs, didYouMean(name, shape.inputs, 3)));
   }
+  if (c.refuses) out.push(...checkRefusalNames(file, c, shape));
   const omitted = shape.required.filter((n) => !c.inputLocs.has(n));
   // A case that expects a refusal of any kind has said what happens to it; the run checks it is that one.
   if (omitted.length > 0 && c.refuses === undefined) out.push(omittedTestInput(c.loc, file.id, omitted));
+  return out;
+}
+
+/** A refusal naming an input the item does not declare, or a missing input the case gives, could never be the payload. */
+function checkRefusalNames(file: TestFile, c: TestCase, shape: ItemShape): Diagnostic[] {
+  const r = c.refuses!;
+  const out: Diagnostic[] = [];
+  if (!shape.closed) return out;
+  for (const name of [...(r.missing ?? []), ...(r.type ?? [])]) {
+    if (!shape.inputs.includes(name)) out.push(undeclaredTestInput(r.loc, file.id, name, shape.inputs, didYouMean(name, shape.inputs, 3)));
+  }
+  for (const name of r.missing ?? []) {
+    if (c.inputLocs.has(name)) out.push(uncheckableExpectation(r.loc, `'${name}' is given under inputs, so it is never refused as missing`));
+  }
   return out;
 }

@@ -128,3 +128,11 @@ describe("tools", () => {
     expect(r.results[1].reason).toContain("--run");
   });
 });
+
+test("a refusal that could never be the payload: an undeclared input, or a missing input the case gives", async () => {
+  const r = await ryeTest(projectWith({ "directives/t/hi.test.yaml": hiCase("inputs: {who: Ada}\nrefuses:\n  missing: [who, hwo]") }));
+  expect(r.code).toBe(2);
+  const found = located(r.stderr);
+  expect(found.some((l) => l.startsWith("RYE9103 5:7") && l.includes("'hwo'") && l.includes("Did you mean 'who'?"))).toBe(true);
+  expect(found.some((l) => l.startsWith("RYE9105 5:7") && l.includes("'who' is given under inputs"))).toBe(true);
+});
