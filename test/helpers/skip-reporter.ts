@@ -1,16 +1,26 @@
-// Lists every skipped test at the end of a run, by file, under its full name: each skip names its
-// reason (../shared absent, a program not installed), so a contributor sees what did not run and why.
+// Lists every skipped test at the end of a run, file by file, with the reason: a test that can
+// skip names its reason in its title (../shared absent, a program not installed), and a group
+// skipped with it is listed under that reason, so a contributor sees what did not run and why.
 import { relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
+
+/** A title that says why it skipped. */
+const GIVES_REASON = /\bnot (?:found|installed|available|at)\b|\bskipped[:(]|— skipped|\bunavailable\b|\bneeds?\b|\brequires?\b/i;
 
 export default class SkipReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     const lines: string[] = [];
+    let count = 0;
     for (const m of modules) {
-      const file = relative(process.cwd(), m.moduleId);
-      for (const t of m.children.allTests("skipped")) lines.push(`  ${file}: ${t.fullName}`);
+      const names = [...m.children.allTests("skipped")].map((t) => t.fullName);
+      if (names.length === 0) continue;
+      count += names.length;
+      const reasons = names.filter((n) => GIVES_REASON.test(n));
+      const rest = names.filter((n) => !GIVES_REASON.test(n));
+      lines.push(`  ${relative(process.cwd(), m.moduleId)}: ${reasons.length > 0 ? reasons.join("; ") : "(no reason given)"}`);
+      if (rest.length > 0) lines.push(`    with it: ${rest.join("; ")}`);
     }
-    if (lines.length === 0) return;
-    process.stdout.write(`\nSkipped ${lines.length} test${lines.length === 1 ? "" : "s"}, each with its reason:\n${lines.join("\n")}\n`);
+    if (count === 0) return;
+    process.stdout.write(`\nSkipped ${count} test${count === 1 ? "" : "s"}, by file, with the reason:\n${lines.join("\n")}\n`);
   }
 }
