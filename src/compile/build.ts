@@ -1,7 +1,7 @@
 // The compiler as a pure function: sources in, output files and diagnostics out. No I/O here;
 // the build engine (src/builder/) reads the project and writes the output folder.
 import { compileDirectives, type CompileScope, type ItemOutcome, type SourceGroups } from "./compile-directives.js";
-import { compileTools, type CompiledTool } from "../compile-tools.js";
+import { compileTools, type CompiledTool } from "./compile-tools.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { emit, emitShared, moduleFiles } from "../emit/index.js";
 import { emitDirective, sameEntry, type RegistryEntry } from "../emit/emit-directive.js";

@@ -2,7 +2,7 @@
 // them up (extends children, context users, callers), transitively. Everything else keeps its outcome.
 import type { ItemOutcome } from "../compile/compile-directives.js";
 import { compileDirectives } from "../compile/compile-directives.js";
-import { compileTools } from "../compile-tools.js";
+import { compileTools } from "../compile/compile-tools.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readProject } from "../../src/project/read-project.js";
-import { compileTools } from "../../src/compile-tools.js";
+import { compileTools } from "../../src/compile/compile-tools.js";
 import { readToolMetadata } from "../../src/tools/tool-metadata.js";
 import { hasShared, SHARED_DIR, SHARED_SKIP_REASON } from "../helpers/shared.js";
 

@@ -1,19 +1,19 @@
 // Tools across spaces: each project tool's executor chain is resolved here, at build time, with
 // located diagnostics; what is left for run time is the plan the emitted module carries.
-import type { Diagnostic, Location } from "./diagnostics/diagnostic.js";
-import { LineIndex } from "./diagnostics/diagnostic.js";
-import * as d from "./diagnostics/codes.js";
-import { didYouMeanId } from "./runtime/did-you-mean.js";
-import type { SourceFile } from "./compile/source.js";
-import { PROCESS_PRIMITIVES, type ChainPlan } from "./runtime/exec/plan.js";
-import { contentHash, normalizeNewlines, sha256Hex } from "./sign/hash-region.js";
-import { formatFor, parseSignatureLine } from "./sign/signature-line.js";
-import { buildChain, MAX_CHAIN_DEPTH, planChain, searchOrder, type ChainElement, type Space, type ToolFinder } from "./tools/build-chain.js";
-import { checkChainScopes } from "./tools/check-scopes.js";
-import { checkSplicedValues, type PlaceholderSite } from "./tools/check-shell-script.js";
-import type { Span } from "./tools/read-python-metadata.js";
-import { readToolMetadata, type ToolMetadata } from "./tools/tool-metadata.js";
-import { helperReason } from "./project/file-kinds.js";
+import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
+import { LineIndex } from "../diagnostics/diagnostic.js";
+import * as d from "../diagnostics/codes.js";
+import { didYouMeanId } from "../runtime/did-you-mean.js";
+import type { SourceFile } from "../model/source.js";
+import { PROCESS_PRIMITIVES, type ChainPlan } from "../runtime/exec/plan.js";
+import { contentHash, normalizeNewlines, sha256Hex } from "../sign/hash-region.js";
+import { formatFor, parseSignatureLine } from "../sign/signature-line.js";
+import { buildChain, MAX_CHAIN_DEPTH, planChain, searchOrder, type ChainElement, type Space, type ToolFinder } from "../tools/build-chain.js";
+import { checkChainScopes } from "../tools/check-scopes.js";
+import { checkSplicedValues, type PlaceholderSite } from "../tools/check-shell-script.js";
+import type { Span } from "../tools/read-python-metadata.js";
+import { readToolMetadata, type ToolMetadata } from "../tools/tool-metadata.js";
+import { helperReason } from "../project/file-kinds.js";
 
 /** A project tool whose chain resolved: what its module is emitted from. */
 export interface CompiledTool {
