@@ -1,5 +1,6 @@
 // Finds and reads the test files of a project: `.ai/tests/{directives,tools,knowledge}/<id>.test.yaml`.
-import { readdirSync, readFileSync, lstatSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { badTestFile } from "../diagnostics/codes.js";
 import { join, relative } from "node:path";
 import type { ItemKind } from "../compile/source.js";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -26,9 +27,13 @@ export function loadTestFiles(root: string): { files: TestFile[]; diagnostics: D
     const base = join(root, ".ai", "tests", TEST_FOLDERS[kind]);
     for (const abs of walk(base)) {
       const rel = relative(base, abs).split("\\").join("/");
-      const text = readFileSync(abs, "utf8");
       const path = relative(root, abs).split("\\").join("/");
-      if (text.length > MAX_TEST_FILE) continue;
+      const size = statSync(abs).size;
+      if (size > MAX_TEST_FILE) {
+        diagnostics.push(badTestFile({ source: path, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } }, `the file is ${size} bytes, over the limit of ${MAX_TEST_FILE} bytes, so it is not read; keep large data out of test files`));
+        continue;
+      }
+      const text = readFileSync(abs, "utf8");
       const read = parseTestFile(kind, rel.slice(0, -TEST_SUFFIX.length), path, text);
       files.push(read.file);
       diagnostics.push(...read.diagnostics);

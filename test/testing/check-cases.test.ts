@@ -136,3 +136,10 @@ test("a refusal that could never be the payload: an undeclared input, or a missi
   expect(found.some((l) => l.startsWith("RYE9103 5:7") && l.includes("'hwo'") && l.includes("Did you mean 'who'?"))).toBe(true);
   expect(found.some((l) => l.startsWith("RYE9105 5:7") && l.includes("'who' is given under inputs"))).toBe(true);
 });
+
+test("a test file over the size limit is refused unread (RYE9101)", async () => {
+  const big = `cases:\n  - name: a\n    inputs: {who: "${"x".repeat(1024 * 1024)}"}\n    expect:\n      body:\n        contains: x\n`;
+  const r = await ryeTest(projectWith({ "directives/t/hi.test.yaml": big }));
+  expect(r.code).toBe(2);
+  expect(located(r.stderr)).toEqual([expect.stringMatching(/^RYE9101 1:1 Test file: the file is \d+ bytes, over the limit of 1048576 bytes, so it is not read/)]);
+});
