@@ -7,6 +7,10 @@
  *     lookup falls through to the folders outside it;
  *   - files loaded before the program itself (LD_PRELOAD, BASH_ENV, NODE_OPTIONS' --require, …):
  *     one in the checkout cannot be dropped without changing what the program is, so it is refused.
+ * An interpreter may also search a folder no variable names: Python puts the working directory (the
+ * checkout) first on sys.path for `-c`, `-m` and a script on stdin, and a script's own folder for a
+ * script. PYTHONSAFEPATH=1 (Python 3.11+) turns both off, for every Python the run starts however
+ * deep (a shell that runs python3 inherits it); the bundle's own env cannot turn it back on.
  */
 import { delimiter, isAbsolute } from "node:path";
 import type { Checkout } from "./checkout.js";
@@ -49,6 +53,7 @@ export function checkoutEnv(env: Readonly<Record<string, string | undefined>>, c
     const bad = files.find((f) => !outside(f, checkout) && (f.includes("/") || name !== "LD_PRELOAD"));
     if (bad !== undefined) return { env: out, problem: `${name}=${bad} would load a file of the checkout (or one relative to it) before the program` };
   }
+  out.PYTHONSAFEPATH = "1";
   const preload = nodePreload(out.NODE_OPTIONS ?? "", checkout);
   if (preload) return { env: out, problem: `NODE_OPTIONS would load ${preload}, a file of the checkout (or one relative to it), before the program` };
   return { env: out, problem: null };

@@ -47,6 +47,13 @@ config:
   command: bash
   args: ["-c", "echo '{\\"success\\": true, \\"probe\\": \\"bash\\"}'"]
 `;
+// Python's own search of the working directory: \`-c\` puts it first on sys.path, with no variable naming it.
+const PY_C_RUNTIME = `tool_type: runtime
+executor_id: rye/core/primitives/subprocess
+config:
+  command: python3
+  args: ["-c", "import json; print(json.dumps({'success': True, 'probe': 'python -c'}))"]
+`;
 const probe = (runtime: string) => `__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "test/runtimes/${runtime}"\n`;
 
 /** A checkout: a git working tree (`repo`) holding the project (`proj`) with its built, signed bundle. */
@@ -124,6 +131,12 @@ const CASES: Case[] = [
       writeFileSync(join(c.proj, "evilpy/sitecustomize.py"), `open(${JSON.stringify(c.marker)}, "a").write("ran\\n")\n`);
       dotenv(c, `PYTHONPATH=${join(c.proj, "evilpy")}\n`);
     },
+  },
+  {
+    name: "json.py at the checkout's root, imported by `python3 -c` through the working directory on sys.path",
+    run: { tool: "test/pyc_probe" },
+    without: "outside",
+    setup: (c) => writeFileSync(join(c.proj, "json.py"), `open(${JSON.stringify(c.marker)}, "a").write("ran\\n")\nimport sys\ndel sys.modules["json"]\nsys.path.remove("")\nimport importlib\nglobals().update(vars(importlib.import_module("json")))\n`),
   },
   {
     name: ".env NODE_OPTIONS=--require ./evil.cjs",
@@ -297,6 +310,8 @@ describe.skipIf(!PYTHON)(`a bundle run does not let the checkout choose code${PY
     writeFileSync(join(template, ".ai/tools/test/runtimes/node.yaml"), NODE_RUNTIME);
     writeFileSync(join(template, ".ai/tools/test/runtimes/preload.yaml"), PRELOAD_RUNTIME);
     writeFileSync(join(template, ".ai/tools/test/runtimes/bash.yaml"), BASH_RUNTIME);
+    writeFileSync(join(template, ".ai/tools/test/runtimes/pyc.yaml"), PY_C_RUNTIME);
+    writeFileSync(join(template, ".ai/tools/test/pyc_probe.py"), probe("pyc"));
     writeFileSync(join(template, ".ai/tools/test/node_probe.py"), probe("node"));
     writeFileSync(join(template, ".ai/tools/test/preload_probe.py"), probe("preload"));
     writeFileSync(join(template, ".ai/tools/test/bash_probe.py"), probe("bash"));
