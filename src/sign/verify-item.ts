@@ -103,11 +103,14 @@ export function verifyItem(text: string, kind: ItemKind, trust: TrustStore, opti
     owner: key?.owner ?? null,
   };
   const fix = `rye sign ${kind}:${itemId}`;
-  const judged = judge(checked, path, trust, { modified: `Re-sign after editing:\n    ${fix}`, untrusted: `${TRUST_HOW}; or re-sign it with a trusted key:\n    ${fix}` });
+  const judged = judge(checked, path, trust, { modified: `Re-sign after editing:\n    ${fix}`, untrusted: `Add this key to your trust store, or re-sign:\n    ${fix}` });
   return judged.ok ? judged : fail(judged, judged.outcome, judged.message, devMode);
 }
 
-/** How to trust a key, for every message about an item or output signed by an untrusted one: the real command and settings. */
+/**
+ * How to trust a key: the real command and settings. Build output's messages end with it; a source's
+ * message keeps the original's words (the conformance vectors hold them) and rye verify adds it.
+ */
 export const TRUST_HOW = "Trust the signer's public key: rye keys trust FILE (the user space's trust store), rye verify --trusted-key FILE, or RYE_TRUSTED_KEYS=FILE";
 
 /** How to fix a changed or untrusted item, for the messages. */

@@ -1,12 +1,13 @@
 // The fix a signature message gives names the command or setting that applies, and doing what it
 // says makes the check pass.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTrustStore, signItem, signModule, trustStoreFromPems, verifyItem } from "../../src/sign/index.js";
 import { pinnedKeys } from "../../src/verify/trust-anchors.js";
 import { verifyBundleBytes } from "../../src/verify/verify-bundle.js";
+import { runRye } from "../helpers/cli.js";
 import { freshKey, TEST_KEY } from "./fixtures.js";
 
 const TS = "2026-01-01T00:00:00Z";
@@ -51,16 +52,22 @@ describe("a bundle's messages", () => {
 });
 
 describe("a source item signed by an untrusted key", () => {
-  it("is told how to trust the key (RYE_TRUSTED_KEYS, --trusted-key, rye keys trust) or re-sign it; each way passes", () => {
+  it("keeps the original's message, and rye verify adds the real ways to trust the key; setting RYE_TRUSTED_KEYS as told passes", async () => {
     const other = freshKey();
+    const project = mkdtempSync(join(tmpdir(), "rye-advice-project-"));
     const text = "#!/usr/bin/env python3\n__version__ = '1.0.0'\nprint('hi')\n";
-    const signed = signItem(text, "tool", other, TS, "p/.ai/tools/demo/run.py");
-    const r = verifyItem(signed, "tool", trusted, { path: "p/.ai/tools/demo/run.py" });
-    expect(r.outcome).toBe("untrusted");
-    for (const way of ["rye keys trust FILE", "--trusted-key FILE", "RYE_TRUSTED_KEYS=FILE", "rye sign tool:demo/run"]) expect(r.message).toContain(way);
-    expect(r.message).not.toMatch(/your trust store/);
-    expect(verifyItem(signed, "tool", withTrustedKeysEnv(other.publicPem), { path: "p/.ai/tools/demo/run.py" }).ok).toBe(true);
-    // rye sign re-signs with this machine's (trusted) key.
-    expect(verifyItem(signItem(text, "tool", TEST_KEY, TS, "p/.ai/tools/demo/run.py"), "tool", trusted, { path: "p/.ai/tools/demo/run.py" }).ok).toBe(true);
+    mkdirSync(join(project, ".ai", "tools", "demo"), { recursive: true });
+    writeFileSync(join(project, ".ai", "tools", "demo", "run.py"), signItem(text, "tool", other, TS, ".ai/tools/demo/run.py"));
+    const r = verifyItem(signItem(text, "tool", other, TS, "p/.ai/tools/demo/run.py"), "tool", trusted, { path: "p/.ai/tools/demo/run.py" });
+    expect(r.message).toContain("Fix: Add this key to your trust store, or re-sign:\n    rye sign tool:demo/run");
+    const user = mkdtempSync(join(tmpdir(), "rye-advice-user-"));
+    const refused = await runRye(["verify", ".ai"], project, { USER_SPACE: user });
+    expect(refused.code).toBe(1);
+    for (const way of ["rye keys trust FILE", "--trusted-key FILE", "RYE_TRUSTED_KEYS=FILE", "rye sign tool:demo/run"]) expect(refused.stdout).toContain(way);
+    const pem = join(user, "other.pem");
+    writeFileSync(pem, other.publicPem);
+    const pinned = await runRye(["verify", ".ai"], project, { USER_SPACE: user, RYE_TRUSTED_KEYS: pem });
+    expect(pinned.code).toBe(0);
+    expect((await runRye(["verify", ".ai", "--trusted-key", pem], project, { USER_SPACE: user })).code).toBe(0);
   });
 });

@@ -58,7 +58,7 @@ describe("signItem + verifyItem", () => {
     expect(r).toMatchObject({ outcome: "untrusted", trusted: false, signatureValid: null, hashMatches: true });
     expect(r.message).toBe(
       `Untrusted key ${other.fingerprint} for ${path}\n  Item signed by: ${other.fingerprint}\n  Trusted keys: ${TEST_KEY.fingerprint}\n` +
-        "  Fix: Trust the signer's public key: rye keys trust FILE (the user space's trust store), rye verify --trusted-key FILE, or RYE_TRUSTED_KEYS=FILE; or re-sign it with a trusted key:\n    rye sign tool:demo/run",
+        `  Fix: Add this key to your trust store, or re-sign:\n    rye sign tool:demo/run`,
     );
     expect(verifyItem(signItem(text, kind, other, TS, path), kind, createTrustStore([]), { path }).message).toContain("Trusted keys: none");
   });

@@ -9,6 +9,7 @@ import {
   type ItemVerification,
   type TrustStore,
 } from "../../sign/index.js";
+import { TRUST_HOW } from "../../sign/verify-item.js";
 import { parseCommandLine } from "../args.js";
 import type { Io } from "../io.js";
 import { trustForSpaces } from "../../builder/signing.js";
@@ -110,7 +111,9 @@ function sourceLine(display: string, kind: string, r: ItemVerification, trust: T
   const store = r.trusted && r.signature ? trust.get(r.signature.fingerprint)?.source : undefined;
   const json = { outcome: r.outcome, signed: r.signed, hashMatches: r.hashMatches, trusted: r.trusted, signatureValid: r.signatureValid, trustedBy: store ?? null };
   const accepted = r.outcome === "unsigned" && !requireSigned;
-  const line: Line = { path: display, kind, status: STATUS[r.outcome], ok: r.ok || accepted, details: itemDetails(r, store), message: accepted ? "" : r.message, fingerprint: r.signature?.fingerprint ?? null, owner: r.owner, json };
+  // The item's message keeps the original's words ("your trust store"); this names the real ways.
+  const message = accepted ? "" : r.outcome === "untrusted" && r.trusted === false ? `${r.message}\n  ${TRUST_HOW}` : r.message;
+  const line: Line = { path: display, kind, status: STATUS[r.outcome], ok: r.ok || accepted, details: itemDetails(r, store), message, fingerprint: r.signature?.fingerprint ?? null, owner: r.owner, json };
   return accepted ? Object.assign(line, { unsigned: true }) : line;
 }
 
