@@ -8,7 +8,10 @@ export function shown(v: unknown): string {
   return JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? Number(x) : x), 2) ?? String(v);
 }
 
-const quote = (s: string, max = 400) => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
+const clip = (s: string, max = 400) => (s.length > max ? `${s.slice(0, max)}…` : s);
+
+/** Text quoted (its line breaks visible), any other value as its JSON: 4 and "4" read differently. */
+const quote = (v: unknown) => (typeof v === "string" ? JSON.stringify(clip(v)) : clip(shown(v)));
 
 /** The text a `contains` or `matches` looks in: text as it is, a list's elements, else the JSON text. */
 function holds(value: unknown, part: unknown): boolean {
@@ -26,11 +29,11 @@ function normal(v: unknown): unknown {
 export function checkMatcherAt(m: Matcher, value: unknown): { key: "equals" | "contains" | "not_contains" | "matches"; message: string }[] {
   const out: { key: "equals" | "contains" | "not_contains" | "matches"; message: string }[] = [];
   if (m.equals && !isDeepStrictEqual(normal(value), normal(m.equals.value))) {
-    out.push({ key: "equals", message: `expected to equal ${quote(shown(m.equals.value))}\n  but was ${quote(shown(value))}` });
+    out.push({ key: "equals", message: `expected to equal ${quote(m.equals.value)}\n  but was ${quote(value)}` });
   }
-  for (const part of m.contains?.value ?? []) if (!holds(value, part)) out.push({ key: "contains", message: `expected to contain ${quote(shown(part))}\n  in ${quote(shown(value))}` });
-  for (const part of m.not_contains?.value ?? []) if (holds(value, part)) out.push({ key: "not_contains", message: `expected not to contain ${quote(shown(part))}\n  in ${quote(shown(value))}` });
-  for (const re of m.matches?.value ?? []) if (!re.test(shown(value))) out.push({ key: "matches", message: `expected to match /${re.source}/\n  but was ${quote(shown(value))}` });
+  for (const part of m.contains?.value ?? []) if (!holds(value, part)) out.push({ key: "contains", message: `expected to contain ${quote(part)}\n  in ${quote(value)}` });
+  for (const part of m.not_contains?.value ?? []) if (holds(value, part)) out.push({ key: "not_contains", message: `expected not to contain ${quote(part)}\n  in ${quote(value)}` });
+  for (const re of m.matches?.value ?? []) if (!re.test(shown(value))) out.push({ key: "matches", message: `expected to match /${re.source}/\n  but was ${quote(value)}` });
   return out;
 }
 

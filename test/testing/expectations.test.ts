@@ -18,7 +18,7 @@ const cases: [string, string, boolean][] = [
   ["thread (user, context)", "inputs: {who: Ada}\nexpect:\n  user:\n    contains: [\"Always say please.\", \"Say hi to Ada\"]\n  context:\n    contains: t/manners", true],
   ["thread (user, context)", "inputs: {who: Ada}\nexpect:\n  context:\n    equals: []", false],
   ["refuses missing", "inputs: {times: 1}\nrefuses:\n  missing: who", true],
-  ["refuses missing", "inputs: {who: Ada}\nrefuses:\n  missing: who", false],
+  ["refuses missing", "inputs: {times: 1}\nrefuses:\n  missing: [who, mood]", false],
   ["refuses type", "inputs: {who: Ada, times: \"two\"}\nrefuses:\n  type: times", true],
   ["refuses type", "inputs: {who: Ada, times: 2}\nrefuses:\n  type: times", false],
   ["refuses unknown", "inputs: {who: Ada, hwo: x}\nrefuses:\n  unknown: hwo", true],
