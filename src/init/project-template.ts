@@ -1,6 +1,6 @@
 // The files `rye init` writes: a small project that builds with no warnings and shows each kind of
 // item once (a directive with inputs, outputs, context and a tool call; knowledge; a Python tool with
-// the runtime and primitive it runs through).
+// the runtime and primitive it runs through; prompt tests of the directive).
 
 /** Project-relative path → file text. */
 export type TemplateFiles = ReadonlyArray<readonly [path: string, text: string]>;
@@ -158,6 +158,22 @@ config_schema:
     timeout: {type: integer}
 `;
 
+/** Prompt tests of the directive (docs/testing.md): what `rye test` and the README's CI steps run. */
+const DIRECTIVE_TESTS = `cases:
+  - name: writes for a busy colleague unless told who reads
+    inputs:
+      text: The build is green again.
+    expect:
+      body:
+        contains: "for a busy colleague"
+
+  - name: refuses a call without a text
+    inputs:
+      reader: Ada
+    refuses:
+      missing: text
+`;
+
 /** The config file, pointing editors at the schema shipped in the package. */
 export const CONFIG_FILE = `${JSON.stringify({ $schema: "./node_modules/rye-build/schema/rye.config.schema.json", out: "out" }, null, 2)}\n`;
 
@@ -172,5 +188,6 @@ export const TEMPLATE_FILES: TemplateFiles = [
   [".ai/tools/hello/word_count.py", TOOL],
   [".ai/tools/rye/core/runtimes/python/script.yaml", RUNTIME],
   [".ai/tools/rye/core/primitives/subprocess.yaml", PRIMITIVE],
+  [".ai/tests/directives/hello/summarize.test.yaml", DIRECTIVE_TESTS],
   ["rye.config.json", CONFIG_FILE],
 ];

@@ -99,9 +99,14 @@ describe("the first hour, offline, from npm pack", { timeout: 90_000 }, () => {
     runCompiled();
   });
 
-  test("plain CommonJS JavaScript requires the output under the loader", () => {
-    writeFileSync(join(p.app, "plain.js"), `const { directives } = require("./out/index.js");\nconsole.log(directives["hello/greet"].render({ name: "Ada" }).prompt);\n`);
-    expect(step(node, ["--import", "rye-build/register", "plain.js"], p.app, p.env).stdout).toContain(GREETING);
+  test("plain CommonJS JavaScript requires the output, directives and tools, under the loader", () => {
+    writeFileSync(
+      join(p.app, "plain.js"),
+      `const { directives } = require("./out/index.js");\nconst { tools } = require("./out/tools.js");\nconsole.log(directives["hello/greet"].render({ name: "Ada" }).prompt);\nconsole.log(Object.keys(tools).join(","));\n`,
+    );
+    const out = step(node, ["--import", "rye-build/register", "plain.js"], p.app, p.env).stdout;
+    expect(out).toContain(GREETING);
+    expect(out).toContain("hello/word_count");
   });
 
   test("the loader refuses a changed output file before any of it runs", () => {

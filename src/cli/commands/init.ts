@@ -7,8 +7,8 @@ import type { Io } from "../io.js";
 const USAGE = `Usage: rye init [DIR]
 
 Creates a small working project in DIR (default: the current directory): .ai/ with a directive, a
-knowledge item and a Python tool with its runtime, rye.config.json, and .gitignore lines for the build
-output and cache. Existing files are never overwritten; they are listed as skipped.`;
+knowledge item and a Python tool with its runtime, prompt tests of the directive (rye test),
+rye.config.json, and .gitignore lines for the build output and cache. Existing files are never overwritten; they are listed as skipped.`;
 
 /** `rye init`: scaffold a project, then say what was created and what was left alone. */
 export async function run(args: string[], io: Io): Promise<number> {
