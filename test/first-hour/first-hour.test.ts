@@ -164,9 +164,12 @@ describe("the first hour, offline, from npm pack", { timeout: 90_000 }, () => {
   test("the language server answers over stdio, started as docs/editors.md starts it", async () => {
     const draft = join(p.app, ".ai", "directives", "hello", "draft.md");
     writeFileSync(draft, readmeBlock("directive", "hello/greet").replace('name="greet"', 'name="draft"').replace("{input:greeting} ", ""));
-    const r = await handshake("npx", ["--no-install", "rye-build", "lsp", "--stdio"], p.app, p.app, draft, p.env);
-    expect(r.serverName).toMatch(/rye/);
-    expect(r.hasCompletion).toBe(true);
-    expect(r.codes).toContain("RYE2002");
+    // docs/editors.md: npx --no-install (VS Code's setting), then the workspace's bin link (Neovim, Helix).
+    for (const [command, args] of [["npx", ["--no-install", "rye-build", "lsp", "--stdio"]], [join(p.app, "node_modules", ".bin", "rye-build"), ["lsp", "--stdio"]]] as const) {
+      const r = await handshake(command, [...args], p.app, p.app, draft, p.env);
+      expect(r.serverName, command).toMatch(/rye/);
+      expect(r.hasCompletion).toBe(true);
+      expect(r.codes).toContain("RYE2002");
+    }
   });
 });
