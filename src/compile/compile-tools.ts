@@ -3,8 +3,10 @@
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
-import { didYouMeanId } from "../runtime/did-you-mean.js";
+import type { CompiledTool } from "../model/items.js";
 import type { SourceFile } from "../model/source.js";
+import { helperReason } from "../project/file-kinds.js";
+import { didYouMeanId } from "../runtime/did-you-mean.js";
 import { PROCESS_PRIMITIVES, type ChainPlan } from "../runtime/exec/plan.js";
 import { contentHash, normalizeNewlines, sha256Hex } from "../sign/hash-region.js";
 import { formatFor, parseSignatureLine } from "../sign/signature-line.js";
@@ -12,16 +14,9 @@ import { buildChain, MAX_CHAIN_DEPTH, planChain, searchOrder, type ChainElement,
 import { checkChainScopes } from "../tools/check-scopes.js";
 import { checkSplicedValues, type PlaceholderSite } from "../tools/check-shell-script.js";
 import type { Span } from "../tools/read-python-metadata.js";
-import { readToolMetadata, type ToolMetadata } from "../tools/tool-metadata.js";
-import { helperReason } from "../project/file-kinds.js";
+import { readToolMetadata } from "../tools/tool-metadata.js";
 
-/** A project tool whose chain resolved: what its module is emitted from. */
-export interface CompiledTool {
-  id: string;
-  source: string;
-  metadata: ToolMetadata;
-  plan: ChainPlan;
-}
+export type { CompiledTool } from "../model/items.js";
 
 const spaceOf = (s: SourceFile): Space => (s.space ?? "project") as Space;
 const START = { offset: 0, line: 1, column: 1 };
@@ -58,101 +53,148 @@ function sourceFinder(sources: readonly SourceFile[]): { finder: ToolFinder; byP
  * get no module of their own: they run only at the end of a chain.
  */
 export function compileTools(sources: readonly SourceFile[]): { tools: CompiledTool[]; diagnostics: Diagnostic[] } {
-  const { finder, byPath } = sourceFinder(sources);
-  const diagnostics = new Map<string, Diagnostic>();
-  const indexes = new Map<string, LineIndex>();
-  const loc = (path: string, span?: Span): Location => ({ source: path, start: span?.start ?? START, end: span?.end ?? span?.start ?? START });
-  const locText = (path: string, raw: string, from?: Span): Location => {
-    const text = normalizeNewlines(byPath.get(path)?.text ?? "");
-    const index = indexes.get(path) ?? new LineIndex(text);
-    indexes.set(path, index);
-    let at = text.indexOf(raw, from?.start.offset ?? 0);
-    if (at < 0) at = text.indexOf(raw);
-    return at < 0 ? loc(path, from) : index.location(path, at, at + raw.length);
-  };
-  // YAML spans mark the key; point at the executor id itself, where the fix goes.
-  const executorLoc = (e: ChainElement): Location =>
-    e.ext === ".yaml" || e.ext === ".yml" ? locText(e.path, String(e.metadata.executor_id), e.spans.executor_id) : loc(e.path, e.spans.executor_id);
-  const report = (diag: Diagnostic) => {
-    const key = `${diag.code}\u0000${diag.loc?.source}\u0000${diag.loc?.start.offset}`;
-    if (!diagnostics.has(key)) diagnostics.set(key, diag);
-  };
-  // Runtimes and primitives sit in many chains: read and hash each file once per build.
-  const cache = new Map<string, { read: ReturnType<typeof readToolMetadata>; hash: string }>();
-  const memo = (text: string, ext: string) => {
-    const key = `${ext}\u0000${text}`;
-    let hit = cache.get(key);
-    if (!hit) cache.set(key, (hit = { read: readToolMetadata(text, ext), hash: contentHash(text, "tool", `tool${ext}`) }));
-    return hit;
-  };
+  const compiler = new ToolCompiler(sources);
   const tools: CompiledTool[] = [];
   const seen = new Set<string>();
-  const toolIds = new Set(sources.filter((s) => s.kind === "tool").map((s) => s.id));
   for (const src of sources) {
     if (src.kind !== "tool" || spaceOf(src) !== "project" || seen.has(src.id)) continue;
     seen.add(src.id);
-    const own = memo(src.text, src.ext ?? "").read;
+    const tool = compiler.compile(src);
+    if (tool) tools.push(tool);
+  }
+  return { tools, diagnostics: compiler.diagnostics() };
+}
+
+type Chain = ReturnType<typeof buildChain>;
+
+/** One build's tools: the files read and hashed once, and each diagnostic reported once. */
+class ToolCompiler {
+  private readonly finder: ToolFinder;
+  private readonly byPath: Map<string, SourceFile>;
+  private readonly toolIds: Set<string>;
+  /** By code, file and offset: a file shared by many chains reports its problem once. */
+  private readonly reported = new Map<string, Diagnostic>();
+  private readonly indexes = new Map<string, LineIndex>();
+  /** Runtimes and primitives sit in many chains: each file is read and hashed once per build. */
+  private readonly reads = new Map<string, { read: ReturnType<typeof readToolMetadata>; hash: string }>();
+
+  constructor(sources: readonly SourceFile[]) {
+    ({ finder: this.finder, byPath: this.byPath } = sourceFinder(sources));
+    this.toolIds = new Set(sources.filter((s) => s.kind === "tool").map((s) => s.id));
+  }
+
+  diagnostics(): Diagnostic[] {
+    return [...this.reported.values()];
+  }
+
+  /** A project tool's module data, or null when it has none (a helper) or its chain has errors. */
+  compile(src: SourceFile): CompiledTool | null {
+    const own = this.read(src.text, src.ext ?? "").read;
     if (Object.keys(own.metadata).length === 0) {
       const errors = own.problems.filter((x) => x.severity === "error");
-      for (const p of errors) report(d.unreadableToolMetadata(loc(src.path, p.span), p.message));
+      for (const p of errors) this.report(d.unreadableToolMetadata(this.loc(src.path, p.span), p.message));
       // Shown with --verbose: a file that compiles to nothing must say so (a .sh "tool" above all).
-      if (errors.length === 0) report(d.skippedFile(loc(src.path), helperReason(src.ext ?? "")));
-      continue;
+      if (errors.length === 0) this.report(d.skippedFile(this.loc(src.path), helperReason(src.ext ?? "")));
+      return null;
     }
-    const built = buildChain(src.id, finder, { integrity: (text, ext) => memo(text, ext).hash, readMetadata: (text, ext) => memo(text, ext).read });
+    const built = buildChain(src.id, this.finder, { integrity: (text, ext) => this.read(text, ext).hash, readMetadata: (text, ext) => this.read(text, ext).read });
+    // A primitive alone is nothing to run: it only ever executes at the end of a chain.
+    if (this.reportIssues(src, built) || built.chain.length === 1) return null;
+    const plan = planChain(built.chain);
+    plan.files = built.chain.map((e) => fileOf(e, this.byPath.get(e.path)!.text));
+    let failed = checkSignatures(built.chain, this.byPath, this.report, this.loc);
+    failed = this.checkScopes(src, built.chain, plan) || failed;
+    failed = this.checkSplices(built.chain, plan) || failed;
+    const root = built.chain.at(-1)!;
+    if (!PROCESS_PRIMITIVES.includes(root.item_id)) {
+      const named = built.chain.at(-2);
+      this.report(d.unrunnablePrimitive(named ? this.executorLoc(named) : this.loc(src.path), src.id, root.item_id, PROCESS_PRIMITIVES));
+    }
+    return failed ? null : { id: src.id, source: src.path, metadata: built.chain[0]!.metadata, plan };
+  }
+
+  /** Reports what building the chain met; true when any of it is an error. */
+  private reportIssues(src: SourceFile, built: Chain): boolean {
     let failed = false;
     for (const issue of built.issues) {
       const last = built.chain.at(-1);
-      const at = last ? executorLoc(last) : loc(src.path);
+      const at = last ? this.executorLoc(last) : this.loc(src.path);
       if (issue.code === "metadata_problem") {
-        const l = loc(issue.path ?? src.path, issue.span);
-        report(issue.severity === "error" ? d.unreadableToolMetadata(l, issue.message) : d.ignoredToolMetadata(l, issue.message));
+        const l = this.loc(issue.path ?? src.path, issue.span);
+        this.report(issue.severity === "error" ? d.unreadableToolMetadata(l, issue.message) : d.ignoredToolMetadata(l, issue.message));
         failed ||= issue.severity === "error";
         continue;
       }
       failed = true;
-      if (issue.code === "executor_not_found") report(d.executorNotFound(at, issue.itemId, src.id, didYouMeanId(issue.itemId, toolIds)));
+      if (issue.code === "executor_not_found") this.report(d.executorNotFound(at, issue.itemId, src.id, didYouMeanId(issue.itemId, this.toolIds)));
       else if (issue.code === "circular_dependency") {
         const ids = built.chain.map((e) => e.item_id);
-        report(d.circularChain(at, [...ids.slice(ids.indexOf(issue.itemId)), issue.itemId]));
-      } else if (issue.code === "chain_too_deep") report(d.chainTooDeep(at, src.id, MAX_CHAIN_DEPTH));
+        this.report(d.circularChain(at, [...ids.slice(ids.indexOf(issue.itemId)), issue.itemId]));
+      } else if (issue.code === "chain_too_deep") this.report(d.chainTooDeep(at, src.id, MAX_CHAIN_DEPTH));
     }
-    // A primitive alone is nothing to run: it only ever executes at the end of a chain.
-    if (failed || built.chain.length === 1) continue;
-    const plan = planChain(built.chain);
-    plan.files = built.chain.map((e) => fileOf(e, byPath.get(e.path)!.text));
-    failed = checkSignatures(built.chain, byPath, report, loc) || failed;
-    const { problems, known } = checkChainScopes(built.chain, plan.config);
+    return failed;
+  }
+
+  /** Placeholders of the chain's config that no element provides; true when any is an error. */
+  private checkScopes(src: SourceFile, chain: readonly ChainElement[], plan: ChainPlan): boolean {
+    let failed = false;
+    const { problems, known } = checkChainScopes(chain, plan.config);
     for (const p of problems) {
-      const e = built.chain[p.element]!;
-      const l = locText(e.path, p.raw, e.spans[p.field]);
-      if (p.kind === "foreign") report(d.foreignPlaceholderInTool(l, p.raw, p.fix ?? ""));
-      else if (p.kind === "lower_case_env") report(d.lowerCaseEnvVar(l, p.raw, p.fix ?? ""));
-      else report(d.unknownRuntimeParam(l, p.raw, src.id, known));
+      const e = chain[p.element]!;
+      const l = this.locText(e.path, p.raw, e.spans[p.field]);
+      if (p.kind === "foreign") this.report(d.foreignPlaceholderInTool(l, p.raw, p.fix ?? ""));
+      else if (p.kind === "lower_case_env") this.report(d.lowerCaseEnvVar(l, p.raw, p.fix ?? ""));
+      else this.report(d.unknownRuntimeParam(l, p.raw, src.id, known));
       failed ||= p.kind !== "lower_case_env";
     }
-    const spliced = checkSplicedValues(built.chain, plan.config);
+    return failed;
+  }
+
+  /** Values spliced into a shell script: refused where the shell may not read them as data; true when any is. */
+  private checkSplices(chain: readonly ChainElement[], plan: ChainPlan): boolean {
+    const spliced = checkSplicedValues(chain, plan.config);
     // The placeholder's own line of the template leads to the right one of several equal placeholders.
     const at = (s: PlaceholderSite) => {
-      const e = built.chain[s.element]!;
-      const line = locText(e.path, s.context, e.spans.config);
+      const e = chain[s.element]!;
+      const line = this.locText(e.path, s.context, e.spans.config);
       const found = line.end.offset - line.start.offset === s.context.length;
-      return locText(e.path, s.raw, found ? { start: { ...line.start, offset: line.end.offset - s.raw.length }, end: line.end } : e.spans.config);
+      return this.locText(e.path, s.raw, found ? { start: { ...line.start, offset: line.end.offset - s.raw.length }, end: line.end } : e.spans.config);
     };
-    for (const r of spliced.refused) report(d.unprovenShellContext(at(r), r.message));
-    for (const r of spliced.inert) report(d.inertOnlySplice(at(r), r.raw, r.where));
-    failed ||= spliced.refused.length > 0;
-    if (spliced.script) report(d.shellScriptBySubstitution(at(spliced.script), spliced.script.shell, spliced.script.placeholders));
-    const root = built.chain.at(-1)!;
-    if (!PROCESS_PRIMITIVES.includes(root.item_id)) {
-      const named = built.chain.at(-2);
-      report(d.unrunnablePrimitive(named ? executorLoc(named) : loc(src.path), src.id, root.item_id, PROCESS_PRIMITIVES));
-    }
-    if (!failed) tools.push({ id: src.id, source: src.path, metadata: built.chain[0]!.metadata, plan });
+    for (const r of spliced.refused) this.report(d.unprovenShellContext(at(r), r.message));
+    for (const r of spliced.inert) this.report(d.inertOnlySplice(at(r), r.raw, r.where));
+    if (spliced.script) this.report(d.shellScriptBySubstitution(at(spliced.script), spliced.script.shell, spliced.script.placeholders));
+    return spliced.refused.length > 0;
   }
-  return { tools, diagnostics: [...diagnostics.values()] };
-}
 
+  private read(text: string, ext: string): { read: ReturnType<typeof readToolMetadata>; hash: string } {
+    const key = `${ext}\u0000${text}`;
+    let hit = this.reads.get(key);
+    if (!hit) this.reads.set(key, (hit = { read: readToolMetadata(text, ext), hash: contentHash(text, "tool", `tool${ext}`) }));
+    return hit;
+  }
+
+  private readonly report = (diag: Diagnostic): void => {
+    const key = `${diag.code}\u0000${diag.loc?.source}\u0000${diag.loc?.start.offset}`;
+    if (!this.reported.has(key)) this.reported.set(key, diag);
+  };
+
+  private readonly loc = (path: string, span?: Span): Location => ({ source: path, start: span?.start ?? START, end: span?.end ?? span?.start ?? START });
+
+  /** Where `raw` first occurs in a file at or after `from` (else anywhere in it, else at `from`). */
+  private locText(path: string, raw: string, from?: Span): Location {
+    const text = normalizeNewlines(this.byPath.get(path)?.text ?? "");
+    const index = this.indexes.get(path) ?? new LineIndex(text);
+    this.indexes.set(path, index);
+    let at = text.indexOf(raw, from?.start.offset ?? 0);
+    if (at < 0) at = text.indexOf(raw);
+    return at < 0 ? this.loc(path, from) : index.location(path, at, at + raw.length);
+  }
+
+  /** YAML spans mark the key; point at the executor id itself, where the fix goes. */
+  private executorLoc(e: ChainElement): Location {
+    return e.ext === ".yaml" || e.ext === ".yml" ? this.locText(e.path, String(e.metadata.executor_id), e.spans.executor_id) : this.loc(e.path, e.spans.executor_id);
+  }
+}
 function fileOf(e: ChainElement, text: string) {
   const signed = parseSignatureLine(normalizeNewlines(text), formatFor("tool", `tool${e.ext}`)) !== null;
   return { item_id: e.item_id, path: e.path, sha256: sha256Hex(text), signed };

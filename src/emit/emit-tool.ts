@@ -1,5 +1,5 @@
 import { TS_TYPES } from "../analyze/analysis.js";
-import type { CompiledTool } from "../compile/compile-tools.js";
+import type { CompiledTool } from "../model/items.js";
 import { readParamSchema } from "../runtime/exec/check-params.js";
 import { pyJsonDumps } from "../runtime/py-json.js";
 import { PyFloat } from "../runtime/pystr.js";

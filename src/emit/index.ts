@@ -5,7 +5,7 @@ import { emitDirective, sameEntry, type RegistryEntry } from "./emit-directive.j
 import { emitIndex, emitToolsIndex } from "./emit-index.js";
 import type { DeclarationMapOptions } from "./declaration-map.js";
 import { emitTool } from "./emit-tool.js";
-import type { CompiledTool } from "../compile/compile-tools.js";
+import type { CompiledTool } from "../model/items.js";
 
 /**
  * Where an item's TypeScript source goes: under `ts/`, not beside its `.js`. TypeScript resolves

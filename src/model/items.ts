@@ -1,6 +1,8 @@
 // The items the pipeline hands from one phase to the next, as plain data. This module imports no
 // phase, so that every phase (and the emitter in particular) can depend on it without depending on
 // the pipeline that produces the data.
+import type { ChainPlan } from "../runtime/exec/plan.js";
+import type { ToolMetadata } from "../tools/tool-metadata.js";
 
 /** A knowledge item as the original's `markdown/frontmatter` parser returns it: YAML keys plus body and raw. */
 export interface KnowledgeData {
@@ -17,4 +19,12 @@ export interface KnowledgeItem {
   space: string;
   source: string;
   data: KnowledgeData;
+}
+
+/** A project tool whose chain resolved: what its module is emitted from. */
+export interface CompiledTool {
+  id: string;
+  source: string;
+  metadata: ToolMetadata;
+  plan: ChainPlan;
 }

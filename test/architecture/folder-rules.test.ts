@@ -16,8 +16,6 @@ const KNOWN_LONG = new Map([
   // Hand-written fast paths beside the Peggy grammars: whether they stay is for the benchmark to decide.
   ["parse/call-simple.ts parseSimpleCall", "fast path pending a benchmark decision"],
   ["parse/xml-simple.ts parseSimpleXml", "fast path pending a benchmark decision"],
-  // Split when it moves into compile/ beside the directive compiler.
-  ["compile-tools.ts compileTools", "split with its move into compile/"],
 ]);
 
 function fake(modules: Record<string, string[]>, lengths: Record<string, number> = {}): SourceGraph {
