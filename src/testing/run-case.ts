@@ -76,7 +76,7 @@ async function checkExpectation(file: TestFile, c: TestCase, e: Expectation, fie
 /** The fields of the case's item, or null when the case ended at validation (a refusal, expected or not). */
 function fieldsOf(file: TestFile, c: TestCase, targets: Targets, options: RunOptions, result: CaseResult): Fields | null {
   if (file.kind === "knowledge") return knowledgeFields(targets.knowledge.get(file.id)!);
-  if (file.kind === "tool") return toolFields(targets.tool.get(file.id)!, c, targets, options, result);
+  if (file.kind === "tool") return toolFields(file.id, targets.tool.get(file.id)!, c, targets, options, result);
   return directiveFields(targets.directive.get(file.id)!, c, result);
 }
 
@@ -131,8 +131,8 @@ function contextIds(d: DirectiveTarget): string[] {
   return [...new Set([...p.hooks.flatMap((h) => h.items), ...p.system, ...p.before, ...p.after])];
 }
 
-function toolFields(t: ToolTarget, c: TestCase, targets: Targets, options: RunOptions, result: CaseResult): Fields | null {
-  const run = (dryRun: boolean) => t.execute({ ...c.inputs }, { ...targets.toolOptions, dryRun });
+function toolFields(id: string, t: ToolTarget, c: TestCase, targets: Targets, options: RunOptions, result: CaseResult): Fields | null {
+  const run = (dryRun: boolean) => (targets.runTool ? targets.runTool(id, t, { ...c.inputs }, dryRun) : t.execute({ ...c.inputs }, { dryRun }));
   if (c.refuses) {
     return once(async () => {
       refusalOutcome(c, await run(false), result);

@@ -23,6 +23,9 @@ export interface ToolTarget {
   execute(params: Record<string, unknown>, options?: Record<string, unknown>): Promise<{ status: string } & Record<string, unknown>>;
 }
 
+export type ToolResponse = { status: string } & Record<string, unknown>;
+export type ToolRunner = (id: string, tool: ToolTarget, params: Record<string, unknown>, dryRun: boolean) => Promise<ToolResponse>;
+
 /** The loaded items by id; an item in `broken` exists but did not compile. `absent` kinds are not carried at all (a bundle has no knowledge). */
 export interface Targets {
   directive: Map<string, DirectiveTarget>;
@@ -32,8 +35,8 @@ export interface Targets {
   /** `kind:id` of items of `broken` that have no error but no module either (a chain's primitive). */
   moduleless?: Set<string>;
   absent: Set<ItemKind>;
-  /** How to run a tool for real with --run (the project's files, verifiers). */
-  toolOptions?: Record<string, unknown>;
+  /** Runs a tool (for real, or a dry run) with the checks its source demands: set by the loader. */
+  runTool?: ToolRunner;
   dispose(): void;
 }
 

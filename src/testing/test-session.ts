@@ -17,7 +17,7 @@ import { junitReport } from "./reporters/junit.js";
 import { tapReport } from "./reporters/tap.js";
 import { runTests, type Report, type Selection } from "./run-tests.js";
 import { catalogOf, type Targets } from "./targets.js";
-import { toolRunOptions } from "./tool-run-options.js";
+import { projectToolRunner } from "./tool-run-options.js";
 import { coverageOf, coverageText, type Coverage } from "./coverage.js";
 
 export const REPORTERS = ["human", "json", "junit", "tap"] as const;
@@ -85,15 +85,15 @@ export async function runSession(o: SessionOptions, io: SessionIo): Promise<numb
 async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, string>): Promise<Targets | number> {
   const trust = { trustedKeys: o.trustedKeys, cwd: io.cwd, env: io.env };
   try {
-    if (o.source.kind === "bundle") return await loadBundle(o.source.path, o.source.label, trust);
+    if (o.source.kind === "bundle") return await loadBundle(o.source.path, o.source.label, { ...trust, project: o.root });
     const place = { project: o.root, userSpace: o.userSpace, ...trust };
-    if (o.source.kind === "out") return { ...(await loadOutput(o.source.dir, trust)), toolOptions: toolRunOptions(place) };
+    if (o.source.kind === "out") return { ...(await loadOutput(o.source.dir, trust)), runTool: projectToolRunner(place) };
     const read = o.readProject();
     for (const s of read.sources) texts.set(s.path, s.text.replace(/\r\n?/g, "\n"));
     const { targets, diagnostics } = await loadInMemory(read.sources, read.hookConfig);
     // Warnings are the build's to report; errors explain why an item's cases cannot run.
     printDiagnostics([...read.diagnostics, ...diagnostics].filter((d) => d.severity === "error"), texts, o, io);
-    return { ...targets, toolOptions: toolRunOptions(place) };
+    return { ...targets, runTool: projectToolRunner(place) };
   } catch (e) {
     // The verifying loader's refusal comes from its hooks thread as an error named IntegrityError, not an instance of the class here.
     if (e instanceof IntegrityError || (e instanceof Error && e.name === "IntegrityError")) {

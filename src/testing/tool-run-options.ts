@@ -8,6 +8,7 @@ import type { Execa } from "../runtime/exec/run-process.js";
 import type { ElementFile } from "../runtime/exec/run-tool.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { verifyItem } from "../sign/verify-item.js";
+import type { ToolRunner } from "./targets.js";
 
 export interface ToolRunPlace {
   project: string;
@@ -17,7 +18,13 @@ export interface ToolRunPlace {
   trustedKeys: readonly string[];
 }
 
-export function toolRunOptions(p: ToolRunPlace): Record<string, unknown> {
+/** Runs a tool from the sources or built output as `rye run tool` runs one. */
+export function projectToolRunner(p: ToolRunPlace): ToolRunner {
+  const base = toolRunOptions(p);
+  return (_id, tool, params, dryRun) => tool.execute(params, { ...base, configSchema: tool.metadata?.config_schema, dryRun });
+}
+
+function toolRunOptions(p: ToolRunPlace): Record<string, unknown> {
   const spaces = [{ root: p.project, label: "project" }, { root: p.userSpace, label: "user" }];
   let trust: TrustStore | undefined;
   const verifyElement = (file: ElementFile) => {

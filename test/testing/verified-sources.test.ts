@@ -70,6 +70,13 @@ describe("rye test --bundle", () => {
     expect(results.filter((x) => x.kind === "knowledge").map((x) => x.status)).toEqual(["skipped"]);
   });
 
+  test("with --run a bundled tool runs as rye run <bundle> tool runs it, against the project's files", async () => {
+    const p = await built("bundle");
+    const r = await p.rye("--bundle", "out/bundle.mjs", "--trusted-key", p.key, "--run", "--json", "tool:examples/word_count");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).counts).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
+  });
+
   test("a tampered bundle fails before any case runs, and none of its code is evaluated", async () => {
     const p = await built("bundle");
     const marker = join(p.dir, "marker");

@@ -68,7 +68,6 @@ function sessionOptions(values: Values, filters: string[], io: Io): SessionOptio
   if (values.out !== undefined && values.bundle !== undefined) return fail("--out and --bundle each choose what to test: give one");
   // A module of out/ loads once per process, so a rebuilt output would not be seen again.
   if (values.out !== undefined && values.watch) return fail("--watch runs from the sources or a bundle; with --out, rebuild and run again");
-  if (values.bundle !== undefined && values.run) return fail("--run runs tools from the sources or --out; a bundle's tools run with rye run <bundle> tool");
   let pattern: RegExp | null = null;
   try {
     if (values.t !== undefined) pattern = new RegExp(values.t, "u");
