@@ -55,6 +55,9 @@ export function refuseOutDir(outDir: string, project?: string): void {
       const how = out === resolve(outDir) ? "" : ` (${out} once links are resolved)`;
       throw refuse(outDir, `${outDir} lies outside the project ${proj}${how}; the output folder must be inside the project (default: out)`);
     }
+    // `.git` is the repository's own state, not the checkout's: a build writing refs or hooks there
+    // would change what git does. Any spelling, as case-insensitive file systems treat them alike.
+    if (out.slice(proj.length).split(sep).some((part) => part.toLowerCase() === ".git")) throw refuse(outDir, `${outDir} lies inside the project's .git folder, which holds the repository's own state; choose an output folder outside .git (default: out)`);
   }
   const st = lstatSync(outDir, { throwIfNoEntry: false });
   if (st?.isSymbolicLink() && !oldGeneration(outDir)) {

@@ -1,12 +1,16 @@
 // Reads the project's configuration: rye.config.json at the project root, else the "rye" object of
 // its package.json. Problems are located diagnostics in that file, never exceptions.
-import { existsSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import * as d from "../diagnostics/codes.js";
 import { LineIndex, type Diagnostic, type Location } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../runtime/did-you-mean.js";
 import { CONFIG_KEYS, type RyeConfig } from "./config-keys.js";
 import { membersOf, rootSpan, valueOf, type JsonMember, type JsonSpan } from "./json-members.js";
+import { decodeSource, NotReadable, readRegularFile } from "./source-text.js";
+
+/** Config files are a few hundred bytes; the bound keeps a checkout's link to /dev/zero from reading forever. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** The configuration found for a project, where it came from, and what was wrong with it. */
 export interface ProjectConfig {
@@ -20,11 +24,38 @@ export interface ProjectConfig {
 export function readConfig(project: string): ProjectConfig {
   for (const [name, key] of [["rye.config.json", null], ["package.json", "rye"]] as const) {
     const path = join(project, name);
-    if (!existsSync(path)) continue;
-    const parsed = parseConfigText(readFileSync(path, "utf8"), name, key);
+    if (!present(path)) continue;
+    const text = readConfigText(path, name);
+    if (typeof text !== "string") return { config: {}, source: name, diagnostics: [text] };
+    const parsed = parseConfigText(text, name, key);
     if (parsed) return parsed;
   }
   return { config: {}, source: null, diagnostics: [] };
+}
+
+/** Whether a config file is there at all: a dangling link is reported when read, not taken for "none". */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A config file's text, read only as a regular file of at most MAX_CONFIG_BYTES (the checkout may
+ * make it a FIFO or a link to a device), or the located RYE8002 saying why it is not read.
+ */
+export function readConfigText(path: string, name: string): string | Diagnostic {
+  const at = { source: name, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
+  try {
+    return decodeSource(readRegularFile(path, MAX_CONFIG_BYTES));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = e instanceof NotReadable ? e.reason : code === "ENOENT" ? "it is a link to nothing" : code ?? "it is not valid UTF-8";
+    return d.unreadablePath(at, why);
+  }
 }
 
 /**

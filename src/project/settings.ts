@@ -1,11 +1,11 @@
 // A command's settings: its flags, else the project's config file, else the defaults. Paths in the
 // config file are relative to the project root; paths in flags to the working directory.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import * as d from "../diagnostics/codes.js";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RyeConfig } from "./config-keys.js";
-import { readConfig } from "./read-config.js";
+import { readConfig, readConfigText } from "./read-config.js";
 import { isInside, workingTreeOf } from "./find-project.js";
 
 /** The flags a command may have that the config file also sets. */
@@ -79,12 +79,9 @@ function configKeyDir(project: string, dir: string | undefined, source: string |
 
 /** Where the config file names `key` (its first mention), for a located diagnostic. */
 function settingAt(project: string, source: string, key: string) {
-  let text = "";
-  try {
-    text = readFileSync(join(project, source), "utf8");
-  } catch {
-    // Read a moment ago; at its start then.
-  }
+  // Read a moment ago, and again only as a bounded regular file; at its start when that fails now.
+  const read = readConfigText(join(project, source), source);
+  const text = typeof read === "string" ? read : "";
   const at = Math.max(text.indexOf(JSON.stringify(key)), 0);
   return new LineIndex(text).location(source, at, at + key.length + 2);
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { VERSION } from "../../version.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -13,6 +12,7 @@ import type { OutputDrift } from "../../output/check-output.js";
 import { locateProject } from "../../builder/load-project.js";
 import { holdsProject } from "../../project/find-project.js";
 import { resolveSettings } from "../../project/settings.js";
+import { readConfigText } from "../../project/read-config.js";
 import { upToDate } from "../../cache/up-to-date.js";
 import { clock, reportBuild } from "./build-report.js";
 
@@ -153,7 +153,8 @@ interface CheckOptions {
 
 /** Prints the config file's problems; true when one is an error (the build then does not start). */
 function reportConfigProblems(problems: readonly Diagnostic[], project: string, io: Io): boolean {
-  const sources = new Map(problems.map((d) => d.loc!.source).map((f) => [f, readFileSync(resolve(project, f), "utf8")]));
+  // Read again for the code frames, as bounded regular files: the checkout may have made it a FIFO.
+  const sources = new Map(problems.map((d) => d.loc!.source).map((f) => [f, readConfigText(resolve(project, f), f)]).filter((e): e is [string, string] => typeof e[1] === "string"));
   const display = (source: string) => relative(io.cwd, resolve(project, source)) || source;
   for (const d of problems) io.stderr.write(`${formatDiagnostic(d, { color: useColor(io), sources, displayPath: display })}\n`);
   return problems.some((d) => d.severity === "error");
