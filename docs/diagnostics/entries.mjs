@@ -330,7 +330,8 @@ which is right for an example shown to the model but wrong for a misspelt input.
     explain: `The metadata is read by name: \`<metadata>\`, \`<inputs>\` and \`<outputs>\` under \`<directive>\`; \`name\`, \`type\`,
 \`required\` and \`default\` on an \`<input>\`; the known children of \`<metadata>\` and \`<context>\`. Anything else is skipped
 without a word, so a misspelt or misplaced element takes what it holds with it. The message names the element or
-attribute it most likely meant. A child of \`<metadata>\` with another name is kept as a field of that name (\`<author>\`),
+attribute it most likely meant. A permission written as an attribute (\`<execute tool="x"/>\`) is reported too: permissions
+are read from text only (\`<execute><tool>x</tool></execute>\`), so it grants nothing. A child of \`<metadata>\` with another name is kept as a field of that name (\`<author>\`),
 so there only a near miss of a known name is reported. This is a warning, unless the markup holds inputs that the
 body uses (they are then not declared, and this one error replaces one per placeholder), or it is \`<inputs>\` or
 \`<outputs>\` inside \`<metadata>\`, which would be read as an empty text field.`,

@@ -46,6 +46,8 @@ export function findUnreadMarkup(root: XmlElement, source: string, lines: LineIn
       // Any other child with text is kept under its own name (`<author>`), so only a near miss is reported.
       const near = nearTag(child.tag, METADATA_CHILDREN);
       if (near) element(child, `did you mean <${near}>?`);
+    } else if (child.tag === "permissions") {
+      for (const p of child.children) if (PRIMARY.has(p.tag)) attributeOnlyGrant(p, out, lines, source);
     } else if (child.tag === "context") {
       for (const c of child.children) if (!CONTEXT_CHILDREN.includes(c.tag)) element(c, `<context> holds only ${CONTEXT_CHILDREN.map((t) => `<${t}>`).join(", ")}.${hint(c.tag, CONTEXT_CHILDREN)}`);
     }
@@ -64,6 +66,18 @@ export function findUnreadMarkup(root: XmlElement, source: string, lines: LineIn
     }
   }
   return out;
+}
+
+/**
+ * `<execute tool="x"/>`: permissions are read from text only (`<execute><tool>x</tool></execute>`), so
+ * this form grants nothing, and the calls it was meant for are then not permitted.
+ */
+function attributeOnlyGrant(el: XmlElement, out: UnreadMarkup[], lines: LineIndex, source: string): void {
+  const names = Object.keys(el.attrib);
+  if (names.length === 0 || el.children.length > 0 || (el.text ?? "").trim() !== "") return;
+  const [kind, value] = [names[0]!, el.attrib[names[0]!]!];
+  const loc = el.attribLocs[kind] ?? lines.location(source, el.loc.start.offset, el.loc.start.offset);
+  out.push({ kind: "unread", loc, what: `Attribute ${kind}="…" of <${el.tag}>`, why: `a permission is read from text only, so this grants nothing. Write <${el.tag}><${kind}>${value}</${kind}></${el.tag}>.`, hidden: [] });
 }
 
 /** The known tag `tag` misspells; a plural is also found from a misspelt singular (`<inptu>` → `<inputs>`). */

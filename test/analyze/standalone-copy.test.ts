@@ -80,13 +80,13 @@ describe("lookupView", () => {
 Use {input:needed_input} and {input:optional_input}.
 `;
 
-  it("keeps what a caller checks (names, required, defaults) and the permissions, not the descriptions", () => {
+  it("keeps what a caller checks (names, required, types, defaults) and the permissions, not the descriptions", () => {
     const parsed = parseDirective(text, "callee.md");
     expect(parsed.data).toBeTruthy();
     const view = lookupView({ id: "callee", space: "project", data: parsed.data!, locs: parsed.locs });
     expect(view.data.inputs).toEqual([
-      { name: "needed_input", required: true },
-      { name: "optional_input", required: false, default: "fallback" },
+      { name: "needed_input", required: true, type: "string" },
+      { name: "optional_input", required: false, type: "string", default: "fallback" },
     ]);
     expect(view.data.permissions).toEqual(parsed.data!.permissions);
     expect(view.data.permissions).not.toBe(parsed.data!.permissions);
