@@ -18,6 +18,7 @@ import { tapReport } from "./reporters/tap.js";
 import { runTests, type Report, type Selection } from "./run-tests.js";
 import { catalogOf, type Targets } from "./targets.js";
 import { projectToolRunner } from "./tool-run-options.js";
+import { obsoleteSnapshots, removeSnapshots } from "./obsolete-snapshots.js";
 import { coverageOf, coverageText, type Coverage } from "./coverage.js";
 
 export const REPORTERS = ["human", "json", "junit", "tap"] as const;
@@ -70,6 +71,7 @@ export async function runSession(o: SessionOptions, io: SessionIo): Promise<numb
     }
     const clock = o.now === undefined ? () => performance.timeOrigin + performance.now() : () => o.now!;
     const report = await runTests(tests.files, loaded, o.selection, { snapshots: { root: o.root, update: o.update, ci: o.ci }, runTools: o.runTools, clock });
+    reportObsolete(tests.files, o, io);
     const coverage = o.coverage ? coverageOf(report, loaded, tests.files, o.selection, o.readProject().sources) : undefined;
     writeReport(report, coverage, o, io);
     if (report.counts.total === 0 && !o.passWithNoTests) {
@@ -106,6 +108,16 @@ async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, 
     }
     throw e;
   }
+}
+
+/** Only a run of every case knows which snapshots are unused; --update removes them. */
+function reportObsolete(files: Parameters<typeof obsoleteSnapshots>[1], o: SessionOptions, io: SessionIo): void {
+  if (o.selection.filters.length > 0 || o.selection.pattern !== null) return;
+  const unused = obsoleteSnapshots(o.root, files);
+  if (unused.length === 0) return;
+  if (o.update) removeSnapshots(o.root, unused);
+  const what = o.update ? "removed" : "no case uses them (rye test --update removes them)";
+  io.stderr.write(`Obsolete snapshots, ${what}:\n${unused.map((u) => `  ${u}\n`).join("")}`);
 }
 
 function printDiagnostics(ds: readonly Diagnostic[], texts: ReadonlyMap<string, string>, o: SessionOptions, io: SessionIo): void {

@@ -36,6 +36,20 @@ describe("snapshots", () => {
     expect((await ryeTest(dir)).code).toBe(0);
   });
 
+  test("a snapshot no case uses any more is reported by a whole run, and --update removes it", async () => {
+    const dir = projectWith({ "directives/t/hi.test.yaml": CASE });
+    expect((await ryeTest(dir)).code).toBe(0);
+    writeFileSync(join(dir, ".ai", "tests", "directives", "t", "hi.test.yaml"), CASE.replace("      metadata:\n        snapshot: true\n", ""));
+    const [metadata] = readdirSync(folder(dir)).filter((f) => f.endsWith(".metadata.snap"));
+    const run = await ryeTest(dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Obsolete snapshots, no case uses them (rye test --update removes them):\n  .ai/tests/__snapshots__/directives/t/hi/${metadata}\n`);
+    expect((await ryeTest(dir, "t/hi")).stderr).not.toContain("Obsolete");
+    expect((await ryeTest(dir, "--update")).stderr).toContain("Obsolete snapshots, removed:");
+    expect(readdirSync(folder(dir)).filter((f) => f.endsWith(".metadata.snap"))).toEqual([]);
+    expect(readdirSync(folder(dir)).filter((f) => f.endsWith(".prompt.snap"))).toHaveLength(1);
+  });
+
   test("in CI mode (--ci or CI=true) a missing snapshot fails and nothing is written", async () => {
     const dir = projectWith({ "directives/t/hi.test.yaml": CASE });
     const r = await ryeTest(dir, "--ci");
