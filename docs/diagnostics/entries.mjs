@@ -424,6 +424,18 @@ empty system message. This is reported once per build, without a file.`,
     fix: [{ file: ".ai/knowledge/rye/agent/core/DirectiveInstruction.md", source: { kind: "knowledge", id: "rye/agent/core/DirectiveInstruction" }, text: INSTRUCTION_TEXT }],
     fix_prose: "Add the knowledge item to the project (or user) space, pass the system space that has it with `--system`, or define your own hooks in `.ai/config/agent/hook_conditions.yaml`. `rye init` creates it.",
   },
+  RYE3009: {
+    summary: "a hook condition's regex that cannot be matched in linear time, or is no JavaScript pattern",
+    explain: `A hook condition with \`op: regex\` (in \`hook_conditions.yaml\` or a directive's \`<hooks>\`) is tested against
+values the caller passes, on every thread event. rye matches it with a matcher whose time grows only with the
+length of the text, so a pattern such as \`^(a+)+$\` cannot stall a render, \`rye preview\` or the language server.
+That matcher follows every JavaScript pattern construct except backreferences (\`\\1\`, \`\\k<name>\`) and lookaround
+(\`(?=\`, \`(?!\`, \`(?<=\`, \`(?<!\`), up to 1000 states. Patterns JavaScript rejects are reported too, most often
+Python's syntax: \`(?P<name>…)\`, inline flags such as \`(?i)\`, \`\\Z\`. A hook with a refused pattern configures nothing.`,
+    example: { fixture: "rye3009_hook_regex" },
+    fix: [{ from: "(?i)urgent", to: "[Uu]rgent" }],
+    fix_prose: "Write the pattern in JavaScript syntax without backreferences or lookaround (here: a character class instead of the inline `(?i)` flag), or use `op: contains` or `op: eq`.",
+  },
   RYE4001: {
     summary: "a tool's chain names an executor found in no space it may use",
     explain: `A tool names an executor (\`__executor_id__\` in Python, \`executor_id\` in YAML); following executors gives the tool's

@@ -5,6 +5,7 @@ import type { DirectiveData } from "../parse/directive-data.js";
 import { readBlockYaml } from "../parse/read-block-yaml.js";
 import { YAML_1_1 } from "../parse/yaml-1-1-scalars.js";
 import { MAX_YAML_DEPTH, yamlTooDeepAt } from "../parse/yaml-depth.js";
+import { reportRefusedRegexes } from "./hook-regexes.js";
 
 /** A context hook: on `event`, load knowledge items and inject them before or after the prompt. */
 export interface HookDef {
@@ -51,7 +52,15 @@ export function readHookConfig(text: string, path: string): { hooks: HookDef[]; 
   const deep = yamlTooDeepAt(text);
   if (deep !== -1) return { hooks: [], diagnostics: [d.yamlTooDeep(new LineIndex(text).location(path, deep, deep + 1), MAX_YAML_DEPTH)] };
   try {
-    return { hooks: hooksFromConfig(text, path), diagnostics: [] };
+    // A hook whose regex is refused configures nothing: its condition could not be evaluated.
+    const lines = new LineIndex(text);
+    const diagnostics: Diagnostic[] = [];
+    const hooks = hooksFromConfig(text, path).filter((h) => {
+      const refused = reportRefusedRegexes(h.condition, text, 0, text.length, path, lines);
+      diagnostics.push(...refused);
+      return refused.length === 0;
+    });
+    return { hooks, diagnostics };
   } catch (e) {
     const offset = e instanceof YAMLError ? e.pos[0] : 0;
     const detail = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");

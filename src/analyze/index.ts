@@ -6,6 +6,7 @@ import type { DirectiveLocations } from "../parse/directive-data.js";
 import type { AnalyzeInput, CompiledText, DeclaredAt, DirectiveAnalysis } from "./analysis.js";
 import type { CheckContext } from "./checks/context.js";
 import { reportForeignPlaceholders } from "./checks/report-foreign-placeholders.js";
+import { reportHookRegexes } from "./checks/report-hook-regexes.js";
 import { reportHookTemplates } from "./checks/report-hook-templates.js";
 import { reportInputDeclarations } from "./checks/report-input-declarations.js";
 import { reportInputReferences } from "./checks/report-input-references.js";
@@ -23,6 +24,7 @@ const CHECKS = [
   reportForeignPlaceholders,
   reportNameMismatch,
   reportHookTemplates,
+  reportHookRegexes,
   reportUnreadMarkup,
   reportMisspeltKinds,
 ];

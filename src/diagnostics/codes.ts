@@ -37,6 +37,7 @@ export const CODES = {
   RYE3006: ["warning", "a `<suppress>` entry matches nothing in the extends chain or the context hooks"],
   RYE3007: ["error", "a hook template uses a namespace the hook context does not have, or `{input:x}` where there are no inputs"],
   RYE3008: ["warning", "the built-in DirectiveInstruction hook's knowledge item `rye/agent/core/DirectiveInstruction` is in no space"],
+  RYE3009: ["error", "a hook condition's `op: regex` pattern that is no JavaScript pattern, or that a linear-time matcher cannot run (backreferences, lookaround, over 1000 states)"],
   RYE5001: ["warning", "a signed source item changed since it was signed (an error with `--verify-sources`)"],
   RYE5002: ["error", "`--verify-sources`: a source item carries no signature"],
   RYE5003: ["error", "`--verify-sources`: a source item is signed by a key no space trusts"],
@@ -208,6 +209,9 @@ export const missingInstructionKnowledge = (id: string) =>
   );
 
 export const badHookTemplate = (loc: Location, raw: string, fix: string) => error("RYE3007", `'${raw}' cannot resolve in a hook: ${fix}`, loc);
+
+export const unsafeHookRegex = (loc: Location, pattern: string, why: string) =>
+  error("RYE3009", `The hook condition's regex '${pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern}' is refused: ${why}. Hook regexes are matched in time linear in the input; write the condition without that construct (or with op: contains / eq).`, loc);
 
 export const unparsedCall = (loc: Location, name: string) =>
   warning("RYE6001", `This ${name}(…) call does not parse as Python literal arguments, so it cannot be checked.`, loc);

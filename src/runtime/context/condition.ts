@@ -1,6 +1,7 @@
 // Hook and graph conditions, as the original's condition_evaluator.matches.
 import { pyEquals } from "../exec/substitute-params.js";
 import { PyFloat, pyStr } from "../pystr.js";
+import { compileLinear } from "./linear-regex.js";
 import { resolvePath } from "./resolve-path.js";
 
 type Condition = Record<string, unknown> | null | undefined;
@@ -15,6 +16,27 @@ function compare(a: unknown, e: unknown): number | undefined {
   return undefined; // Python raises TypeError here; the condition does not match.
 }
 
+/** Compiled patterns, by source: a hook's condition is evaluated on every event of every thread. */
+const compiled = new Map<string, { test: (text: string) => boolean }>();
+
+/**
+ * A regex as the linear-time matcher runs it (linear-regex.ts): never V8's backtracking engine,
+ * which the caller's text could keep busy for hours. A refused pattern is an error naming the rule
+ * (the build reports it as RYE3009, so only output made some other way gets here).
+ */
+function linear(pattern: string): { test: (text: string) => boolean } {
+  let m = compiled.get(pattern);
+  if (!m) {
+    try {
+      m = compileLinear(pattern);
+    } catch (e) {
+      throw new Error(`Hook condition regex '${pattern}' is refused: ${(e as Error).message} (RYE3009)`);
+    }
+    if (compiled.size < 256) compiled.set(pattern, m);
+  }
+  return m;
+}
+
 const OPS: Record<string, (a: unknown, e: unknown) => boolean> = {
   eq: (a, e) => pyEquals(a, e),
   ne: (a, e) => !pyEquals(a, e),
@@ -24,7 +46,7 @@ const OPS: Record<string, (a: unknown, e: unknown) => boolean> = {
   lte: (a, e) => a !== null && a !== undefined && compare(a, e) !== undefined && compare(a, e)! <= 0,
   in: (a, e) => Array.isArray(e) && e.some((x) => pyEquals(a, x)),
   contains: (a, e) => a !== null && a !== undefined && pyStr(a).includes(String(e)),
-  regex: (a, e) => a !== null && a !== undefined && new RegExp(String(e), "u").test(pyStr(a)),
+  regex: (a, e) => a !== null && a !== undefined && linear(String(e)).test(pyStr(a)),
   exists: (a) => a !== null && a !== undefined,
 };
 
