@@ -13,6 +13,7 @@ import { signModule } from "../sign/sign-module.js";
 import { VERSION } from "../version.js";
 import type { Io } from "../host.js";
 import type { BuildMetadata } from "../sign/source-tree.js";
+import { newestVouched, outsideTrust } from "./vouched-time.js";
 
 /**
  * The signing key of this machine; generated on first use, saying how to trust it elsewhere, or,
@@ -38,39 +39,62 @@ export function signingKey(io: Io, outDir?: string): SigningKey {
   return loadSigningKey(dir);
 }
 
-/** The build timestamp from SOURCE_DATE_EPOCH or the sources' own signatures, never the clock. */
+/**
+ * The build timestamp from SOURCE_DATE_EPOCH, else the newest source signature that a key from
+ * outside the checkout vouches for (vouched-time.ts), never the clock.
+ */
 export function timestampFor(sources: readonly SourceFile[], io: Io): string {
-  return buildTimestamp(timestampFromEnv(io.env), sources.map(stampOf));
+  const candidates = new Map<string, SourceFile[]>();
+  for (const s of sources) {
+    const stamp = stampOf(s);
+    if (stamp !== null) candidates.set(stamp, [...(candidates.get(stamp) ?? []), s]);
+  }
+  return buildTimestamp(timestampFromEnv(io.env), [vouchedAmong(candidates, io)]);
+}
+
+/** Keys outside the checkout: pinned ones, and the user space's own key and trust store unless it is refused. */
+function vouchedAmong(candidates: ReadonlyMap<string, Iterable<SourceFile>>, io: Io): string | null {
+  if (candidates.size === 0 || timestampFromEnv(io.env)) return null;
+  const loader = outsideTrust(io, io.cwd, (space) => {
+    const warnings: string[] = [];
+    const pinned = pinnedKeys([], io.env, io.cwd, warnings);
+    if (space === null) return createTrustStore(pinned, warnings);
+    return createTrustStore([...loadTrustStore([{ root: space, label: "user" }]).list(), ...pinned, ...userSpaceSigningKey(space, io.env, warnings)], warnings);
+  });
+  return newestVouched(candidates, loader);
 }
 
 /**
- * The build timestamp of a long-lived process (--watch), kept across rebuilds: each source's own
- * signature timestamp is counted, so an edit updates the latest without reading every source again.
+ * The build timestamp of a long-lived process (--watch), kept across rebuilds: the sources are kept
+ * by their signature timestamps, so an edit updates the candidates without reading every source again.
  */
 export class SourceStamps {
-  private readonly counts = new Map<string, number>();
+  private readonly byStamp = new Map<string, Set<SourceFile>>();
 
   constructor(sources: readonly SourceFile[]) {
-    for (const s of sources) this.count(s, 1);
+    for (const s of sources) this.add(s);
   }
 
   /** `before` was replaced by `after`. */
   edit(before: SourceFile, after: SourceFile): void {
-    this.count(before, -1);
-    this.count(after, 1);
+    const stamp = stampOf(before);
+    const set = stamp === null ? undefined : this.byStamp.get(stamp);
+    set?.delete(before);
+    if (set?.size === 0) this.byStamp.delete(stamp!);
+    this.add(after);
   }
 
-  /** What `timestampFor` says of the sources counted. */
+  /** What `timestampFor` says of the sources kept. */
   timestamp(io: Io): string {
-    return buildTimestamp(timestampFromEnv(io.env), [...this.counts.keys()]);
+    return buildTimestamp(timestampFromEnv(io.env), [vouchedAmong(this.byStamp, io)]);
   }
 
-  private count(s: SourceFile, by: 1 | -1): void {
+  private add(s: SourceFile): void {
     const stamp = stampOf(s);
     if (stamp === null) return;
-    const n = (this.counts.get(stamp) ?? 0) + by;
-    if (n > 0) this.counts.set(stamp, n);
-    else this.counts.delete(stamp);
+    let set = this.byStamp.get(stamp);
+    if (!set) this.byStamp.set(stamp, (set = new Set()));
+    set.add(s);
   }
 }
 

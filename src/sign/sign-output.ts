@@ -40,7 +40,8 @@ export function signOutput(
 
 /**
  * The build's timestamp without reading the clock (decisions.md #16): SOURCE_DATE_EPOCH when set,
- * else the latest `rye:signed:` timestamp among the sources, else the Unix epoch.
+ * else the latest of the source signature timestamps given (the build passes only those a key
+ * from outside the checkout vouches for: builder/vouched-time.ts), else the Unix epoch.
  */
 export function buildTimestamp(fromEnv: string | null, sourceTimestamps: readonly (string | null)[]): string {
   if (fromEnv) return fromEnv;
