@@ -19,6 +19,7 @@ import { signingKeyDir } from "../sign/keys.js";
 import { VERSION } from "../version.js";
 import { compilerFiles, sha256 } from "./build-cache.js";
 import { ITEM_DIRS } from "../project/read-project.js";
+import { MAX_FOLDER_DEPTH } from "../project/file-kinds.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
 import { frameLines } from "../diagnostics/code-frame.js";
 import { factsOf } from "../project/source-facts.js";
@@ -95,10 +96,11 @@ type Deferred = Map<string, number>;
 function snapshotInputs(o: StampOptions, deferred: Deferred): Entry[] | null {
   const out: Entry[] = [];
   const seen = new Set<string>();
-  const walk = (dir: string, exts: readonly string[]): boolean => {
+  const walk = (dir: string, exts: readonly string[], depth: number): boolean => {
     const st = statSync(dir, { throwIfNoEntry: false });
     out.push(toEntry(dir, st));
-    if (!st?.isDirectory()) return true;
+    // The read does not enter a folder past the depth limit (it reports it), so nothing in it counts.
+    if (!st?.isDirectory() || depth > MAX_FOLDER_DEPTH) return true;
     const id = `${st.dev}:${st.ino}`;
     if (seen.has(id)) return false;
     seen.add(id);
@@ -109,7 +111,7 @@ function snapshotInputs(o: StampOptions, deferred: Deferred): Entry[] | null {
       if (e.isFile() && exts.some((x) => e.name.endsWith(x))) {
         deferred.set(`${resolved}${sep}${e.name}`, out.length);
         out.push([path, DEFERRED, 0, 0]);
-      } else if (!walk(path, exts)) return false;
+      } else if (!walk(path, exts, depth + 1)) return false;
     }
     return true;
   };
@@ -117,7 +119,7 @@ function snapshotInputs(o: StampOptions, deferred: Deferred): Entry[] | null {
     for (const [, root] of spacesInOrder(o.spaces)) {
       const ai = join(root, ".ai");
       out.push(entry(ai), entry(join(ai, "config")), entry(join(ai, "config", "agent")), entry(join(ai, "config", "agent", "hook_conditions.yaml")));
-      for (const { dir, exts } of Object.values(ITEM_DIRS)) if (!walk(join(ai, dir), exts)) return null;
+      for (const { dir, exts } of Object.values(ITEM_DIRS)) if (!walk(join(ai, dir), exts, 0)) return null;
     }
     const keys = signingKeyDir(o.env);
     out.push(entry(join(keys, "private_key.pem")), entry(join(keys, "public_key.pem")));

@@ -18,6 +18,16 @@ export const KIND_EXTS: Record<ItemKind, readonly string[]> = {
  */
 export const TOOL_SUPPORT_EXTS: readonly string[] = [".json", ".toml"];
 
+/**
+ * How many folders deep below directives/, knowledge/ or tools/ an item may lie. Real ids are a few
+ * levels deep; the bound keeps a tree of nested empty folders (a few KB in a pull request) from
+ * stalling every build, watch and editor that walks it. A deeper folder is an error, not entered.
+ */
+export const MAX_FOLDER_DEPTH = 32;
+
+/** Why a folder past MAX_FOLDER_DEPTH is not entered (the detail of an RYE8002). */
+export const TOO_DEEP = `it lies more than ${MAX_FOLDER_DEPTH} folders below its item folder, the limit on folder depth, so nothing in it is read`;
+
 /** Folders skipped wherever they are: installed packages and Python's bytecode caches hold no items. */
 const SKIPPED_FOLDERS = new Map([
   ["node_modules", "node_modules/ holds installed packages, not items"],

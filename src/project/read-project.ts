@@ -7,7 +7,7 @@ import type { ItemKind, SourceFile } from "../model/source.js";
 import { readTextOnUse } from "./source-facts.js";
 import type { KeptSourceBytes } from "./kept-bytes.js";
 import { decodeSource, readBuffer } from "./source-text.js";
-import { CACHE_FOLDER, fileVerdict, KIND_EXTS, skippedFolder } from "./file-kinds.js";
+import { CACHE_FOLDER, fileVerdict, KIND_EXTS, MAX_FOLDER_DEPTH, skippedFolder, TOO_DEEP } from "./file-kinds.js";
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
 export const ITEM_DIRS: Record<ItemKind, { dir: string; exts: readonly string[] }> = {
@@ -174,10 +174,18 @@ class Walker {
     this.exts = KIND_EXTS[kind];
   }
 
-  *walk(dir: string, top = true): Generator<string> {
+  /**
+   * `known` is the real path of `dir` when the walk already knows it (a plain folder inside a real
+   * one): resolving each level again would cost a stat per component, quadratic in the depth.
+   */
+  *walk(dir: string, top = true, depth = 0, known?: string): Generator<string> {
+    if (depth > MAX_FOLDER_DEPTH) {
+      this.diagnostics.push(d.unreadablePath(this.at(dir), TOO_DEEP));
+      return;
+    }
     let real: string;
     try {
-      real = realpathSync(dir);
+      real = known ?? realpathSync(dir);
     } catch (e) {
       // A missing item folder is normal (a project without tools); anything else is reported.
       if (!top || (e as NodeJS.ErrnoException).code !== "ENOENT") this.diagnostics.push(d.unreadablePath(this.at(dir), describe(e)));
@@ -224,7 +232,7 @@ class Walker {
           continue;
         }
         if (tst.isDirectory()) {
-          if (!this.skippedFolder(full, name)) yield* this.walk(full, false);
+          if (!this.skippedFolder(full, name)) yield* this.walk(full, false, depth + 1);
         } else if (this.wanted(name)) {
           if (!this.inside(target)) this.diagnostics.push(d.badSymlink(this.at(full), `it resolves to ${target}, outside the project`));
           else if (tst.isFile()) yield full;
@@ -232,7 +240,7 @@ class Walker {
         } else this.notAnItem(full, name);
       } else if (entry.isDirectory()) {
         if (this.wanted(name)) this.diagnostics.push(d.directoryLikeItem(this.at(full), name));
-        else if (!this.skippedFolder(full, name)) yield* this.walk(full, false);
+        else if (!this.skippedFolder(full, name)) yield* this.walk(full, false, depth + 1, `${real}${sep}${name}`);
       } else if (this.wanted(name)) {
         if (entry.isFile()) yield full;
         else this.special(full);

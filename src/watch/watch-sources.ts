@@ -2,11 +2,12 @@
 // named are read again. Anything unusual (a directory event, a file outside the item folders, another
 // space, a hook config, a file readProject would report rather than read, an unreadable file now or
 // before) falls back to reading every space anew, so the result is always what readSpaces would return.
-import { lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
+import { MAX_FOLDER_DEPTH, skippedFolder } from "../project/file-kinds.js";
 import { decodeSource } from "../project/source-text.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
 
@@ -84,8 +85,8 @@ export class WatchedSources {
   }
 
   /**
-   * The project item a changed file names; "ignored" for a file readProject skips (no item extension;
-   * the watcher reports folders and links as null, never by name); null for anything else.
+   * The project item a changed file names; "ignored" for a file in a folder readProject skips by
+   * rule; null for anything else, a file of no kind included (the read reports it: file-kinds.ts).
    */
   private itemOf(abs: string): { kind: ItemKind; id: string; path: string; ext: string } | "ignored" | null {
     const path = relative(this.spaces.project, abs).split(sep).join("/");
@@ -97,15 +98,28 @@ export class WatchedSources {
       const parts = rel.split("/");
       const wanted = (name: string) => exts.some((e) => name.endsWith(e));
       if (parts.some((part) => part === "" || part === "." || part === "..")) return null;
-      // A folder named like an item is reported by readProject, not entered.
-      if (parts.slice(0, -1).some(wanted)) return null;
+      // A folder named like an item, or past the depth limit, is reported by readProject, not entered.
+      if (parts.slice(0, -1).some(wanted) || parts.length - 1 > MAX_FOLDER_DEPTH) return null;
+      // Inside a folder the read skips (node_modules/, a cache), nothing the build reads changed.
+      if (this.inSkippedFolder(kind, `${this.spaces.project}/${prefix}`, parts.slice(0, -1))) return "ignored";
       const ext = exts.find((e) => rel.endsWith(e));
-      if (!ext) return "ignored";
+      // A file of no kind (or a skipped one) is a diagnostic of the read (file-kinds.ts): read again.
+      if (!ext) return null;
       const id = rel.slice(0, -ext.length);
       // eslint-disable-next-line no-control-regex
       if (/[\\\u0000-\u001f\u007f]/.test(id) || id.split("/").some((p) => p === "")) return null; // readProject's usableId
       return { kind, id, path, ext };
     }
     return null;
+  }
+
+  /** Whether one of `folders` (below `root`) is a folder readProject skips by rule (file-kinds.ts). */
+  private inSkippedFolder(kind: ItemKind, root: string, folders: string[]): boolean {
+    let dir = root;
+    for (const name of folders) {
+      dir += `${name}/`;
+      if (skippedFolder(kind, name) !== null || (kind === "tool" && existsSync(`${dir}CACHEDIR.TAG`))) return true;
+    }
+    return false;
   }
 }
