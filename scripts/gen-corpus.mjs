@@ -26,6 +26,9 @@ const WORDS = (
   "retry limit token model tier turn budget diff commit branch release note section item entry"
 ).split(" ");
 const TYPES = ["string", "string", "string", "integer", "boolean", "object", "array", "number"];
+/** A call parameter's literal of `type`, made from a word (one random draw whatever the type, so the rest of the corpus stays the same). */
+const literalOf = (type, word) =>
+  ({ integer: `${word.length}`, number: `${word.length}.5`, boolean: "true", object: `{"note": "${word}"}`, array: `["${word}"]` })[type] ?? `"${word}"`;
 const CATEGORIES = ["rye/core", "rye/agent", "rye/mcp", "rye/file-system", "rye/web", "rye/code", "rye/email", "bench/ops"];
 const CAPS = [["execute", "directive", "bench.*"], ["execute", "tool", "rye.file-system.*"], ["load", "knowledge", "bench.*"], ["fetch", "knowledge", "bench.*"], ["search", "knowledge", "*"]];
 
@@ -112,9 +115,9 @@ ${paras}
       for (const x of inputs) if (r() < 0.5) lines.push(`    Use ${ref(x)} for the ${pick(WORDS)}.`);
       if (r() < 0.3) lines.push(`    ${sentence(int(10, 40))} ${sentence(int(10, 30))}`);
       if (r() < 0.12 && i > 0) {
-        // A call to an earlier directive, passing its required inputs.
+        // A call to an earlier directive, passing its required inputs, each a literal of its declared type.
         const t = int(Math.max(0, i - 200), i - 1);
-        const params = declared[t].filter((x) => x.required).map((x) => `"${x.name}": "${pick(WORDS)}"`).join(", ");
+        const params = declared[t].filter((x) => x.required).map((x) => `"${x.name}": ${literalOf(x.type, pick(WORDS))}`).join(", ");
         lines.push(`    \`rye_execute(item_type="directive", item_id="${did(t)}", parameters={${params}})\``);
       } else if (r() < 0.1) {
         lines.push(`    \`rye_execute(item_type="tool", item_id="rye/file-system/read", parameters={"path": "${pick(WORDS)}.md"})\``);
