@@ -59,6 +59,8 @@ export interface DirectiveLocations {
   unknownPermissionTags: { tag: string; loc: Location }[];
   permissions?: Location;
   extends?: Location;
+  /** The value of the `<directive>`'s `name` attribute. */
+  name?: Location;
   /** Each `<context>` entry: position, knowledge id and where it was written. */
   context: { position: string; id: string; loc: Location }[];
   hooks: Location[];

@@ -74,6 +74,8 @@ export function parseDirective(input: string, source: string): ParsedDirective {
   }
   locs.root = root.loc;
   locs.extends = attributeValue(text, source, lines, root.attribLocs.extends);
+  const name = attributeValue(text, source, lines, root.attribLocs.name);
+  if (name) locs.name = name;
   const data = Object.assign({}, head) as DirectiveData;
   extractMetadata(root, data, locs);
   // Found now: the tree is not kept once the directive is parsed.
