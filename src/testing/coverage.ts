@@ -2,7 +2,7 @@
 // optional placeholder (`{input:x?}`, `{input:x:default}`, `{input:x|fallback}`) whose value-given
 // or value-absent side no case took, and knowledge its thread places that no case checked a thread
 // field of; and every project item that has no test file at all.
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import type { CaseResult } from "./case-result.js";
 import type { Report, Selection } from "./run-tests.js";
 import { fileSelected } from "./select.js";

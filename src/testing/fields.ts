@@ -1,5 +1,5 @@
 // What a case can check of each kind of item.
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 
 /** The fields an expectation may name, per kind (a dotted path reaches into an object field). */
 export const FIELDS: Record<ItemKind, readonly string[]> = {

@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { badTestFile } from "../diagnostics/codes.js";
 import { join, relative } from "node:path";
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { readCases } from "./parse-case.js";
 import { TEST_FOLDERS, TEST_SUFFIX, type TestFile } from "./test-file.js";

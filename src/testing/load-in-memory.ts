@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "../compile/build.js";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { runtimeFiles } from "../output/runtime-files.js";
 import { VERSION } from "../version.js";

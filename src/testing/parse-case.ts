@@ -1,6 +1,6 @@
 // One case of a test file, read from its YAML node.
 import { isMap, isScalar, isSeq, type Node } from "yaml";
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 import { badTestFile, uncheckableExpectation } from "../diagnostics/codes.js";
 import { CASE_KEYS } from "./fields.js";
 import { readExpectations, readRefusal } from "./parse-expect.js";

@@ -1,6 +1,6 @@
 // `expect:` and `refuses:` of a case: each check read, and each that could never be checked reported.
 import { isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 import { uncheckableExpectation } from "../diagnostics/codes.js";
 import { didYouMean } from "../runtime/did-you-mean.js";
 import { FIELDS, OBJECT_FIELDS, REFUSAL_KEYS } from "./fields.js";

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 import { shown } from "./expectations.js";
 import { lineDiff } from "./line-diff.js";
 import { TEST_FOLDERS } from "./test-file.js";

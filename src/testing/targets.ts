@@ -1,6 +1,6 @@
 // What the cases run against: the compiled items, however they were loaded (compiled in memory,
 // from built output through the verifying loader, or from a verified bundle).
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 import type { Catalog, ItemShape } from "./check-cases.js";
 
 export interface DirectiveTarget {

@@ -1,7 +1,7 @@
 // The shape of a test file, `.ai/tests/<kind>/<id>.test.yaml`, once read: every case and
 // expectation keeps where it was written, so a check or a failure can point at its line.
 import type { Location } from "../diagnostics/diagnostic.js";
-import type { ItemKind } from "../compile/source.js";
+import type { ItemKind } from "../model/source.js";
 
 /** The folder of `.ai/tests/` that holds test files for each kind of item. */
 export const TEST_FOLDERS: Record<ItemKind, string> = { directive: "directives", tool: "tools", knowledge: "knowledge" };

@@ -2,7 +2,7 @@
 // chosen way, run the selected cases and write the report. The CLI command only parses flags.
 import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import type { SourceFile } from "../compile/source.js";
+import type { SourceFile } from "../model/source.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatSummary } from "../diagnostics/format.js";
 import { IntegrityError } from "../verify/integrity-error.js";
