@@ -6,6 +6,7 @@ import { loadProject, type LoadedProject } from "../builder/load-project.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
+import { MAX_FOLDER_DEPTH, skippedFolder } from "../project/file-kinds.js";
 import * as d from "../diagnostics/codes.js";
 import { resolveSettings } from "../project/settings.js";
 
@@ -72,6 +73,15 @@ export class Workspace {
     return [...this.oversized].map(([file, bytes]) => d.fileTooLarge({ source: this.itemAt(file)?.path ?? file, start: at, end: at }, bytes, this.maxFileBytes));
   }
 
+  /**
+   * What reading the tree found, as `rye build` reports it (files of no kind, RYE1011; skipped files,
+   * RYE1012; unreadable files, links, folder depth), except for files open in the editor: the
+   * buffer's own text is what gets checked there.
+   */
+  readProblems(): Diagnostic[] {
+    return this.loaded.diagnostics.filter((x) => !x.loc || !this.overlays.has(this.absolute(x.loc.source)));
+  }
+
   /** Every item of every space, open buffers in place of their files, new unsaved items included. */
   sources(): SourceFile[] {
     const seen = new Set<string>();
@@ -107,6 +117,9 @@ export class Workspace {
       const { dir, exts } = ITEM_DIRS[kind];
       const prefix = `.ai/${dir}/`;
       if (!rel.startsWith(prefix)) continue;
+      // Where the read does not look (a skipped folder, past the depth limit), a file is no item.
+      const folders = rel.slice(prefix.length).split("/").slice(0, -1);
+      if (folders.length > MAX_FOLDER_DEPTH || folders.some((name) => skippedFolder(kind, name) !== null)) return null;
       const ext = exts.find((e) => rel.endsWith(e));
       if (ext) return { kind, id: rel.slice(prefix.length, -ext.length), ext, path: rel };
     }

@@ -14,6 +14,7 @@ import { trustForSpaces } from "../../builder/signing.js";
 import { locateProject } from "../../builder/load-project.js";
 import { agentProgramCheck, chooseAgentsFile, type AgentsOptions } from "../../bundle/bundle-agents.js";
 import { runBundleTool } from "../../bundle/run-bundle-tool.js";
+import { skippedTool } from "./skipped-tool.js";
 import { dependencyVerifier } from "../../bundle/dependency-verifier.js";
 import { verifyItem } from "../../sign/verify-item.js";
 import { parseCommandArgs, parseCommandLine } from "../args.js";
@@ -180,7 +181,9 @@ async function runTool(args: string[], io: Io): Promise<number> {
   const modulePath = join(outDir, "tools", `${id}.js`);
   if (!existsSync(modulePath)) {
     print({ status: "error", error: `Tool not found: ${id}`, item_id: id });
-    io.stderr.write(`No compiled tool at ${modulePath}: run rye build (tools with build errors are not emitted).\n`);
+    const skipped = skippedTool(project, id);
+    const why = skipped ? `rye build skipped ${skipped.path} (RYE1012): ${skipped.why}` : "run rye build (tools with build errors are not emitted)";
+    io.stderr.write(`No compiled tool at ${modulePath}: ${why}.\n`);
     return 1;
   }
   let response: ToolResponse;

@@ -54,7 +54,7 @@ function publish(s: Session, ws: Workspace, files: string[]): void {
     const ref = ws.itemAt(f);
     if (ref && !changed.some((src) => src.path === ref.path)) changed.push({ kind: ref.kind, id: ref.id, path: ref.path, text: "" });
   }
-  const diagnostics = [...ws.configProblems, ...ws.overlayProblems(), ...s.checker.check(sources, ws.hookConfig, changed)];
+  const diagnostics = [...ws.configProblems, ...ws.readProblems(), ...ws.overlayProblems(), ...s.checker.check(sources, ws.hookConfig, changed)];
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
     if (!d.loc) continue;
