@@ -2,13 +2,13 @@
 // named are read again. Anything unusual (a directory event, a file outside the item folders, another
 // space, a hook config, a file readProject would report rather than read, an unreadable file now or
 // before) falls back to reading every space anew, so the result is always what readSpaces would return.
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import { DEFAULT_MAX_FILE_BYTES, ITEM_DIRS } from "../project/read-project.js";
 import { MAX_FOLDER_DEPTH, skippedFolder } from "../project/file-kinds.js";
-import { decodeSource } from "../project/source-text.js";
+import { decodeSource, readRegularFile } from "../project/source-text.js";
 import { readSpaces, type Spaces } from "../project/read-spaces.js";
 
 export type SpacesRead = { sources: SourceFile[]; diagnostics: Diagnostic[]; hookConfig: { path: string; text: string } | null };
@@ -56,7 +56,8 @@ export class WatchedSources {
       if (!st.isFile() || st.size > (this.spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)) return this.reread();
       let text: string;
       try {
-        text = decodeSource(readFileSync(abs));
+        // Bounded and regular on the open file: the lstat above says nothing of a swap since.
+        text = decodeSource(readRegularFile(abs, this.spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES));
       } catch {
         return this.reread();
       }
