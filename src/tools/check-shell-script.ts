@@ -4,6 +4,8 @@ import { walkLaunchers, type Word } from "../runtime/exec/launchers.js";
 import { classifyScript } from "../runtime/exec/shell-context.js";
 import { scriptPlaceholders } from "../runtime/exec/shell-script.js";
 import { isWholePlaceholder } from "../runtime/exec/spliced-args.js";
+import { launchCode, launchCodeProblem } from "../runtime/exec/launch-code.js";
+import { stdinRole } from "../runtime/exec/stdin-readers.js";
 import type { ChainElement } from "./build-chain.js";
 
 /** A placeholder found in a config template, with the text around it to locate it in the file. */
@@ -55,7 +57,36 @@ export function checkSplicedValues(chain: readonly ChainElement[], config: Reado
       report.inert.push({ ...site(chain, template, p.start, p.end), where });
     }
   });
+  checkLaunchAndStdin(chain, config, fromOutside, report);
   return report;
+}
+
+/**
+ * The launch-position and stdin rules (launch-code.ts, stdin-readers.ts) where the build can prove
+ * them: a word counts as unknown when it holds a caller's or the environment's value.
+ */
+function checkLaunchAndStdin(chain: readonly ChainElement[], config: Readonly<Record<string, unknown>>, fromOutside: (name: string) => boolean, report: SplicedValueReport): void {
+  const templates = [config.command, ...(Array.isArray(config.args) ? (config.args as unknown[]) : [])].map((raw) => (typeof raw === "string" ? followTemplate(raw, config, {}) : null));
+  const outside = (template: string) => scriptPlaceholders(template, (n) => WORD.test(n)).filter((p) => p.system === "env" || fromOutside(p.expr));
+  const words: Word[] = templates.map((t) => (t === null || outside(t).length > 0 ? null : t));
+  const code = launchCode(words);
+  templates.forEach((template, k) => {
+    if (template === null) return;
+    for (const p of outside(template)) {
+      if (p.system !== "param") continue;
+      const message = launchCodeProblem(code, template.slice(p.start, p.end), k, isWholePlaceholder(template));
+      if (message) report.refused.push({ ...site(chain, template, p.start, p.end), message });
+    }
+  });
+  const input = typeof config.input_data === "string" ? followTemplate(config.input_data, config, {}) : null;
+  // The program is known only when the command is literal text; otherwise the run decides.
+  if (input === null || words[0] === null || scriptPlaceholders(String(config.command), (n) => WORD.test(n)).length > 0) return;
+  const role = stdinRole(words);
+  for (const p of outside(input)) {
+    const at = site(chain, input, p.start, p.end);
+    if (role.role === "refuse") report.refused.push({ ...at, message: `placeholder '${at.raw}' in input_data reaches the ${role.reason}, so its value would be read as code` });
+    else if (role.role === "inert") report.inert.push({ ...at, where: `input_data, the ${role.reason}` });
+  }
 }
 
 function scriptSites(chain: readonly ChainElement[], template: string, shell: string, fromOutside: (name: string) => boolean, report: SplicedValueReport): void {

@@ -71,8 +71,14 @@ describe("values spliced into agent commands", () => {
     );
   }, 60_000);
 
-  it("an unknown wrapper or launcher option is not proven: inert values only", async () => {
-    for (const command of ["wrapper --x={prompt}", "env --bogus {bin} --p={prompt}"]) {
+  it("a launcher option rye does not know stops the proof: every caller value is refused, inert or not", async () => {
+    for (const value of ["a b", "a_b1"]) {
+      expect((await launch("env --bogus {bin} --p={prompt}", value)).refused, value).toMatch(/^placeholder '\{prompt\}' stands where the program could read it as code/);
+    }
+  });
+
+  it("an unknown wrapper is not proven: inert values only", async () => {
+    for (const command of ["wrapper --x={prompt}"]) {
       const r = await launch(command, "a b");
       expect(r.refused, command).toMatch(/^the value of \{prompt\} holds " "/);
       // An inert value passes the check (the wrapper itself is not installed, which is reported next).

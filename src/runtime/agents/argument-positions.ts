@@ -2,6 +2,7 @@
 // of the agent binary: a value may begin with `-` only after a literal `--` or as the value of a
 // literal option written just before it (`--model {model}`, `-p {prompt}`).
 import { inertProblem } from "../exec/inert.js";
+import { launchCode, launchCodeProblem } from "../exec/launch-code.js";
 import { walkLaunchers } from "../exec/launchers.js";
 
 /** One argument: literal strings and placeholders, concatenated. */
@@ -52,11 +53,16 @@ export function splicedValueProblem(argv: readonly ArgTemplate[], values: Readon
   const launch = walkLaunchers(words);
   if (launch.proven && launch.program >= 0 && words[launch.program] === AGENT_BIN) return null;
   const program = launch.proven && launch.program >= 0 ? launch.name : "a program rye cannot see into";
+  const code = launchCode(words);
   for (const [i, word] of argv.entries()) {
     const phs = word.filter((p): p is { ph: string } => typeof p !== "string");
     if (phs.length === 0) continue;
     if (launch.proven && launch.family && launch.script === i) {
       return `{${phs[0]!.ph}} is the script of ${launch.name} -c in the agent command, so its value would run as shell code; refused. Pass it as an argument after the script and read it as "$1"`;
+    }
+    for (const p of phs) {
+      const refused = OWN.has(p.ph) ? null : launchCodeProblem(code, `{${p.ph}}`, i, word.length === 1);
+      if (refused) return refused;
     }
     if (word.length === 1) continue;
     for (const p of phs) {

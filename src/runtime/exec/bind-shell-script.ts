@@ -12,6 +12,7 @@
 // name the variable that holds a full value.
 import { randomBytes } from "node:crypto";
 import { inertProblem } from "./inert.js";
+import { redirectTargetProblem } from "./redirect-target.js";
 import { classifyScript, type Rec } from "./shell-context.js";
 import type { ScriptPlaceholder } from "./shell-script.js";
 
@@ -50,6 +51,10 @@ export function refusedPlaceholder(script: string, placeholders: readonly Script
 export function valueProblem(name: string, rec: Rec, value: string): string | null {
   if (rec.quote === "comment") return null;
   if (rec.role === "inert") return inertProblem(name, value, `a shell script ${rec.reason ?? ""}`.trimEnd());
+  if (rec.target === true) {
+    const problem = redirectTargetProblem(name, value);
+    if (problem) return problem;
+  }
   if (rec.noDash && value.startsWith("-")) {
     return `the value of ${name} starts with '-' and begins an argument where the command would read it as an option; write -- before it in the script (cat -- ${name}), or keep it from starting with '-'`;
   }

@@ -9,6 +9,30 @@ export const DATA_COMMANDS: ReadonlySet<string> = new Set([
   "cut", "basename", "dirname", "realpath", "readlink", "tee", "stat", "du", "true", "false",
 ]);
 
+/**
+ * The short options of each data command that take an argument (GNU coreutils). A `--` right after
+ * one of them is that option's argument (`sort -T --`), not the end of the options.
+ */
+export const OPTIONS_WITH_ARGUMENT: Readonly<Record<string, string>> = {
+  sort: "kotTSy", cut: "bcdf", head: "nc", tail: "ncs", cp: "StT", mv: "StT", ln: "StT", ls: "IwT", du: "BdtX", stat: "c",
+  touch: "drt", mkdir: "m", uniq: "fsw", basename: "s", tee: "", wc: "", rm: "", rmdir: "", cat: "", realpath: "", readlink: "",
+  dirname: "", true: "", false: "",
+};
+
+/**
+ * Whether a literal `--` after `previous` (the word before it) ends `command`'s options: it does
+ * unless `previous` is an option whose argument it would be. A long option without `=`, or a command
+ * without a table entry, may take one, so the `--` after it ends nothing.
+ */
+export function endsOptions(command: string, previous: string | null): boolean {
+  if (previous === null || !previous.startsWith("-") || previous === "-") return true;
+  if (previous.startsWith("--")) return previous.includes("=");
+  const withArg = Object.hasOwn(OPTIONS_WITH_ARGUMENT, command) ? OPTIONS_WITH_ARGUMENT[command]! : null;
+  if (withArg === null) return false;
+  const at = [...previous.slice(1)].findIndex((c) => withArg.includes(c));
+  return at < 0 || at + 2 < previous.length;
+}
+
 /** `echo` has no `--`: a value starting with `-` at the start of a word is always refused. */
 export const NO_END_OF_OPTIONS: ReadonlySet<string> = new Set(["echo"]);
 

@@ -6,6 +6,7 @@ import { shellName } from "./shell-script.js";
 import { splicedValueProblem } from "./spliced-args.js";
 import { templateExecStages } from "./template-exec.js";
 import { placeholdersOf } from "./caller-params.js";
+import { launchPositionProblem, stdinProblem } from "./caller-positions.js";
 
 /** The chain's templates and values, to bind a `-c` script and check spliced values after templating. */
 export interface ScriptBinding {
@@ -109,7 +110,11 @@ function bindValues(command: string, args: string[], config: Readonly<Record<str
     placeholdersOf(authored, names);
     return names.some((n) => tainted(n, seen));
   };
-  const source = scriptSource(command, args, chainConfig, callerParams, { fromCaller, known: (name) => param(name) !== undefined });
+  const origin = { fromCaller, known: (name: string) => param(name) !== undefined };
+  const positions = { chainConfig, callerParams, env: b.env, param, origin };
+  const refused = launchPositionProblem(command, args, positions) ?? stdinProblem(command, args, positions);
+  if (refused) throw new Error(refused);
+  const source = scriptSource(command, args, chainConfig, callerParams, origin);
   const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
   const problem = splicedValueProblem(shellName(command), source ? source.index : -1, { chainConfig, callerParams, env: b.env, param, fromCaller });
   if (problem) throw new Error(problem);

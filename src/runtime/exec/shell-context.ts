@@ -2,8 +2,9 @@
 // of a data command or a redirection target takes any value; any other position rye can read
 // takes inert values only; a position rye cannot prove (command name, a code- or name-taking
 // builtin, `[[ ]]`, arithmetic, a nested shell, an unknown launcher option…) is refused.
-import { CODE_COMMANDS, DATA_COMMANDS, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
+import { CODE_COMMANDS, DATA_COMMANDS, endsOptions, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
 import { walkLaunchers, type Launch } from "./launchers.js";
+import { downstreamRole, weakenBefore, type PipeRole } from "./pipe-roles.js";
 import { Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
 
 export type { Rec, Role } from "./shell-lexer.js";
@@ -14,6 +15,8 @@ interface WordRole {
   reason?: string;
   /** Only `full` roles carry it. */
   noDash?: boolean;
+  /** A redirection's file name. */
+  target?: boolean;
 }
 
 const FULL: WordRole = { role: "full" };
@@ -21,12 +24,13 @@ const SEPARATORS = new Set([";", "&", "|", "&&", "||", "|&", "\n", "(", ")", "((
 // Sets of words or null (a word that is not all literal text, which is never a reserved word).
 const SKIP_RESERVED: ReadonlySet<string | null> = new Set(["if", "then", "elif", "else", "fi", "while", "until", "do", "done", "!", "{", "}"]);
 const POISON_RESERVED: ReadonlySet<string | null> = new Set(["case", "select", "function", "coproc", "esac"]);
+const TARGET: WordRole = { role: "full", target: true };
 const REDIRECT_ROLE: Readonly<Record<string, WordRole>> = {
-  "<": FULL,
-  ">": FULL,
-  ">>": FULL,
-  ">|": FULL,
-  "<>": FULL,
+  "<": TARGET,
+  ">": TARGET,
+  ">>": TARGET,
+  ">|": TARGET,
+  "<>": TARGET,
   "<&": { role: "inert", reason: "the target of a file-descriptor redirection" },
   ">&": { role: "inert", reason: "the target of a file-descriptor redirection" },
   "&>": { role: "refuse", reason: "after &>, which shells read differently" },
@@ -58,6 +62,7 @@ function classifyList(tokens: readonly Token[]): void {
   let argv: WordTok[] = [];
   let redirect: string | null = null;
   let forState: "name" | "in" | "list" | null = null;
+  const pipes: [number, PipeRole][] = [];
   const finish = () => {
     classifyCommand(argv);
     argv = [];
@@ -65,6 +70,7 @@ function classifyList(tokens: readonly Token[]): void {
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
     if (t.kind === "op") {
+      if (t.op === "|" || t.op === "|&") pipes.push([k, downstreamRole(tokens, k + 1)]);
       if (SEPARATORS.has(t.op)) {
         if (t.op === "(" && argv.length > 0) throw new Poison("a function definition or array assignment");
         finish();
@@ -105,6 +111,7 @@ function classifyList(tokens: readonly Token[]): void {
     argv.push(t);
   }
   finish();
+  for (const [pipe, role] of pipes) weakenBefore(tokens, pipe, role);
 }
 
 function forWord(t: WordTok, state: "name" | "in" | "list"): "name" | "in" | "list" | null {
@@ -143,7 +150,7 @@ function classifyCommand(argv: readonly WordTok[]): void {
   // Only a data command rye followed may give its arguments more (printf: after a string-only format).
   if (role.role === "inert" && DATA_COMMANDS.has(launch.name)) {
     if (launch.name === "printf") printfRoles(argv, launch.firstArg, roles);
-    else dataRoles(argv, launch.firstArg, roles, NO_END_OF_OPTIONS.has(launch.name));
+    else dataRoles(argv, launch.firstArg, roles, launch.name);
   }
   argv.forEach((w, i) => apply(w, roles[i]!));
 }
@@ -157,11 +164,12 @@ function commandRole(launch: Launch): WordRole {
   return { role: "inert", reason: `as an argument of ${launch.name}, which is not one of rye's data commands` };
 }
 
-function dataRoles(argv: readonly WordTok[], first: number, roles: WordRole[], noEnd: boolean): void {
+function dataRoles(argv: readonly WordTok[], first: number, roles: WordRole[], command: string): void {
+  const noEnd = NO_END_OF_OPTIONS.has(command);
   let ended = false;
   for (let i = first; i < argv.length; i++) {
     roles[i] = { role: "full", noDash: noEnd || !ended };
-    if (argv[i]!.text === "--") ended = true;
+    if (argv[i]!.text === "--" && (i === first || endsOptions(command, argv[i - 1]!.text))) ended = true;
   }
 }
 
@@ -194,11 +202,13 @@ function apply(w: WordTok, role: WordRole): void {
       if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)`, noDash: false });
       // Its output may start this word (`cat $(printf %s {x})`): a leading '-' would be an option.
       else if (r.role === "full" && role.noDash === true && !r.afterText) r.noDash = true;
+      if (role.target === true) r.target = true;
       continue;
     }
     if (r.role === "refuse") continue;
     r.role = role.role;
     r.reason = role.reason;
     r.noDash = role.noDash === true && r.atWordStart;
+    if (role.target === true) r.target = true;
   }
 }

@@ -23,6 +23,8 @@ export interface Rec {
   atWordStart: boolean;
   /** A value starting with `-` is refused here. */
   noDash?: boolean;
+  /** A redirection's file name: a value there must name a file (redirect-target.ts). */
+  target?: boolean;
   /** Some command substitution holding it follows other text of its word (its output cannot start that word). */
   afterText?: boolean;
   depth: number;

@@ -70,3 +70,55 @@ export function parseShellOptions(args: readonly Word[]): number | string {
   if (!command) return -1;
   return i < args.length ? i : "-c without a script";
 }
+
+// The shells' real invocation grammar, to find the script even where rye does not read it: `-o` and
+// `-O` (and `+o`/`+O`) take the next word; these letters and long options take none, or one word.
+const OTHER_FLAGS = "iksD";
+const LONG_WITH_WORD = new Set(["--rcfile", "--init-file"]);
+
+/** Where a shell's arguments put its program text. Indices are into the `args` given. */
+export interface ShellOperands {
+  /** Index of the `-c` script, -1 when there is no `-c` (or `-c` has no script). */
+  script: number;
+  /** Whether the shell reads its script from stdin (no `-c` and no script file, `-s`, or `-`). */
+  stdin: boolean;
+}
+
+/**
+ * Locates the program text of a shell with the shells' own option grammar (the `-c` script is the
+ * first operand after the options), whether or not rye reads the options: null when an option
+ * outside that grammar, or a placeholder among the options, leaves the script's position unknown.
+ */
+export function locateShellOperands(args: readonly Word[]): ShellOperands | null {
+  let command = false;
+  let stdin = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === null || a === undefined) {
+      if (command) break;
+      return null;
+    }
+    if (a === "--" || a === "-") {
+      stdin ||= a === "-";
+      i++;
+      break;
+    }
+    if (a.startsWith("--")) {
+      if (LONG_WITH_WORD.has(a)) i++;
+      else if (!LONG.has(a)) return null;
+      continue;
+    }
+    if (!/^[-+]./.test(a)) break;
+    for (const c of a.slice(1)) {
+      if (c === "o" || c === "O") {
+        if (typeof args[++i] !== "string") return null;
+      } else if (c === "c" && a[0] === "-") command = true;
+      else if (c === "s" && a[0] === "-") stdin = true;
+      else if (!FLAGS.includes(c) && !OTHER_FLAGS.includes(c)) return null;
+    }
+  }
+  const operand = i < args.length ? i : -1;
+  if (command) return { script: operand, stdin: false };
+  return { script: -1, stdin: stdin || operand < 0 };
+}

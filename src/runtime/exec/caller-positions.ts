@@ -1,0 +1,79 @@
+// The run-time half of two rules about where a caller's value may go (docs/security-model.md):
+//   - launch positions (launch-code.ts): where the launcher walk cannot prove what reads an argv
+//     element, a caller's value there is refused, whole or spliced as launch-code.ts says;
+//   - stdin (stdin-readers.ts): `input_data` carries a caller's value only where the program reading
+//     it reads it as data; inert values only where rye cannot tell; refused where stdin is program text.
+import { pyStr } from "../pystr.js";
+import { envValue, followTemplate, walkWords, type ValueOrigin } from "./bind-script-args.js";
+import type { EnvMap } from "./expand-env.js";
+import { inertProblem } from "./inert.js";
+import { launchCode, launchCodeProblem } from "./launch-code.js";
+import type { Word } from "./shell-options.js";
+import { scriptPlaceholders } from "./shell-script.js";
+import { isWholePlaceholder } from "./spliced-args.js";
+import { stdinRole } from "./stdin-readers.js";
+
+/** What the checks need: the chain's templates, the caller's names, and how values resolve. */
+export interface CallerValues {
+  chainConfig: Readonly<Record<string, unknown>>;
+  callerParams: Readonly<Record<string, unknown>>;
+  env: EnvMap;
+  param: (name: string) => unknown;
+  origin: ValueOrigin;
+}
+
+/** The first caller value in `command args…` that a launch position refuses, as a message, or null. */
+export function launchPositionProblem(command: string, args: readonly string[], v: CallerValues): string | null {
+  const code = launchCode(walkWords(command, args, v.chainConfig, v.callerParams, v.origin));
+  if (code.from >= args.length + 1 && code.script < 0 && !code.all) return null;
+  const templates = [v.chainConfig.command, ...(Array.isArray(v.chainConfig.args) ? v.chainConfig.args : [])];
+  for (const [i, raw] of templates.entries()) {
+    if (typeof raw !== "string") continue;
+    const template = followTemplate(raw, v.chainConfig, v.callerParams);
+    const whole = isWholePlaceholder(template);
+    for (const p of scriptPlaceholders(template, v.origin.known)) {
+      if (p.system !== "param" || !v.origin.fromCaller(p.expr)) continue;
+      const problem = launchCodeProblem(code, template.slice(p.start, p.end), i, whole);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+/**
+ * Why the caller's values in `input_data` may not reach the program's stdin, or null. The program is
+ * read from the argv as it runs, with a caller's word left unknown; the environment's are the operator's.
+ */
+export function stdinProblem(command: string, args: readonly string[], v: CallerValues): string | null {
+  const own = Object.hasOwn(v.callerParams, "input_data");
+  const raw = own ? "{input_data}" : v.chainConfig.input_data;
+  if (typeof raw !== "string") return null;
+  const template = own ? raw : followTemplate(raw, v.chainConfig, v.callerParams);
+  const outside = scriptPlaceholders(template, v.origin.known).filter((p) => p.system === "env" || v.origin.fromCaller(p.expr));
+  if (outside.length === 0) return null;
+  const words = operatorWords(command, args, v);
+  const role = stdinRole(words);
+  for (const p of outside) {
+    const name = template.slice(p.start, p.end);
+    if (role.role === "refuse") {
+      return `placeholder '${name}' in input_data reaches the ${role.reason}, so its value would be read as code; refused. Give the program its code as a file or a -c/-e argument and read the value from stdin there, or pass the value as a whole argument`;
+    }
+    if (role.role === "inert") {
+      const value = p.system === "env" ? envValue(v.env, p.expr) : own ? pyStr(v.callerParams.input_data) : pyStr(v.param(p.expr));
+      const problem = inertProblem(name, value, `input_data, the ${role.reason}`);
+      if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+/** The argv as it runs, with null for a word that holds a caller's value. */
+function operatorWords(command: string, args: readonly string[], v: CallerValues): Word[] {
+  const templates = [v.chainConfig.command, ...(Array.isArray(v.chainConfig.args) ? v.chainConfig.args : [])];
+  return [command, ...args].map((actual, i) => {
+    const raw = templates[i];
+    if (typeof raw !== "string") return null;
+    const template = followTemplate(raw, v.chainConfig, v.callerParams);
+    return scriptPlaceholders(template, v.origin.known).some((p) => p.system === "param" && v.origin.fromCaller(p.expr)) ? null : actual;
+  });
+}
