@@ -14,6 +14,7 @@ import { holdsProject } from "../../project/find-project.js";
 import { resolveSettings } from "../../project/settings.js";
 import { readConfigText } from "../../project/read-config.js";
 import { upToDate } from "../../cache/up-to-date.js";
+import { machineKeyRefusal } from "../../sign/machine-key-state.js";
 import { clock, reportBuild } from "./build-report.js";
 
 // Only what every build needs is imported above: when the up-to-date stamp answers, the report is
@@ -77,6 +78,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (allowUnsigned) io.stderr.write((await import("../../builder/signing.js")).UNSIGNED_WARNING);
   const json = Boolean(values.json);
   const verbose = settings.verbose;
+  // Output signed with a key its owner revoked or let expire is refused by every verifier.
+  const keyRefused = allowUnsigned || values.check ? null : await machineKeyRefusal(io.env, io.cwd);
+  if (keyRefused) {
+    io.stderr.write(`rye build: this machine's signing key cannot sign: ${keyRefused}\n`);
+    return 1;
+  }
   const roots = [{ root: spaces.project, label: "project" }, { root: spaces.user, label: "user" }, ...spaces.systems.map((root) => ({ root, label: "system" }))];
   const emitTs = values["emit-ts"];
   if (values.check) {

@@ -5,6 +5,7 @@ import { findSignTargets, shown, signFile, signingTime } from "../../builder/sig
 import { signingKey } from "../../builder/signing.js";
 import { signingKeyDir } from "../../sign/keys.js";
 import type { ItemKind } from "../../sign/signature-line.js";
+import { machineKeyRefusal } from "../../sign/machine-key-state.js";
 
 const USAGE = `Usage: rye sign [paths… | kind:id…] [--project DIR] [--kind KIND] [--json]
 
@@ -34,6 +35,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   for (const p of problems) io.stderr.write(`error: ${p}\n`);
   if (targets.length === 0 && problems.length === 0) {
     io.stderr.write(`No items to sign under ${shown(resolve(project, ".ai"), io.cwd)}.\n`);
+    return 1;
+  }
+  const keyRefused = await machineKeyRefusal(io.env, io.cwd);
+  if (keyRefused) {
+    io.stderr.write(`rye sign: this machine's signing key cannot sign: ${keyRefused}\n`);
     return 1;
   }
   const key = signingKey(io);

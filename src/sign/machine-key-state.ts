@@ -1,0 +1,31 @@
+// Whether this machine's signing key may still sign. A key its owner revoked or let expire in the
+// user space's trust entries signs output that every verifier refuses, so a build, bundle or sign
+// that used it would exit 0 with output nothing accepts: they refuse it first and say how to rotate.
+// The entries are parsed (and their TOML reader loaded) only when the user space holds any, so a
+// no-op build of a user without entries stays as light as before.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fingerprint, signingKeyDir, userSpace } from "./keys.js";
+
+const ENTRY_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
+
+const hasEntries = (space: string) =>
+  ENTRY_DIRS.some((d) => {
+    try {
+      return readdirSync(join(space, ...d)).some((n) => n.endsWith(".toml"));
+    } catch {
+      return false;
+    }
+  });
+
+/** Why this machine's key may not sign now (revoked, expired, not yet valid), or null. */
+export async function machineKeyRefusal(env: NodeJS.ProcessEnv, cwd: string, now = new Date()): Promise<string | null> {
+  const pem = join(signingKeyDir(env), "public_key.pem");
+  const space = resolve(cwd, userSpace(env));
+  if (!existsSync(pem) || !hasEntries(space)) return null;
+  const [{ trustEntries }, { keyRefusal }] = await Promise.all([import("./trust-entries.js"), import("./key-lifecycle.js")]);
+  const fp = fingerprint(readFileSync(pem, "utf8"));
+  const limits = trustEntries(space).flatMap((e) => (e.key?.fingerprint === fp ? (e.key.limits ?? []) : []));
+  const refusal = keyRefusal(fp, limits, now);
+  return refusal && `${refusal}. Make a new signing key with rye keys rotate, then build again.`;
+}
