@@ -1,6 +1,7 @@
 // `rye lsp`: the compiler's diagnostics, completion, hover, navigation, rename and a prompt preview
-// for directives, knowledge, tool YAMLs and hook_conditions.yaml, over LSP on stdio. Each feature
-// lives in features/; this file answers `initialize` and wires them to one session.
+// for directives, knowledge, tool YAMLs and hook_conditions.yaml, and checks, completion and runs
+// for test files, over LSP on stdio. Each feature lives in features/; this file answers `initialize`
+// and wires them to one session.
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createConnection, ProposedFeatures, TextDocumentSyncKind, type Connection } from "vscode-languageserver/node";
@@ -10,6 +11,7 @@ import { registerHover } from "./features/hover.js";
 import { registerNavigation } from "./features/navigation.js";
 import { registerPreview } from "./features/preview.js";
 import { registerRename } from "./features/rename.js";
+import { registerTestFiles } from "./features/test-files.js";
 import { fileOf, Session } from "./session.js";
 import { Workspace } from "./workspace.js";
 
@@ -42,12 +44,13 @@ export function startServer(connection: Connection = createConnection(ProposedFe
         referencesProvider: true,
         renameProvider: { prepareProvider: true },
         codeLensProvider: {},
-        executeCommandProvider: { commands: ["rye.preview"] },
+        executeCommandProvider: { commands: ["rye.preview", "rye.test"] },
       },
       serverInfo: { name: "rye", version: "lsp" },
     };
   });
-  for (const register of [registerDiagnostics, registerCompletion, registerHover, registerNavigation, registerRename, registerPreview]) register(s);
+  // Test files answer completion before the item completion, which would read them as tool YAML.
+  for (const register of [registerDiagnostics, registerTestFiles, registerCompletion, registerHover, registerNavigation, registerRename, registerPreview]) register(s);
   connection.onShutdown(() => undefined);
   s.documents.listen(connection);
   connection.listen();

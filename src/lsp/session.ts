@@ -7,6 +7,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { Checker } from "./checker.js";
 import type { FileSpan } from "./navigation.js";
 import { rangeOf } from "./positions.js";
+import { sharingHandlers } from "./shared-handlers.js";
 import type { Workspace } from "./workspace.js";
 
 /**
@@ -39,7 +40,12 @@ export class Session {
   /** Called after every publication, once the diagnostics above are current. */
   readonly afterPublish: (() => void)[] = [];
 
-  constructor(readonly connection: Connection) {}
+  /** Code lenses, commands and completion are answered by several features: see shared-handlers.ts. */
+  readonly connection: Connection;
+
+  constructor(connection: Connection) {
+    this.connection = sharingHandlers(connection);
+  }
 
   /** For handlers: the file of a document URI, or "" (no item, no text) for any other. */
   pathOf(uri: string): string {

@@ -1,0 +1,178 @@
+// Test files (`.ai/tests/<kind>/<id>.test.yaml`) in the editor: the checks `rye test` makes before
+// anything runs (RYE9101–RYE9105) published on each open test file, completion of what a case may
+// say, and code lenses that run one case or all of them (`rye.test`), compiled in memory from the
+// sources as `rye test` does, the result sent back (and pushed as `rye/test`).
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { relative, resolve, sep } from "node:path";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { ItemKind, SourceFile } from "../../model/source.js";
+import { resolveSettings } from "../../project/settings.js";
+import { checkCases, type Catalog, type ItemShape } from "../../testing/check-cases.js";
+import { loadInMemory } from "../../testing/load-in-memory.js";
+import { parseTestFile } from "../../testing/load-cases.js";
+import { humanReport } from "../../testing/reporters/human.js";
+import { runTests } from "../../testing/run-tests.js";
+import { catalogOf } from "../../testing/targets.js";
+import { TEST_FOLDERS, TEST_SUFFIX, type TestFile } from "../../testing/test-file.js";
+import { projectToolRunner } from "../../testing/tool-run-options.js";
+import { paramsOf, type ParamInfo } from "../item-info.js";
+import { offsetAt, toRange } from "../positions.js";
+import { fileOf, type Session } from "../session.js";
+import { completeTestFile } from "../test-completion.js";
+import type { Workspace } from "../workspace.js";
+
+/** As `rye test` reads test files: a larger one is not read. */
+const MAX_TEST_FILE = 1024 * 1024;
+
+/** The item a file under `<root>/.ai/tests/` tests, or null when it is no test file. */
+export function testFileAt(root: string, file: string): { kind: ItemKind; id: string; path: string } | null {
+  const path = relative(root, file).split(sep).join("/");
+  if (!path.endsWith(TEST_SUFFIX)) return null;
+  for (const kind of ["directive", "knowledge", "tool"] as const) {
+    const prefix = `.ai/tests/${TEST_FOLDERS[kind]}/`;
+    if (path.startsWith(prefix) && path.length > prefix.length + TEST_SUFFIX.length) return { kind, id: path.slice(prefix.length, -TEST_SUFFIX.length), path };
+  }
+  return null;
+}
+
+/** One case's outcome as the editor shows it; lines are 0-based, as LSP counts them. */
+export interface CaseOutcome {
+  name: string;
+  line: number;
+  status: "passed" | "failed" | "skipped";
+  reason?: string;
+  failures: { field: string; message: string; line: number }[];
+}
+
+/** The answer to `rye.test`: "invalid" when the file does not check, and no case ran. */
+export interface TestRun {
+  uri: string;
+  status: "passed" | "failed" | "invalid";
+  counts: { passed: number; failed: number; skipped: number; total: number };
+  cases: CaseOutcome[];
+  /** The problems that stopped the run (status "invalid"). */
+  problems: { code: string; message: string; line: number }[];
+  /** The run as `rye test` prints it. */
+  text: string;
+}
+
+export function registerTestFiles(s: Session): void {
+  let shown = new Set<string>();
+  s.afterPublish.push(() => {
+    const ws = s.ws;
+    if (!ws) return;
+    const now = new Set<string>();
+    for (const doc of s.documents.all()) {
+      const read = readOpen(s, ws, doc.uri);
+      if (!read) continue;
+      now.add(doc.uri);
+      const diagnostics = checkFile(s, ws, read.file, read.diagnostics).map(toLsp);
+      void s.connection.sendDiagnostics({ uri: doc.uri, diagnostics });
+    }
+    for (const uri of shown) if (!now.has(uri)) void s.connection.sendDiagnostics({ uri, diagnostics: [] });
+    shown = now;
+  });
+
+  s.connection.onCompletion(({ textDocument, position }) => {
+    const ws = s.ws;
+    const file = fileOf(textDocument?.uri);
+    const at = ws && file ? testFileAt(ws.root, file) : null;
+    const text = at ? textOf(s, textDocument.uri) : undefined;
+    if (!ws || !at || text === undefined) return null;
+    const sources = ws.sources();
+    const src = sources.find((x) => x.kind === at.kind && x.id === at.id && (x.space ?? "project") === "project");
+    return completeTestFile(text.slice(0, offsetAt(text, position)), { kind: at.kind, inputs: src ? paramsOf(src) : [], sources });
+  });
+
+  s.connection.onCodeLens(({ textDocument }) => {
+    const read = s.ws ? readOpen(s, s.ws, textDocument?.uri) : null;
+    if (!read) return [];
+    const uri = textDocument.uri as string;
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const all = { range: top, command: { title: "Run all cases", command: "rye.test", arguments: [uri] } };
+    return [all, ...read.file.cases.map((c) => ({ range: toRange(c.loc), command: { title: "Run case", command: "rye.test", arguments: [uri, c.name] } }))];
+  });
+
+  s.connection.onExecuteCommand(async ({ command, arguments: args }) => {
+    if (command !== "rye.test" || typeof args?.[0] !== "string") return null;
+    const run = await runFile(s, args[0], typeof args[1] === "string" ? args[1] : undefined);
+    if (run) await s.connection.sendNotification("rye/test", run);
+    return run;
+  });
+}
+
+/** The editor's buffer, else the file on disk when it is small enough to be a test file. */
+function textOf(s: Session, uri: string): string | undefined {
+  const open = s.documents.get(uri)?.getText();
+  if (open !== undefined) return open;
+  const file = fileOf(uri);
+  try {
+    return file && statSync(file).isFile() && statSync(file).size <= MAX_TEST_FILE ? readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readOpen(s: Session, ws: Workspace, uri: unknown): { file: TestFile; diagnostics: Diagnostic[] } | null {
+  const file = fileOf(uri);
+  const at = file ? testFileAt(ws.root, file) : null;
+  const text = at ? textOf(s, uri as string) : undefined;
+  return at && text !== undefined ? parseTestFile(at.kind, at.id, at.path, text) : null;
+}
+
+/** The file's own problems and the checks against the project's items, read from their sources. */
+function checkFile(s: Session, ws: Workspace, file: TestFile, read: Diagnostic[]): Diagnostic[] {
+  return [...read, ...checkCases([file], catalogOfSources(s, ws.sources()))].filter((d) => d.loc?.source === file.path);
+}
+
+/** The shapes `rye test` checks against, from the project's sources (no compiling). */
+function catalogOfSources(s: Session, sources: readonly SourceFile[]): Catalog {
+  const catalog = { directive: new Map<string, ItemShape>(), knowledge: new Map<string, ItemShape>(), tool: new Map<string, ItemShape>() };
+  for (const src of sources) {
+    // A run compiles the project's own items only, so a test of an item from another space finds none.
+    if ((src.space ?? "project") !== "project" || catalog[src.kind].has(src.id)) continue;
+    catalog[src.kind].set(src.id, src.kind === "knowledge" ? { inputs: [], required: [], closed: true } : shapeOf(s, src));
+  }
+  return catalog;
+}
+
+function shapeOf(s: Session, src: SourceFile): ItemShape {
+  // A directive's analysis has the inputs a compiled module declares; its own text is the fallback.
+  const analysed = src.kind === "directive" ? s.checker.analysis(src.id)?.inputs : undefined;
+  const params: ParamInfo[] = analysed ? analysed.map((i) => ({ name: i.name, required: i.required === true && i.default === undefined })) : paramsOf(src).map((p) => ({ ...p, required: p.required && p.default === undefined }));
+  return { inputs: params.map((p) => p.name), required: params.filter((p) => p.required).map((p) => p.name), closed: params.length > 0 };
+}
+
+function toLsp(d: Diagnostic): { range: ReturnType<typeof toRange>; severity: 1 | 2 | 3; code: string; source: string; message: string } {
+  return { range: toRange(d.loc!), severity: d.severity === "error" ? 1 : d.severity === "warning" ? 2 : 3, code: d.code, source: "rye", message: d.message };
+}
+
+/** Runs the file's cases (or the one named) against the sources compiled in memory; null when `uri` is no test file. */
+async function runFile(s: Session, uri: string, only: string | undefined): Promise<TestRun | null> {
+  const ws = s.ws;
+  const read = ws ? readOpen(s, ws, uri) : null;
+  if (!ws || !read) return null;
+  const file = only === undefined ? read.file : { ...read.file, cases: read.file.cases.filter((c) => c.name === only) };
+  const zero = { passed: 0, failed: 0, skipped: 0, total: 0 };
+  if (file.cases.length === 0 && only !== undefined) {
+    const message = `no case is named '${only}' in ${file.path} now`;
+    return { uri, status: "invalid", counts: zero, cases: [], problems: [{ code: "", message, line: 0 }], text: `${message}\n` };
+  }
+  const { targets } = await loadInMemory(ws.sources(), ws.hookConfig);
+  try {
+    const problems = [...read.diagnostics, ...checkCases([file], catalogOf(targets))].filter((d) => d.severity === "error");
+    if (problems.length > 0) {
+      const listed = problems.map((d) => ({ code: d.code, message: d.message, line: (d.loc?.start.line ?? 1) - 1 }));
+      return { uri, status: "invalid", counts: zero, cases: [], problems: listed, text: listed.map((p) => `${file.path}:${p.line + 1}: ${p.code} ${p.message}`).join("\n") + "\nNo case ran: the test file must check cleanly first.\n" };
+    }
+    // Tools run as `rye test` from the project folder runs them (only dry runs: a lens never runs a tool for real).
+    const userSpace = resolveSettings(ws.root, {}, ws.root, process.env).userSpace ?? resolve(process.env.USER_SPACE ?? homedir());
+    const place = { project: ws.root, userSpace, trustedKeys: [], cwd: ws.root, env: process.env };
+    const report = await runTests([file], { ...targets, runTool: projectToolRunner(place) }, { filters: [], pattern: null }, { snapshots: { root: ws.root, update: false, ci: true }, runTools: false, clock: () => performance.timeOrigin + performance.now() });
+    const cases = report.results.map((r) => ({ name: r.test.name, line: r.test.loc.start.line - 1, status: r.status, ...(r.reason ? { reason: r.reason } : {}), failures: r.failures.map((f) => ({ field: f.field, message: f.message, line: f.loc.start.line - 1 })) }));
+    return { uri, status: report.counts.failed > 0 ? "failed" : "passed", counts: report.counts, cases, problems: [], text: humanReport(report, false) };
+  } finally {
+    targets.dispose();
+  }
+}
