@@ -1,5 +1,5 @@
 // Starts the project's own `rye-build lsp` for the workspace and keeps the prompt preview of the
-// directive being edited in the "Rye preview" panel.
+// directive being edited in the "Rye preview" panel; a test file's runs go to the "Rye tests" output.
 const vscode = require("vscode");
 const { existsSync } = require("node:fs");
 const { join } = require("node:path");
@@ -38,11 +38,13 @@ async function start(context, panel) {
       ],
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/{.ai/**,rye.config.json,package.json}") },
       middleware: {
-        // The code lens (and the palette) run `rye.preview`; its answer goes to the panel.
+        // The code lens (and the palette) run `rye.preview`; its answer goes to the panel. A test
+        // file's lenses run `rye.test`; its report goes to the "Rye tests" output.
         async executeCommand(command, args, next) {
           const uri = args[0] ?? vscode.window.activeTextEditor?.document.uri.toString();
           const result = await next(command, uri ? [uri, ...args.slice(1)] : args);
           if (command === "rye.preview" && uri) panel.show(uri, result, true);
+          if (command === "rye.test" && result) showTestRun(context, result);
           return result;
         },
       },
@@ -56,6 +58,18 @@ async function start(context, panel) {
     return;
   }
   panel.attach(client);
+}
+
+let testOutput;
+
+/** A test lens's run (`rye.test`): the report in the "Rye tests" output, and a one-line verdict. */
+function showTestRun(context, run) {
+  if (!testOutput) context.subscriptions.push((testOutput = vscode.window.createOutputChannel("Rye tests")));
+  testOutput.replace(run.text ?? JSON.stringify(run, null, 2));
+  testOutput.show(true);
+  const { passed = 0, failed = 0 } = run.counts ?? {};
+  if (run.status === "passed") void vscode.window.showInformationMessage(`Rye tests: ${passed} passed`);
+  else void vscode.window.showWarningMessage(run.status === "invalid" ? "Rye tests: no case ran, the test file has problems (see Rye tests output)" : `Rye tests: ${failed} failed, ${passed} passed`);
 }
 
 /** @param {vscode.ExtensionContext} context */
