@@ -89,17 +89,6 @@ describe("the first hour, offline, from npm pack", { timeout: 90_000 }, () => {
     runCompiled();
   });
 
-  test("TypeScript 6 with module: commonjs compiles the ESM import form to a require() that runs under the loader", () => {
-    const dir = join(p.app, "classic");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "commonjs", target: "es2022", strict: true, types: [], skipLibCheck: true }, files: ["main.ts"] }));
-    // The README's ESM block, one folder down.
-    writeFileSync(join(dir, "main.ts"), readmeBlock("package", "module").replaceAll("./out/index.js", "../out/index.js"));
-    expect(step(node, [tsc6, "-p", dir, "--listEmittedFiles"], p.app, p.env).stdout).toContain(join(dir, "main.js"));
-    expect(readFileSync(join(dir, "main.js"), "utf8")).toContain('require("../out/index.js")');
-    expect(step(node, ["--import", "rye-build/register", join(dir, "main.js")], p.app, p.env).stdout).toContain(GREETING);
-  });
-
   test("TypeScript 7 (native preview) with its tsc --init defaults, when installable", (ctx) => {
     const ts7 = typescript7();
     if ("skip" in ts7) {
@@ -108,6 +97,18 @@ describe("the first hour, offline, from npm pack", { timeout: 90_000 }, () => {
     }
     compileWith([ts7.tsgo]);
     runCompiled();
+  });
+
+  test("TypeScript 6 with module: commonjs compiles the ESM import form to a require() that runs under the loader", () => {
+    // After the tsc --init compiles: their tsconfig.json would take this folder in too.
+    const dir = join(p.app, "classic");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "commonjs", target: "es2022", strict: true, types: [], skipLibCheck: true }, files: ["main.ts"] }));
+    // The README's ESM block, one folder down.
+    writeFileSync(join(dir, "main.ts"), readmeBlock("package", "module").replaceAll("./out/index.js", "../out/index.js"));
+    expect(step(node, [tsc6, "-p", dir, "--listEmittedFiles"], p.app, p.env).stdout).toContain(join(dir, "main.js"));
+    expect(readFileSync(join(dir, "main.js"), "utf8")).toContain('require("../out/index.js")');
+    expect(step(node, ["--import", "rye-build/register", join(dir, "main.js")], p.app, p.env).stdout).toContain(GREETING);
   });
 
   test("plain CommonJS JavaScript requires the output, directives and tools, under the loader", () => {

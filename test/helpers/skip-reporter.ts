@@ -5,7 +5,7 @@ import { relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
 
 /** A title that says why it skipped. */
-const GIVES_REASON = /\bnot (?:found|installed|available|at)\b|\bskipped[:(]|— skipped|\bunavailable\b|\bneeds?\b|\brequires?\b/i;
+const GIVES_REASON = /\bnot (?:found|installed|available|at)\b|\bskipped[:(]|— skipped|\bunavailable\b/i;
 
 export default class SkipReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
