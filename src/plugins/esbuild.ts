@@ -4,7 +4,6 @@
  * file by file, as the Node loader does) are the bytes handed to esbuild, so the bundle carries
  * only verified code and needs no file system at run time. A failing file fails the build.
  */
-import { readFileSync } from "node:fs";
 import type { Loader, Plugin } from "esbuild";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { checkRequest } from "./verified-load.js";
@@ -19,12 +18,13 @@ export function ryeVerify(options: GuardOptions = {}): Plugin {
       const guard = new OutputGuard(options);
       // esbuild follows links before onLoad sees a path: the import as written is checked here.
       build.onResolve({ filter: /.*/ }, (args) => {
-        if (args.namespace === "file" || args.kind === "entry-point") checkRequest(guard, args.path, args.importer || undefined, args.resolveDir || process.cwd());
-        return undefined;
+        if (args.namespace !== "file" && args.kind !== "entry-point") return undefined;
+        const rye = checkRequest(guard, args.path, args.importer || undefined, args.resolveDir || process.cwd());
+        return rye === null ? undefined : { path: rye };
       });
       build.onLoad({ filter: /\.(?:[cm]?js|[cm]?ts|json)$/ }, (args) => {
         if (args.namespace !== "file") return undefined;
-        const bytes = readFileSync(args.path);
+        const bytes = guard.read(args.path);
         // Not rye output: esbuild reads it as usual. Otherwise this throws, naming the item.
         if (guard.check(args.path, bytes) === undefined) return undefined;
         const loader = LOADERS[args.path.slice(args.path.lastIndexOf(".") + 1)] ?? "js";

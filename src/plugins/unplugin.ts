@@ -16,11 +16,11 @@ export const ryeUnplugin = createUnplugin((options: GuardOptions | undefined) =>
   return {
     name: "rye-verify",
     enforce: "pre" as const,
-    // Never resolves anything itself: it refuses an import whose path, as written, runs through a link inside an output folder.
+    // Resolves only an output module's runtime package (from rye-build's install); refuses an import whose path, as written, runs through a link inside an output folder.
     resolveId(source: string, importer: string | undefined) {
       guard ??= new OutputGuard(options ?? {});
-      checkRequest(guard, source, importer);
-      return null;
+      // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
+      return checkRequest(guard, source, importer) === null ? null : { id: source, external: true };
     },
     loadInclude: (id: string) => codeFileOf(id) !== null,
     load(id: string) {

@@ -4,9 +4,10 @@
  * and bundles. Ids that are not plain files (virtual `\0…` modules, other ids) are left to the
  * bundler. A failing file throws an IntegrityError naming its item, which fails the build.
  */
-import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
 import { requestedPath } from "../register/requested-path.js";
+import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 
 const CODE = /\.(?:[cm]?js|[cm]?ts|json)$/;
@@ -25,10 +26,13 @@ export function codeFileOf(id: string): string | null {
 export function verifiedLoad(guard: OutputGuard, id: string): string | null {
   const path = codeFileOf(id);
   if (path === null) return null;
+  // The folder is verified (its tree included) before the file is read; a file that cannot be read is the bundler's to report.
+  guard.beforeRead(path);
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
-  } catch {
+    bytes = guard.read(path);
+  } catch (e) {
+    if (e instanceof IntegrityError) throw e;
     return null;
   }
   return guard.check(path, bytes) === undefined ? null : bytes.toString("utf8");
@@ -39,14 +43,26 @@ export function verifiedLoad(guard: OutputGuard, id: string): string | null {
  * a file, so `load` sees a link's target, perhaps outside every output folder and unmarked. Here
  * the import as written (`source` from the `importer`'s folder, or from `root` for the entry or a
  * root-relative URL) is still known: a link inside an output folder on that path is refused.
+ * Returns the path a bundler must use instead of resolving, for an output module's runtime package.
  */
-export function checkRequest(guard: OutputGuard, source: string, importer: string | undefined, root: string = process.cwd()): void {
-  const from = importer && isAbsolute(importer.split("?")[0]!) ? dirname(importer.split("?")[0]!) : root;
+export function checkRequest(guard: OutputGuard, source: string, importer: string | undefined, root: string = process.cwd()): string | null {
+  const parent = importer && isAbsolute(importer.split("?")[0]!) ? importer.split("?")[0]! : null;
+  const from = parent !== null ? dirname(parent) : root;
+  // The import rule of output modules (OutputGuard.checkImport): a runtime package comes from rye-build's own install.
+  const rule = parent !== null && !source.startsWith("\0") ? guard.checkImport(source, parent) : null;
+  if (rule === "rye") return ryeResolve(source);
   const asked = requestedPath(source, from);
+  if (rule === "self" && asked !== null) guard.checkImport(source, parent!, asked);
   if (asked !== null) guard.checkRequested(asked);
   // A root-relative URL (`/main.js` from index.html) names a file under the project root.
   if (source.startsWith("/") && !source.startsWith("//")) {
     const rooted = requestedPath(join(root, source), root);
     if (rooted !== null) guard.checkRequested(rooted);
   }
+  return null;
+}
+
+/** Where a runtime package is found from this install of rye-build, whatever node_modules lie in or above the output. */
+export function ryeResolve(source: string): string {
+  return createRequire(import.meta.url).resolve(source);
 }

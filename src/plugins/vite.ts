@@ -38,7 +38,7 @@ export interface RyeVitePlugin {
   config(this: ConfigContext, config: ViteConfig): void;
   configResolved(config: { root: string }): void;
   configureServer(): void;
-  resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<{ id: string; external: false } | null>;
+  resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<{ id: string; external: boolean } | null>;
   load(id: string): string | null;
 }
 
@@ -58,8 +58,7 @@ function optimizerPlugin(options: GuardOptions) {
   return {
     name: "rye-verify:optimize-deps",
     resolveId(source: string, importer: string | undefined) {
-      checkRequest(guard, source, importer);
-      return null;
+      return checkRequest(guard, source, importer) === null ? null : { id: source, external: true };
     },
     load: (id: string) => verifiedLoad(guard, id),
   };
@@ -102,7 +101,8 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     },
     async resolveId(source, importer, resolveOptions = {}) {
       // Vite follows links before load sees a file: the import as written is checked here.
-      checkRequest(guardOf(), source, importer, root);
+      // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
+      if (checkRequest(guardOf(), source, importer, root) !== null) return { id: source, external: true };
       if (source.startsWith("\0") || isBuiltin(source) || source.startsWith(".") || isAbsolute(source)) return null;
       const resolved = await this.resolve(source, importer, { ...resolveOptions, skipSelf: true });
       if (!resolved?.external) return null;

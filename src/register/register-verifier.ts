@@ -1,4 +1,4 @@
-import { createRequire, register } from "node:module";
+import Module, { createRequire, register, syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { carryLoader } from "./carry-loader.js";
@@ -24,9 +24,37 @@ function distUrl(name: string): URL {
  */
 function resolveImport(specifier: string, parentUrl: string): string {
   if (/^\.{0,2}\//.test(specifier) || specifier.startsWith("file:")) return new URL(specifier, parentUrl).href;
+  // A module loaded by a `-r` preload has no import.meta.resolve: CommonJS resolution stands in there too.
+  if (typeof import.meta.resolve !== "function") return pathToFileURL(createRequire(parentUrl).resolve(specifier)).href;
   const answer = import.meta.resolve(RESOLVE_PREFIX + encodeURIComponent(JSON.stringify([specifier, parentUrl])));
   if (!answer.startsWith(RESOLVE_PREFIX)) return answer;
   return pathToFileURL(createRequire(parentUrl).resolve(specifier)).href;
+}
+
+let reRegisters: Array<[URL, GuardOptions]> | undefined;
+
+/**
+ * Hooks run last-registered first, and a `load` hook that returns a source with `shortCircuit`
+ * never calls the ones registered before it: a hook registered after rye's that reads output files
+ * itself would hand Node unverified bytes. So every later `module.register` is followed by rye's
+ * hooks registered again, outermost: their `load` verifies whatever source the chain below returns.
+ * Both `require("node:module").register` and the ES named export are replaced.
+ */
+function keepOutermost(hooks: URL, data: GuardOptions): void {
+  if (reRegisters) {
+    reRegisters.push([hooks, data]);
+    return;
+  }
+  const all = (reRegisters = [[hooks, data]]);
+  const mod = Module as unknown as { register: typeof register };
+  const original = mod.register;
+  mod.register = function ryeOutermostRegister(this: unknown, ...args: Parameters<typeof register>) {
+    const result = original.apply(this, args);
+    // The original, not the import binding: that binding is this function once the exports are synced.
+    for (const [url, options] of all) original.call(this, url, { data: options });
+    return result;
+  } as typeof register;
+  syncBuiltinESMExports();
 }
 
 /**
@@ -42,6 +70,7 @@ export function registerVerifier(options: GuardOptions = {}): void {
   const key = JSON.stringify(data);
   if (registered.has(key)) return;
   register(distUrl("verify-hooks.js"), { data });
+  keepOutermost(distUrl("verify-hooks.js"), data);
   // The first registration's options guard require(): one set of CommonJS handlers per thread.
   const guard = new OutputGuard(data);
   installRequireHook(guard, resolveImport);

@@ -10,8 +10,8 @@
  * order ES modules evaluate in. Node then finds each of them in its module cache and never reads
  * them again. A graph in which that cannot hold (an import cycle through output) is refused.
  */
-import { readFileSync, realpathSync } from "node:fs";
-import Module, { isBuiltin } from "node:module";
+import { realpathSync } from "node:fs";
+import Module, { createRequire, isBuiltin } from "node:module";
 import { dirname, extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
@@ -62,11 +62,19 @@ export class RequireVerifier {
   /** Files this verifier is compiling now, from the text it checked. */
   private readonly vouched = new Set<string>();
 
-  constructor(private readonly guard: OutputGuard, private readonly resolve: ResolveImport) {}
+  /**
+   * `nodeResolve` is Node's own CommonJS resolution of a request from a file, with no rule applied:
+   * what Node's linker of a required ES module will load, since no hook reaches it.
+   */
+  constructor(
+    private readonly guard: OutputGuard,
+    private readonly resolve: ResolveImport,
+    private readonly nodeResolve: (request: string, fromFile: string) => string | null = () => null,
+  ) {}
 
   /** Reads `path` once and checks it: throws IntegrityError for output that does not verify. */
   read(path: string): ReadFile {
-    const bytes = readFileSync(path);
+    const bytes = this.guard.read(path);
     const output = this.guard.check(path, bytes) !== undefined;
     const text = decoder.decode(bytes);
     let syntax: boolean | undefined;
@@ -119,6 +127,7 @@ export class RequireVerifier {
       if (!url.startsWith("file:")) continue;
       // The path as Node resolved it (real, or kept with --preserve-symlinks): the key of Node's module cache.
       const path = fileURLToPath(url);
+      if (file.output) this.sameAsNode(specifier, file.path);
       if (this.done.has(path)) continue;
       if (stack.has(path)) {
         if (file.output || this.guard.outputFolderOf(real(path)) !== null) throw this.cycle(file.path, path);
@@ -134,6 +143,24 @@ export class RequireVerifier {
       }
       this.done.add(path);
     }
+  }
+
+  /**
+   * Node links a required ES module's imports itself: a runtime package that the rule resolves from
+   * rye-build's install (`resolved`) must be the very file Node's own lookup from the output module
+   * finds, or a node_modules above the output (a checkout's) would supply it. Otherwise refused.
+   */
+  private sameAsNode(specifier: string, from: string): void {
+    if (this.guard.checkImport(specifier, from) !== "rye") return;
+    const own = this.nodeResolve(specifier, from);
+    let resolved: string;
+    try {
+      resolved = createRequire(import.meta.url).resolve(specifier);
+    } catch {
+      resolved = "nothing";
+    }
+    if (own !== null && real(own) === real(resolved)) return;
+    throw new IntegrityError(from, `${from} imports ${specifier}: under require(), Node resolves it from the output module itself, to ${own ?? "nothing"}, not to rye-build's own ${resolved}, so it does not run\n  Fix: load it with import or await import() under --import rye-build/register, or install ${specifier} beside rye-build`);
   }
 
   /** Evaluates a verified output module from its verified text, as a module of Node's ES module cache. */
@@ -161,7 +188,7 @@ export class RequireVerifier {
  */
 function verifiedJson(guard: OutputGuard, original: Handler): Handler {
   return function ryeVerifiedJson(module, filename) {
-    const bytes = readFileSync(filename);
+    const bytes = guard.read(filename);
     if (guard.check(filename, bytes) === undefined) return original(module, filename);
     const text = decoder.decode(bytes).replace(/^\uFEFF/, "");
     try {
@@ -185,7 +212,7 @@ function checkAnyExtension(guard: OutputGuard, filename: string): void {
   const ext = extname(filename);
   if (ext === ".node") throw new IntegrityError(filename, `${filename} is a native addon inside a build output folder: rye build never writes one, and loading it runs its code before anything can check it, so it does not load`);
   if (VERIFIED_HERE.has(ext) || internals._extensions[ext] === undefined) return;
-  guard.check(filename, readFileSync(filename));
+  guard.check(filename, guard.read(filename));
 }
 
 /** The path `request` names from `parent`, links not followed (what Node's resolver will realpath). */
@@ -197,6 +224,18 @@ function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | u
 }
 
 let installed: RequireVerifier | undefined;
+let selfModule: CjsModule | undefined;
+
+/** A module standing for rye-build's own code, to resolve a runtime package from its install. */
+function ryeParent(): CjsModule {
+  if (!selfModule) {
+    const self = fileURLToPath(import.meta.url);
+    selfModule = new Module(self) as CjsModule;
+    selfModule.filename = self;
+    selfModule.paths = internals._nodeModulePaths(dirname(self));
+  }
+  return selfModule;
+}
 
 /**
  * Wraps Node's CommonJS handlers once per thread, and `Module.prototype._compile` behind them, for a
@@ -205,7 +244,18 @@ let installed: RequireVerifier | undefined;
  */
 export function installRequireHook(guard: OutputGuard, resolve: ResolveImport): RequireVerifier {
   if (installed) return installed;
-  const verifier = new RequireVerifier(guard, resolve);
+  const resolveFilename = internals._resolveFilename;
+  const nodeResolve = (request: string, fromFile: string): string | null => {
+    const parent = new Module(fromFile) as CjsModule;
+    parent.filename = fromFile;
+    parent.paths = internals._nodeModulePaths(dirname(fromFile));
+    try {
+      return resolveFilename.call(internals, request, parent);
+    } catch {
+      return null;
+    }
+  };
+  const verifier = new RequireVerifier(guard, resolve, nodeResolve);
   const compile = internals.prototype._compile;
   internals.prototype._compile = function ryeCheckedCompile(text, filename, format) {
     verifier.compiling(this, text, filename, format);
@@ -227,9 +277,11 @@ export function installRequireHook(guard: OutputGuard, resolve: ResolveImport): 
     return load.call(this, filename);
   };
   // Node's resolver realpaths what it finds: the request, as asked, is checked before that.
-  const resolveFilename = internals._resolveFilename;
   internals._resolveFilename = function ryeCheckedResolve(request, parent, ...rest) {
-    const resolved = resolveFilename.call(this, request, parent, ...rest);
+    // A module of an output folder: a runtime package resolves from this install of rye-build, never from node_modules in or above the output.
+    const rule = parent?.filename ? guard.checkImport(request, parent.filename) : null;
+    const resolved = resolveFilename.call(this, request, rule === "rye" ? ryeParent() : parent, ...rest);
+    if (rule === "self" && !isBuiltin(resolved)) guard.checkImport(request, parent!.filename, resolved);
     if (!isBuiltin(resolved)) checkRequest(guard, request, parent, resolved);
     return resolved;
   };

@@ -4,7 +4,6 @@
  * source Node evaluates is exactly the source that was verified. A failing file throws an
  * IntegrityError naming its item, during loading: nothing of it, nor of what imports it, runs.
  */
-import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
@@ -36,7 +35,12 @@ function bytesOf(source: LoadResult["source"]): Uint8Array | string {
 export async function resolve(specifier: string, context: ResolveContext, nextResolve: NextResolve): Promise<{ url: string }> {
   const request = readResolveRequest(specifier);
   const asked = request ?? { specifier, parentURL: context.parentURL };
-  const result = await (request === null ? nextResolve(specifier, context) : nextResolve(request.specifier, { ...context, parentURL: request.parentURL }));
+  const parent = asked.parentURL?.startsWith("file:") ? fileURLToPath(asked.parentURL) : null;
+  // An output module's bare import of a runtime package resolves from this install of rye-build, never
+  // by a lookup that starts in the output folder (where a planted node_modules would answer) or the checkout.
+  const from = parent !== null && guard.checkImport(asked.specifier, parent) === "rye" ? import.meta.url : asked.parentURL;
+  const result = await nextResolve(asked.specifier, { ...context, parentURL: from });
+  if (parent !== null && from === asked.parentURL && result.url.startsWith("file:")) guard.checkImport(asked.specifier, parent, fileURLToPath(result.url));
   checkRequested(asked.specifier, asked.parentURL, result.url);
   return result;
 }
@@ -56,6 +60,8 @@ function checkRequested(specifier: string, parentURL: string | undefined, resolv
 
 /** Verifies every `file:` module the loader returns that belongs to a build output or is rye-signed. */
 export async function load(url: string, context: unknown, nextLoad: NextLoad): Promise<LoadResult> {
+  // Before Node reads it: an output file's folder (its tree included) is verified first.
+  if (url.startsWith("file:")) guard.beforeRead(fileURLToPath(url));
   const result = await nextLoad(url, context);
   if (!url.startsWith("file:")) return result;
   const path = fileURLToPath(url);
@@ -64,7 +70,7 @@ export async function load(url: string, context: unknown, nextLoad: NextLoad): P
     // read once and verified, and the CommonJS translator compiles exactly those bytes.
     if (guard.outputFolderOf(path) === null) return result;
     if (result.format !== "commonjs") throw new IntegrityError(path, `${path} would be loaded as ${result.format ?? "unknown"} without its source passing through the verifier, so it does not run`);
-    const bytes = readFileSync(path);
+    const bytes = guard.read(path);
     guard.check(path, bytes);
     return { ...result, source: bytes };
   }

@@ -1,10 +1,13 @@
 // The shards of a verified root manifest, each read and checked against the sha256 the root binds
 // to its folder before anything in it is believed. `rye verify` reads them all; the loader reads
 // only the shards of the folders it loads from.
-import { readFileSync } from "node:fs";
+import { NotReadable, readRegularFile } from "../project/source-text.js";
 import { join } from "node:path";
 import { sha256Hex } from "../sign/hash-region.js";
 import { modulePathOf, parseShard, shardPath, splitPath, type Manifest, type Shard } from "../sign/sign-manifest.js";
+
+/** The largest shard read (a shard lists one folder's files: far below this). */
+const MAX_SHARD_BYTES = 64 * 1024 * 1024;
 
 /** Why a shard cannot be used: absent, bytes other than the root binds, or (a signer's bug) not a shard. */
 export interface ShardProblem {
@@ -47,8 +50,10 @@ export class ShardReader {
     const path = shardPath(folder);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(join(this.dir, path));
-    } catch {
+      // A regular file only, bounded: a FIFO in place of a shard must not block the loader.
+      bytes = readRegularFile(join(this.dir, path), MAX_SHARD_BYTES);
+    } catch (e) {
+      if (e instanceof NotReadable) return { folder, path, status: "invalid", expected, actual: null, message: `Shard of ${folder} cannot be read: ${path}: ${e.reason}` };
       return { folder, path, status: "missing", expected, actual: null, message: `Missing shard of ${folder}: ${path}` };
     }
     const actual = sha256Hex(bytes);
