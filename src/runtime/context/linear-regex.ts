@@ -108,6 +108,8 @@ class Parser {
     const rest = this.src.slice(this.i, this.i + 4);
     if (/^\(\?<?[=!]/.test(rest)) throw new UnsafeRegex("it uses a lookahead or lookbehind ((?=, (?!, (?<=, (?<!), which a linear-time matcher cannot follow");
     const named = stickyAt(NAMED_GROUP, this.src, this.i);
+    // Any other `(?` (inline modifiers such as `(?i:…)`, which newer engines accept) is refused, not misread.
+    if (!named && rest.startsWith("(?") && !rest.startsWith("(?:")) throw new UnsafeRegex(`it uses a group form (${rest.slice(0, 3)}…) the linear-time matcher does not follow`);
     this.i += named ? named[0].length : rest.startsWith("(?:") ? 3 : 1;
     const node = this.alternation(depth + 1);
     this.i++; // the `)`: the pattern compiled as a RegExp, so every group is closed
