@@ -1,6 +1,7 @@
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import { didYouMean } from "../runtime/did-you-mean.js";
+import { mayContain, type PlaceholderSystem } from "../parse/placeholders.js";
 import { compareParams, readParamSchema } from "../runtime/exec/check-params.js";
 import type { DirectiveEntry } from "./resolve-context.js";
 
@@ -63,12 +64,15 @@ function declaredType(schema: unknown, name: string): string[] {
   return Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
 }
 
+const HOLDS_PLACEHOLDER: PlaceholderSystem[] = ["InputRefs", "EnvRefs", "EnvVars"];
+
 /** The JSON Schema types a literal of the call is an instance of; null when its value is only known at run time. */
 function literalTypes(v: Literal): string[] | null {
   switch (v.kind) {
     case "str":
-      // Text with a placeholder is filled in at run time; the tool still receives a string.
-      return ["string"];
+      // A call in a body is an instruction the model carries out: text with a placeholder becomes
+      // the caller's value there, of whatever type the model then writes ("{input:n}" may be 30).
+      return HOLDS_PLACEHOLDER.some((system) => mayContain(String(v.value), system)) ? null : ["string"];
     case "num":
       return Number.isInteger(v.value) ? ["integer", "number"] : ["number"];
     case "const":
