@@ -3,7 +3,7 @@
 // cannot run, or that JavaScript does not accept (Python's `(?P<n>…)`), is a located RYE3009 at build.
 // The matcher must say exactly what `RegExp.prototype.test` says for every pattern it accepts.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -112,6 +112,18 @@ describe("rye preview with a catastrophic hook regex and a hostile input", () =>
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("a".repeat(60));
     expect(r.stdout).not.toContain("SMALL-KNOWLEDGE");
+  });
+
+  test("rye build with a pattern JavaScript rejects: exit 1, RYE3009 at the pattern, nothing written", () => {
+    const copy = tempDir("rye-redos-py-");
+    cpSync(dir, copy, { recursive: true });
+    const config = join(copy, ".ai", "config", "agent", "hook_conditions.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace("^(a+)+$", "(?P<n>a)"));
+    const r = spawnSync(process.execPath, [BIN, "build", "--allow-unsigned"], { cwd: copy, env: cleanEnv({ USER_SPACE: join(copy, "user") }), encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/hook_conditions\.yaml:5:55 - error RYE3009: The hook condition's regex '\(\?P<n>a\)' is refused: it is not a valid JavaScript regular expression/);
+    expect(existsSync(join(copy, "out"))).toBe(false);
+    rmSync(copy, { recursive: true, force: true });
   });
 
   test("a matching input: the hook applies", () => {
