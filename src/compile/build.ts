@@ -9,6 +9,7 @@ import type { DeclarationMapOptions } from "../emit/declaration-map.js";
 import { emitKnowledge } from "../emit/emit-knowledge.js";
 import { emitTool } from "../emit/emit-tool.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
+import { sha256Hex } from "../sign/hash-region.js";
 
 export interface BuildOptions {
   /** The first `.ai/config/agent/hook_conditions.yaml` found across the spaces, if any. */
@@ -71,6 +72,12 @@ export interface BuildResult {
 /** Compiles a project: parse → analyze → emit. An item with errors is reported and not emitted. */
 export function build(sources: readonly SourceFile[], version: string, options: BuildOptions = {}): BuildResult {
   const items = options.items;
+  // Each module's provenance names its source's sha256 (as the manifest does): looked up only for the few modules emitted from the list.
+  let texts: Map<string, string> | undefined;
+  const shaOf = (path: string) => {
+    const text = (texts ??= new Map(sources.map((s) => [s.path, s.text]))).get(path);
+    return text === undefined ? undefined : sha256Hex(text);
+  };
   const ts = options.emitTs === true;
   if (items) {
     // Each directive's registry type travels with its outcome, so a reused item (not re-analysed) still has it.
@@ -92,10 +99,10 @@ export function build(sources: readonly SourceFile[], version: string, options: 
         return outcome;
       }),
       onLookup: items.onLookup,
-      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version, { ts }), ts) : null),
+      onKnowledge: (src, outcome, k) => items.onItem(src, outcome, k && emitting() ? moduleFiles(emitKnowledge(k, version, { ts, sourceSha256: sha256Hex(src.text) }), ts) : null),
       onDirective: (src, outcome, a) => {
         if (!a || !emitting()) return items.onItem(src, outcome, null);
-        const m = emitDirective(a, version, { ts });
+        const m = emitDirective(a, version, { ts, sourceSha256: sha256Hex(src.text) });
         entry(a.id, m.registry);
         const carried: ItemOutcome & { registry: RegistryEntry } = Object.assign({}, outcome, { registry: m.registry });
         items.onItem(src, carried, moduleFiles(m, ts));
@@ -106,13 +113,13 @@ export function build(sources: readonly SourceFile[], version: string, options: 
     const last = warm?.shared;
     const kept = last && !moved && last.compiled === compiled && last.tools === tools;
     const files = kept ? new Map(last.files) : emitShared(compiled, version, tools.tools.map((t) => t.id), entries, { ts, declarationMap: options.declarationMap });
-    if (!kept) for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version), ts)) files.set(path, text);
+    if (!kept) for (const t of tools.tools) for (const [path, text] of moduleFiles(emitTool(t, version, shaOf(t.source)), ts)) files.set(path, text);
     const shared = kept ? last : { compiled, tools, files: new Map(files) };
     return { files, diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled, tools: tools.tools.map((t) => t.id), carried: { groups, entries, tools, shared } };
   }
   const { analyses, knowledge, diagnostics } = compileDirectives(sources, options.hookConfig ?? null);
   const tools = compileTools(sources);
-  return { files: emit(analyses, version, knowledge, tools.tools, { ts, declarationMap: options.declarationMap }), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
+  return { files: emit(analyses, version, knowledge, tools.tools, { ts, declarationMap: options.declarationMap, sourceSha256: shaOf }), diagnostics: sortDiagnostics([...diagnostics, ...tools.diagnostics]), compiled: analyses.map((a) => a.id), tools: tools.tools.map((t) => t.id) };
 }
 
 /** A registry entry as a cached outcome carries it (read back from JSON: checked, not trusted). */

@@ -11,6 +11,7 @@ import { envNames, withoutEnv } from "./env-free.js";
 import { RenderPlan } from "./render-plan.js";
 import { TextTable } from "./text-table.js";
 import { blockMappings } from "./declaration-map.js";
+import { provenanceExport } from "./provenance.js";
 
 /** The three files of one compiled directive, relative to the output directory. */
 export interface EmittedModule {
@@ -54,20 +55,22 @@ export function itemHeader(source: string): string {
 }
 
 /**
- * Emits `directives/<id>.{js,ts,d.ts}` for one analysed directive (`_version`: the manifest's, not
- * written here). `ts: false` leaves the TypeScript source out: a build without `--emit-ts` writes
+ * Emits `directives/<id>.{js,ts,d.ts}` for one analysed directive (`version` is written only into its
+ * `provenance`, with `sourceSha256`: facts that change with the item or the compiler, never per build). `ts: false` leaves the TypeScript source out: a build without `--emit-ts` writes
  * none, and making it was a fifth of the emitter's time.
  */
-export function emitDirective(a: DirectiveAnalysis, _version: string, options: { ts?: boolean } = {}): EmittedModule {
+export function emitDirective(a: DirectiveAnalysis, version: string, options: { ts?: boolean; sourceSha256?: string | null } = {}): EmittedModule {
   const depth = a.id.split("/").length;
   const runtime = `${"../".repeat(depth)}runtime/define-directive.js`;
   const header = itemHeader(a.source);
+  const origin = { kind: "directive" as const, id: a.id, sourceSha256: options.sourceSha256, version };
+  const provenance = (runtime: string, ts: boolean) => provenanceExport(origin, ts, runtime.replace("define-directive.js", "provenance.js"));
   return {
     id: a.id,
     path: `directives/${a.id}`,
-    js: header + moduleCode(a, runtime, false),
+    js: header + moduleCode(a, runtime, false) + provenance(runtime, false),
     // From ts/directives/…: one level deeper than the .js.
-    ts: options.ts === false ? "" : header + moduleCode(a, `../${runtime}`, true),
+    ts: options.ts === false ? "" : header + moduleCode(a, `../${runtime}`, true) + provenance(`../${runtime}`, true),
     dts: header + declarations(a, depth),
     registry: registryEntry(a),
   };
@@ -359,12 +362,13 @@ export const NO_FIELDS = "None";
  * directive's inputs and outputs with their docs once for both.
  */
 function declarations(a: DirectiveAnalysis, depth: number): string {
-  return `import type { DirectiveTypes as D, ModuleOf } from ${lit(`${"../".repeat(depth)}index.js`)};
+  return `import type { DirectiveTypes as D, ItemProvenance, ModuleOf } from ${lit(`${"../".repeat(depth)}index.js`)};
 type K = ${lit(a.id)};
 export type Inputs = D[K][0];
 export type Outputs = D[K][1];
 declare const m: ModuleOf<K>;
 export declare const {id,metadata,render,validate,renderThread,contextPlan,calls}: typeof m;
+export declare const provenance: ItemProvenance<K>;
 export default m;
 `;
 }

@@ -42,7 +42,9 @@ export const directives = Object.fromEntries([${sorted.map((_, i) => `d${i}`).jo
   // The modules' types are one mapped type over `DirectiveTypes`: each id is written once, and an
   // editor shows the doc of its `DirectiveTypes` member for `directives["id"]` too.
   const head = `${header(version)}import type { DirectiveModule, IntInput, NumberInput, ObjectInput, OptionalInputsModule } from "./runtime/directive.js";
+import type { ItemProvenance } from "./runtime/provenance.js";
 export type { InputsOf } from "./runtime/directive.js";
+export type { ItemProvenance, Provenance } from "./runtime/provenance.js";
 type ${NO_FIELDS} = Record<string, never>;
 
 /** Each compiled directive's inputs and what it returns through \`directive_return\` (\`[inputs, outputs]\`), by item id. */
@@ -52,7 +54,7 @@ export interface DirectiveTypes {
 
 /** Every compiled directive by item id. */
 export declare const directives: {
-  readonly [K in keyof DirectiveTypes]: {} extends DirectiveTypes[K][0] ? OptionalInputsModule<K, DirectiveTypes[K][0]> : DirectiveModule<K, DirectiveTypes[K][0]>;
+  readonly [K in keyof DirectiveTypes]: ({} extends DirectiveTypes[K][0] ? OptionalInputsModule<K, DirectiveTypes[K][0]> : DirectiveModule<K, DirectiveTypes[K][0]>) & { readonly provenance: ItemProvenance<K> };
 };
 
 /** The id of any compiled directive. */

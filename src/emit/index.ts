@@ -32,6 +32,8 @@ export interface EmitOptions {
   ts?: boolean;
   /** Where the sources are from the output folder: `index.d.ts` then maps its registry to each directive's `.md` (see declaration-map.ts). */
   declarationMap?: DeclarationMapOptions;
+  /** The sha256 of the source at a path (an item's `source`), for each module's `provenance`. */
+  sourceSha256?: (source: string) => string | undefined;
 }
 
 /** The files that depend on the whole build, not on one item: the two registries and out/package.json. */
@@ -64,14 +66,15 @@ const sameList = <T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boo
 /** Emits every analysed directive plus the registry, as output-relative path → file text. */
 export function emit(analyses: readonly DirectiveAnalysis[], version: string, knowledge: readonly KnowledgeItem[] = [], tools: readonly CompiledTool[] = [], options: EmitOptions = {}): Map<string, string> {
   const files = new Map<string, string>();
-  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version, { ts: options.ts === true }), options.ts)) files.set(path, text);
+  const sha = (source: string) => options.sourceSha256?.(source) ?? null;
+  for (const k of knowledge) for (const [path, text] of moduleFiles(emitKnowledge(k, version, { ts: options.ts === true, sourceSha256: sha(k.source) }), options.ts)) files.set(path, text);
   const entries = new Map<string, RegistryEntry>();
   for (const a of analyses) {
-    const m = emitDirective(a, version, { ts: options.ts === true });
+    const m = emitDirective(a, version, { ts: options.ts === true, sourceSha256: sha(a.source) });
     entries.set(a.id, m.registry);
     for (const [path, text] of moduleFiles(m, options.ts)) files.set(path, text);
   }
-  for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version), options.ts)) files.set(path, text);
+  for (const t of tools) for (const [path, text] of moduleFiles(emitTool(t, version, sha(t.source)), options.ts)) files.set(path, text);
   for (const [path, text] of emitShared(analyses.map((a) => a.id), version, tools.map((t) => t.id), entries, options)) files.set(path, text);
   return files;
 }

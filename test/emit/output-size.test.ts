@@ -142,9 +142,10 @@ describe("emitted output size", () => {
     const dts = one.files.get("directives/team/review.d.ts")!;
     // Its text once (escaped for the template literal) plus metadata, plans and render(): 991 bytes
     // over the source's 1810 (it was 1829 before the compact forms); the declarations 371 bytes
-    // (530 before), their types being index.d.ts's.
-    expect(bytes(js) - bytes(src.text)).toBeLessThanOrEqual(1100);
-    expect(bytes(dts)).toBeLessThanOrEqual(410);
+    // (530 before), their types being index.d.ts's. Each module's provenance constant (item id,
+    // kind, the source's 64-digit sha256, compiler version) adds ~130 bytes to the .js and ~70 to the .d.ts.
+    expect(bytes(js) - bytes(src.text)).toBeLessThanOrEqual(1200);
+    expect(bytes(dts)).toBeLessThanOrEqual(480);
     // The short form is the one in use (the usual render ending), and still renders exactly.
     expect(js).toMatch(/return R\(p,/);
     const mod = await importDirective(dir, "team/review");

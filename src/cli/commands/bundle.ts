@@ -13,6 +13,7 @@ import { verifyOwnOutput } from "../../verify/verify-own-output.js";
 import { locateProject } from "../../builder/load-project.js";
 import { resolveSettings } from "../../project/settings.js";
 import { bundleMetadataLine } from "../../sign/bundle-metadata.js";
+import { buildProvenanceOf } from "../../runtime/provenance.js";
 import type { Manifest } from "../../sign/sign-manifest.js";
 
 const USAGE = `Usage: rye bundle [--project DIR] [--out DIR] [build options…]
@@ -93,7 +94,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const metadata = values["allow-unsigned"] ? "" : `${bundleMetadataLine(JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")) as Manifest)}\n`;
   const entry = join(outDir, ".bundle-entry.mjs");
   const outfile = join(outDir, "bundle.mjs");
-  writeFileSync(entry, bundleEntrySource(VERSION));
+  writeFileSync(entry, bundleEntrySource(VERSION, values["allow-unsigned"] ? null : buildProvenanceOf(readFileSync(join(outDir, "manifest.json"), "utf8"))));
   try {
     // Tools spawn through execa, resolved from this CLI's own install (fromOwnInstall) whatever the
     // project has in node_modules; no tsconfig of the project applies (its `paths` would remap imports).

@@ -91,10 +91,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr.write(`--inputs is not valid JSON: ${(e as Error).message}\n`);
     return 2;
   }
-  const loaded = await loadBundle<{ directives: Record<string, DirectiveModule> }>(bundlePath, bundle!, values["trusted-key"] as string[] | undefined, io);
+  const loaded = await loadBundle<{ directives: Record<string, DirectiveModule>; provenanceOf?: (m: DirectiveModule) => unknown }>(bundlePath, bundle!, values["trusted-key"] as string[] | undefined, io);
   if (typeof loaded === "number") return loaded;
   try {
-    return await runDirective(loaded.module.directives, id!, inputs, { ...values, bundle: bundlePath }, io);
+    return await runDirective(loaded.module.directives, id!, inputs, { ...values, bundle: bundlePath, provenanceOf: loaded.module.provenanceOf }, io);
   } finally {
     loaded.dispose();
   }
@@ -115,7 +115,9 @@ async function runDirective(directives: Record<string, DirectiveModule>, id: str
   }
   const options: ExecutionOptions = { ...checked.options, ...(typeof values.model === "string" && values.model ? { model: values.model } : {}) };
   if (typeof values.agent !== "string") {
-    print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs) });
+    // Where the prompt came from (runtime/provenance.ts), for a log to check later with rye verify --provenance.
+    const provenance = typeof values.provenanceOf === "function" ? (values.provenanceOf as (m: DirectiveModule) => unknown)(mod) ?? null : null;
+    print({ status: "success", type: "directive", item_id: id, data: values.thread ? mod.renderThread(checked.inputs, options) : mod.render(checked.inputs), provenance });
     return 0;
   }
   const where: AgentsOptions = {

@@ -17,8 +17,10 @@ import { verify, type VerifyResult } from "../../verify/verify.js";
 import type { FileCheck } from "../../verify/verify-output.js";
 import { findTargets } from "../../verify/find-targets.js";
 import { parseNotBefore } from "../../verify/freshness.js";
+import { parseProvenanceRecord, provenanceProblems } from "../../verify/check-provenance.js";
 
 const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--current] [--not-before TIME|COUNTER] [--require-signed-sources] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
+       rye verify [OUTPUT|BUNDLE] --provenance FILE [--trusted-key FILE]…
 
 Checks build output, bundles and Rye items: signed, hash matching, key trusted, Ed25519 signature
 valid. Directories are walked (default: the project directory).
@@ -43,7 +45,11 @@ Sources (directives, knowledge, tools, config under .ai/) are checked against th
 and each --system root, in that order, plus the keys above; each line names the store that vouched.
 --kind overrides the kind inferred from each path (directive, knowledge, tool, config, module,
 manifest). An unsigned source is reported as unsigned and accepted (a new project's sources are
-unsigned until rye sign signs them); --require-signed-sources refuses it. Exit code 1 when any file fails.`;
+unsigned until rye sign signs them); --require-signed-sources refuses it. Exit code 1 when any file fails.
+
+--provenance FILE checks a provenance record an application logged (JSON: item, kind, source_sha256,
+compiler, signer, build_id; or rye run's output holding one) against one output folder (default: out)
+or bundle: the target is verified first, then every field of the record must match what it signed.`;
 
 const KINDS = ["directive", "knowledge", "tool", "config", "module", "manifest"];
 
@@ -207,6 +213,8 @@ interface VerifyRequest {
   all: boolean;
   json: boolean;
   requireSigned: boolean;
+  /** --provenance FILE: a logged record to check against the one target. */
+  provenance?: string;
 }
 
 function parseRequest(args: string[], io: Io): VerifyRequest | number {
@@ -223,6 +231,7 @@ function parseRequest(args: string[], io: Io): VerifyRequest | number {
       current: { type: "boolean" },
       "not-before": { type: "string" },
       "require-signed-sources": { type: "boolean" },
+      provenance: { type: "string" },
     },
     USAGE,
     io,
@@ -252,11 +261,12 @@ function parseRequest(args: string[], io: Io): VerifyRequest | number {
     all: values.verbose === true || values.json === true,
     json: values.json === true,
     requireSigned: values["require-signed-sources"] === true,
+    ...(values.provenance === undefined ? {} : { provenance: resolve(io.cwd, values.provenance) }),
   };
 }
 
 /** Checks every target the request names: one line per source, bundle, output folder and failed output file. */
-async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]; unreadable: number }> {
+async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]; unreadable: number; results: VerifyResult[] }> {
   let unreadable = 0;
   const paths: string[] = [];
   for (const target of req.positionals.length > 0 ? req.positionals : [req.project]) {
@@ -270,6 +280,7 @@ async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]
   const targets = findTargets(paths, req.forced);
   const shown = (path: string) => relative(io.cwd, path).split(sep).join("/") || path;
   const lines: Line[] = [];
+  const results: VerifyResult[] = [];
   const warned = new Set<string>();
   const warn = (w: string) => {
     if (!warned.has(w)) io.stderr.write(`warning: ${w}\n`);
@@ -278,12 +289,14 @@ async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]
   const options = { trustedKeys: req.trustedKeys, env: req.env, cwd: io.cwd, ...req.fresh };
   for (const dir of targets.outputs) {
     const result = await verify(shown(dir), options);
+    results.push(result);
     result.anchors?.warnings.forEach(warn);
     lines.push(...outputLines(result, shown, shown(dir), req.all));
     for (const b of result.output!.bundles.filter((b) => b.endsWith(".mjs"))) targets.signed.push(resolve(result.path, b));
   }
   for (const path of targets.signed) {
     const result = await verify(path, options);
+    results.push(result);
     result.anchors?.warnings.forEach(warn);
     lines.push(bundleLine(result, shown(path)));
   }
@@ -297,13 +310,14 @@ async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]
       lines.push(sourceLine(shown(path), kind, r, trust, req.requireSigned));
     }
   }
-  return { lines, unreadable };
+  return { lines, unreadable, results };
 }
 
 /** `rye verify`: checks build output, bundles and Rye items. */
 export async function run(args: string[], io: Io): Promise<number> {
   const req = parseRequest(args, io);
   if (typeof req === "number") return req;
+  if (req.provenance !== undefined) return checkRecord(req, req.provenance, io);
   const { lines, unreadable } = await checkTargets(req, io);
   const failed = unreadable + lines.filter((l) => !l.ok).length;
   printReport(lines, failed, req.json, io);
@@ -312,4 +326,44 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   return failed > 0 ? 1 : 0;
+}
+
+/**
+ * `--provenance FILE`: verifies the one target (an output folder or bundle, default out/) as a plain
+ * rye verify does, and only once it verified compares the record's fields with what it signed.
+ */
+async function checkRecord(req: VerifyRequest, file: string, io: Io): Promise<number> {
+  const label = relative(io.cwd, file).split(sep).join("/") || file;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    io.stderr.write(`error: cannot read ${label}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
+  const record = parseProvenanceRecord(text, label);
+  if (typeof record === "string") {
+    io.stderr.write(`error: ${record}\n`);
+    return 2;
+  }
+  if (req.positionals.length > 1) {
+    io.stderr.write(`--provenance checks one output folder or bundle, not ${req.positionals.length}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { lines, unreadable, results } = await checkTargets({ ...req, positionals: req.positionals.length === 1 ? req.positionals : [resolve(req.project, "out")], all: false }, io);
+  const failed = unreadable + lines.filter((l) => !l.ok).length;
+  const target = results[0];
+  if (failed > 0 || !target) {
+    printReport(lines, failed, req.json, io);
+    io.stderr.write(`error: ${label} was not compared: ${target ? "the output did not verify" : "no build output or bundle to check it against"}\n`);
+    return 1;
+  }
+  const shown = relative(io.cwd, target.path).split(sep).join("/") || target.path;
+  const problems = provenanceProblems(target, record, label, shown);
+  if (problems.length > 0) {
+    io.stdout.write(`${problems.join("\n")}\n`);
+    return 1;
+  }
+  io.stdout.write(`verified      provenance ${label}  ${record.kind} ${record.item} matches ${shown} (source, signer ${record.signer}, compiler ${record.compiler}, build ${record.build_id})\n`);
+  return 0;
 }
