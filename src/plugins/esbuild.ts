@@ -20,7 +20,8 @@ export function ryeVerify(options: GuardOptions = {}): Plugin {
       build.onResolve({ filter: /.*/ }, (args) => {
         if (args.namespace !== "file" && args.kind !== "entry-point") return undefined;
         const rye = checkRequest(guard, args.path, args.importer || undefined, args.resolveDir || process.cwd());
-        return rye === null ? undefined : { path: rye };
+        // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
+        return !rye ? undefined : { path: args.path, external: true };
       });
       build.onLoad({ filter: /\.(?:[cm]?js|[cm]?ts|json)$/ }, (args) => {
         if (args.namespace !== "file") return undefined;

@@ -20,7 +20,7 @@ export const ryeUnplugin = createUnplugin((options: GuardOptions | undefined) =>
     resolveId(source: string, importer: string | undefined) {
       guard ??= new OutputGuard(options ?? {});
       // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
-      return checkRequest(guard, source, importer) === null ? null : { id: source, external: true };
+      return !checkRequest(guard, source, importer) ? null : { id: source, external: true };
     },
     loadInclude: (id: string) => codeFileOf(id) !== null,
     load(id: string) {

@@ -4,7 +4,6 @@
  * and bundles. Ids that are not plain files (virtual `\0…` modules, other ids) are left to the
  * bundler. A failing file throws an IntegrityError naming its item, which fails the build.
  */
-import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
 import { requestedPath } from "../register/requested-path.js";
 import { IntegrityError } from "../verify/integrity-error.js";
@@ -43,14 +42,15 @@ export function verifiedLoad(guard: OutputGuard, id: string): string | null {
  * a file, so `load` sees a link's target, perhaps outside every output folder and unmarked. Here
  * the import as written (`source` from the `importer`'s folder, or from `root` for the entry or a
  * root-relative URL) is still known: a link inside an output folder on that path is refused.
- * Returns the path a bundler must use instead of resolving, for an output module's runtime package.
+ * Returns true for an output module's runtime package, which the bundler must keep external (a bare
+ * import resolved where the bundle runs): resolving it from the module's folder would consult out/.
  */
-export function checkRequest(guard: OutputGuard, source: string, importer: string | undefined, root: string = process.cwd()): string | null {
+export function checkRequest(guard: OutputGuard, source: string, importer: string | undefined, root: string = process.cwd()): boolean {
   const parent = importer && isAbsolute(importer.split("?")[0]!) ? importer.split("?")[0]! : null;
   const from = parent !== null ? dirname(parent) : root;
-  // The import rule of output modules (OutputGuard.checkImport): a runtime package comes from rye-build's own install.
+  // The import rule of output modules (OutputGuard.checkImport): a runtime package is never looked up from out/.
   const rule = parent !== null && !source.startsWith("\0") ? guard.checkImport(source, parent) : null;
-  if (rule === "rye") return ryeResolve(source);
+  if (rule === "rye") return true;
   const asked = requestedPath(source, from);
   if (rule === "self" && asked !== null) guard.checkImport(source, parent!, asked);
   if (asked !== null) guard.checkRequested(asked);
@@ -59,10 +59,5 @@ export function checkRequest(guard: OutputGuard, source: string, importer: strin
     const rooted = requestedPath(join(root, source), root);
     if (rooted !== null) guard.checkRequested(rooted);
   }
-  return null;
-}
-
-/** Where a runtime package is found from this install of rye-build, whatever node_modules lie in or above the output. */
-export function ryeResolve(source: string): string {
-  return createRequire(import.meta.url).resolve(source);
+  return false;
 }

@@ -16,6 +16,7 @@
 import { realpathSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { isAbsolute, join } from "node:path";
+import { RUNNER_VERIFIED } from "../register/module-runner-guard.js";
 import { registerVerifier } from "../register/register-verifier.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { ryeVerify as ryeEsbuild } from "./esbuild.js";
@@ -58,7 +59,7 @@ function optimizerPlugin(options: GuardOptions) {
   return {
     name: "rye-verify:optimize-deps",
     resolveId(source: string, importer: string | undefined) {
-      return checkRequest(guard, source, importer) === null ? null : { id: source, external: true };
+      return !checkRequest(guard, source, importer) ? null : { id: source, external: true };
     },
     load: (id: string) => verifiedLoad(guard, id),
   };
@@ -89,6 +90,8 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     name: "rye-verify",
     enforce: "pre",
     config(config) {
+      // What Vitest's module runner evaluates passes through this load hook: the register entry's runner guard lets it run.
+      process.env[RUNNER_VERIFIED] = "1";
       // Vite 7's rolldown-vite and Vite 8 bundle dependencies with Rolldown; earlier ones with esbuild.
       if (separateBundles) addToSeparateBundles(config, options, typeof this?.meta?.rolldownVersion === "string");
     },
@@ -102,7 +105,7 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     async resolveId(source, importer, resolveOptions = {}) {
       // Vite follows links before load sees a file: the import as written is checked here.
       // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
-      if (checkRequest(guardOf(), source, importer, root) !== null) return { id: source, external: true };
+      if (checkRequest(guardOf(), source, importer, root)) return { id: source, external: true };
       if (source.startsWith("\0") || isBuiltin(source) || source.startsWith(".") || isAbsolute(source)) return null;
       const resolved = await this.resolve(source, importer, { ...resolveOptions, skipSelf: true });
       if (!resolved?.external) return null;

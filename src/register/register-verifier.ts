@@ -2,6 +2,7 @@ import Module, { createRequire, register, syncBuiltinESMExports } from "node:mod
 import { pathToFileURL } from "node:url";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { carryLoader } from "./carry-loader.js";
+import { guardModuleRunners } from "./module-runner-guard.js";
 import { installRequireHook } from "./require-hook.js";
 import { RESOLVE_PREFIX } from "./resolve-request.js";
 
@@ -74,6 +75,7 @@ export function registerVerifier(options: GuardOptions = {}): void {
   // The first registration's options guard require(): one set of CommonJS handlers per thread.
   const guard = new OutputGuard(data);
   installRequireHook(guard, resolveImport);
+  guardModuleRunners(guard);
   carryLoader(distUrl("index.js"), (requested) => guard.checkRequested(requested));
   registered.add(key);
 }

@@ -264,6 +264,64 @@ describe("bundling a module of out/ replaced by a symbolic link", () => {
   }, 60_000);
 });
 
+describe("a planted node_modules in out/ fails every bundle", () => {
+  // The runtime in out/ imports execa by bare name; a bundler resolves it from out/ upward, so a
+  // planted out/node_modules/execa whose main leaves the package would be bundled in. The plugins
+  // refuse a folder holding resolution files its manifest does not record, and resolve an output
+  // module's runtime package from rye-build's install (or keep it external), never from out/.
+  const base = tempDir("rye-sec-plant-");
+  const project = makeProject(join(base, "project"));
+  mkdirSync(join(project, "node_modules", "@rspack"));
+  for (const dep of ["esbuild", "vite", "rollup", "webpack", "@rspack/core", "execa"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
+  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const marker = join(base, "PWNED");
+  const built = rye(project, env, "build");
+  const planted = join(project, "out", "node_modules");
+  writeFileSync(join(project, "app.mjs"), `import * as m from "./out/runtime/agents/launch-agent.js";\nconsole.log(typeof m.buildArgv);\n`);
+  writeFileSync(join(project, "payload.mjs"), `import * as __ryeFs from "node:fs";\n__ryeFs.writeFileSync(${JSON.stringify(marker)}, "payload ran");\nexport const execa = () => {};\n`);
+  const bundlers: Record<string, { script: string; output: string }> = {
+    "esbuild (node)": { script: ESBUILD("node", "dist-node/app.mjs"), output: "dist-node/app.mjs" },
+    "Vite SSR": { script: VITE("dist-vite"), output: "dist-vite/app.js" },
+    Rollup: { script: ROLLUP, output: "dist-rollup/app.mjs" },
+    webpack: { script: WEBPACK, output: "dist-webpack/app.mjs" },
+    Rspack: { script: RSPACK, output: "dist-rspack/app.mjs" },
+  };
+
+  function bundle(name: string) {
+    rmSync(join(project, dirname(bundlers[name]!.output)), { recursive: true, force: true });
+    const script = join(project, `bundle-${name.replace(/\W+/g, "-")}.mjs`);
+    writeFileSync(script, bundlers[name]!.script);
+    return node(project, env, script);
+  }
+
+  test.each(Object.keys(bundlers))("%s: the untouched build bundles, and the bundle runs", (name) => {
+    expect(built.status, built.stderr).toBe(0);
+    const b = bundle(name);
+    expect(b.status, b.stderr).toBe(0);
+    const r = node(project, env, join(project, bundlers[name]!.output));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe("function\n");
+  }, 60_000);
+
+  test.each(Object.keys(bundlers))("%s, with out/node_modules/execa whose main is a payload: the bundle fails and the payload never runs", (name) => {
+    mkdirSync(join(planted, "execa"), { recursive: true });
+    writeFileSync(join(planted, "execa", "package.json"), JSON.stringify({ name: "execa", version: "9.9.9", main: "../../../payload.mjs" }));
+    rmSync(marker, { force: true });
+    let b;
+    try {
+      b = bundle(name);
+      // Had it bundled, what it bundled runs here: the marker then shows what would have run.
+      if (b.status === 0) node(project, env, join(project, bundlers[name]!.output));
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
+    expect(b.status).not.toBe(0);
+    expect(b.stderr).toContain("module resolution files its signed manifest does not record (node_modules/execa/package.json)");
+    expect(existsSync(join(project, bundlers[name]!.output))).toBe(false);
+    expect(markerRan(marker)).toBe(false);
+  }, 60_000);
+});
+
 describe("Vite's separate bundles (worker entries, pre-bundled dependencies) verify too", () => {
   // Vite builds `new Worker(new URL(…))` entries with `worker.plugins` and pre-bundles dependencies
   // with the optimizer's own plugins, not the application's: ryeVerify() adds itself to both.
