@@ -25,6 +25,8 @@ export interface PrimitiveOptions {
   execa?: Execa;
   /** The chain's templates: its `-c` script is bound after templating so values reach the shell as data. */
   script?: ScriptBinding | null;
+  /** Puts caller values sealed for templating back (seal-values.ts). */
+  restore?: <T>(value: T) => T;
 }
 
 const CONFIG_KEYS = new Set(["command", "args"]);
@@ -58,6 +60,7 @@ export async function executePrimitive(
   let t;
   try {
     t = templateExecStages(config, params, options.osEnv);
+    if (options.restore) t = { ...options.restore({ command: t.command, args: t.args, cwd: t.cwd, input_data: t.input_data }), env: t.env };
   } catch (e) {
     return failure(e instanceof Error ? e.message : String(e), started);
   }

@@ -44,7 +44,7 @@ export function buildExecutionConfig(
   resolvedEnv: Env,
   parameters: Readonly<Record<string, unknown>>,
   paths: ExecutorPaths,
-  options: { shellQuote: boolean },
+  options: { shellQuote: boolean; paramsJson?: string },
 ): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(chainConfig)) defineKey(config, k, v);
@@ -55,7 +55,7 @@ export function buildExecutionConfig(
   config.user_space = paths.user_space;
   config.system_space = paths.system_space;
   config.tool_path = paths.tool_path;
-  config.params_json = pyJsonDumps(toolParams(parameters, config));
+  config.params_json = options.paramsJson ?? pyJsonDumps(toolParams(parameters, config));
   const templated = templateConfig(config, resolvedEnv, options);
   const body = templated.body;
   if (isPlainObject(body)) {
