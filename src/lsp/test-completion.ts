@@ -67,6 +67,8 @@ export function completeTestFile(before: string, item: TestedItem): Completion[]
   const at = parents.join(".");
   if (valueOf === null) return keysAt(at, parents, item);
   if (at === "cases.refuses" && ["missing", "type", "unknown"].includes(valueOf)) return item.inputs.map(input);
+  // `inputs: { who: Ada, ` written inline: the next key is an input's name.
+  if (at === "cases" && valueOf === "inputs" && /^\{(?:[^}:]*:[^,}]*,)*\s*[\w-]*$/.test(before.slice(before.lastIndexOf("inputs:") + 7).trim())) return item.inputs.map(input);
   if (at === "cases" && (valueOf === "skip" || valueOf === "only")) return ["true", "false"].map((label) => ({ label, kind: 14 }));
   if (valueOf === "snapshot") return [{ label: "true", kind: 14 }];
   // An id inside a check of `context`, `chain` or `calls` (`contains: [id]`, or `- id` under it).

@@ -152,6 +152,8 @@ describe("completion in a test file", () => {
     expect(await labelsAt(HI_TEST, base, "prompt:\n        co")).toEqual(["equals", "contains", "not_contains", "matches", "snapshot"]);
     expect(await labelsAt(HI_TEST, base.replace("      missing:\n        - w\n", "      mi\n"), "refuses:\n      mi")).toEqual(["missing", "type", "unknown", "error", "payload"]);
     expect(await labelsAt(HI_TEST, base, "missing:\n        - w")).toEqual(["who", "times", "mood"]);
+    expect(await labelsAt(HI_TEST, "cases:\n  - name: c\n    inputs: { who: Ada, ti", "ti")).toEqual(["who", "times", "mood"]);
+    expect(await labelsAt(HI_TEST, "cases:\n  - name: c\n    inputs: { who: A", "who: A")).toEqual([]);
   });
 
   test("offers knowledge ids in a check of the thread's context, and nothing in a case's name", async () => {
