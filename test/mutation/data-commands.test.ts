@@ -3,7 +3,7 @@
 // arithmetic is refused, a command that redefines command names stops the script, and printf's
 // format is data only with string conversions.
 import { describe, expect, it } from "vitest";
-import { stringFormat } from "../../src/runtime/exec/data-commands.js";
+import { endsOptions, stringFormat } from "../../src/runtime/exec/data-commands.js";
 import { classifyScript } from "../../src/runtime/exec/shell-context.js";
 
 /** The role of the one `{x}` in `script`. */
@@ -75,5 +75,44 @@ describe("printf formats", () => {
   it("decides whether printf's arguments are data", () => {
     expect(role("printf '%5s' {x}")).toBe("full: ");
     expect(role("printf '%5d' {x}")).toBe("inert: as an argument of printf, which is not one of rye's data commands");
+  });
+});
+
+describe("where -- ends a data command's options", () => {
+  // GNU coreutils 9 (`--help`): these short options take an argument, so a `--` right after them is
+  // that argument. (rye's table also counts cp/mv/ln -T and sort -y, which take none: the safe side.)
+  const WITH_ARG: Record<string, string> = { sort: "kotTS", cut: "bcdf", head: "nc", tail: "ncs", cp: "St", mv: "St", ln: "St", ls: "IwT", du: "BdtX", stat: "c", touch: "drt", mkdir: "m", uniq: "fsw", basename: "s" };
+
+  it("after an option that takes an argument, -- is that argument", () => {
+    for (const [command, letters] of Object.entries(WITH_ARG)) {
+      for (const c of letters) {
+        expect(endsOptions(command, `-${c}`), `${command} -${c}`).toBe(false);
+        expect(endsOptions(command, `-${c}x`), `${command} -${c}x`).toBe(true);
+      }
+    }
+    expect(endsOptions("sort", "-rT")).toBe(false);
+    expect(endsOptions("sort", "-rTx")).toBe(true);
+    expect(endsOptions("head", "-n5")).toBe(true);
+  });
+
+  it("commands whose options take no argument: -- always ends them", () => {
+    for (const command of ["tee", "wc", "rm", "rmdir", "cat", "realpath", "readlink", "dirname", "true", "false"]) {
+      for (const flag of ["-a", "-e", "-h", "-k", "-r", "-s", "-t", "-w", "-y", "-S"]) expect(endsOptions(command, flag), `${command} ${flag}`).toBe(true);
+    }
+  });
+
+  it("no option before it, a lone -, a long option with its value attached: -- ends them", () => {
+    expect(endsOptions("sort", null)).toBe(true);
+    expect(endsOptions("sort", "file")).toBe(true);
+    expect(endsOptions("sort", "-")).toBe(true);
+    expect(endsOptions("sort", "--key=1")).toBe(true);
+    expect(endsOptions("sort", "-r")).toBe(true);
+  });
+
+  it("a long option without = or a command without a table entry may take it: -- ends nothing", () => {
+    expect(endsOptions("sort", "--key")).toBe(false);
+    expect(endsOptions("cat", "--number")).toBe(false);
+    expect(endsOptions("nosuch", "-x")).toBe(false);
+    expect(endsOptions("constructor", "-x")).toBe(false);
   });
 });
