@@ -27,7 +27,6 @@ export const TARGETS = {
   // Class 1: the binder's proof: the launcher walk and the shell reader's roles.
   "src/runtime/exec/launchers.ts": ["test/mutation/launchers.test.ts", "test/mutation/launchers-grammar.test.ts"],
   "src/runtime/exec/shell-context.ts": ["test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
-  "src/runtime/exec/shell-options.ts": ["test/mutation/shell-options.test.ts", "test/mutation/launchers.test.ts"],
   "src/runtime/exec/data-commands.ts": ["test/mutation/data-commands.test.ts", "test/mutation/shell-context.test.ts"],
   // Class 2: rye's bookkeeping is believed only when sealed.
   "src/cache/bookkeeping-seal.ts": ["test/mutation/bookkeeping-seal.test.ts", "test/mutation/bookkeeping-seal-exact.test.ts"],
