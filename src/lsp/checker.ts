@@ -1,7 +1,7 @@
 // Re-checks what an edit can affect: the edited items, and every item whose analysis looked one of
 // them up (extends children, context users, callers), transitively. Everything else keeps its outcome.
 import type { ItemOutcome } from "../compile/compile-directives.js";
-import { compileDirectives } from "../compile/compile-directives.js";
+import { compileDirectives, groupSources } from "../compile/compile-directives.js";
 import { compileTools } from "../compile/compile-tools.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
@@ -43,6 +43,24 @@ export class Checker {
       onKnowledge: (src, outcome) => void this.outcomes.set(src.path, outcome),
     });
     return [...diagnostics, ...this.toolDiagnostics];
+  }
+
+  /** True until the first whole check ran: nothing is known of the project yet. */
+  get fresh(): boolean {
+    return this.first;
+  }
+
+  /**
+   * The diagnostics of `files` alone (project directives), from a check that visits only them and
+   * parses what they look up: the first answer for the files an editor opened, while the whole
+   * check that follows is still to run. Records nothing, so that check is still a whole one.
+   */
+  checkOnly(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, files: readonly SourceFile[]): Diagnostic[] {
+    const groups = groupSources(sources);
+    const visit = files.filter((f) => f.kind === "directive");
+    const paths = new Set(visit.map((f) => f.path));
+    const scope = { groups, visit, compiled: [], wasCompiled: () => false };
+    return compileDirectives(sources, hookConfig, {}, scope).diagnostics.filter((d) => d.loc !== undefined && paths.has(d.loc.source));
   }
 
   /** Forgets every outcome: the next check is a whole one (after the project was re-read from disk). */

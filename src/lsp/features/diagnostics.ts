@@ -1,10 +1,13 @@
 // Diagnostics: every edit, open, close and file change outside the editor re-checks the project and
 // publishes the compiler's diagnostics per file.
 import { pathToFileURL } from "node:url";
+import type { Diagnostic as LspDiagnostic } from "vscode-languageserver/node";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { toRange } from "../positions.js";
 import { fileOf, type Session } from "../session.js";
 import type { Workspace } from "../workspace.js";
+
+const OPEN_WAIT_MS = 100;
 
 /** Registers the handlers that keep the published diagnostics current. */
 export function registerDiagnostics(s: Session): void {
@@ -22,6 +25,7 @@ export function registerDiagnostics(s: Session): void {
       pending = [];
       // Nothing that one file or edit does may stop the server: a failure is logged, and the next edit checks again.
       try {
+        if (s.ws && s.checker.fresh && publishOpenedFirst(s, s.ws, files)) return schedule(files);
         if (s.ws) publish(s, s.ws, files);
       } catch (e) {
         s.connection.console.error(`rye: checking failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -29,13 +33,17 @@ export function registerDiagnostics(s: Session): void {
     });
   };
 
+  // An editor opens its files right after `initialized`: the first whole check waits for the first
+  // of them (or OPEN_WAIT_MS), so that file is answered first (publishOpenedFirst).
+  let firstCheck: NodeJS.Timeout | undefined;
   const change = (uri: string, text: string | null) => {
     const file = fileOf(uri);
     if (!s.ws || !file) return;
     s.ws.setOverlay(file, text);
+    clearTimeout(firstCheck);
     schedule([file]);
   };
-  s.connection.onInitialized(() => schedule([]));
+  s.connection.onInitialized(() => void (firstCheck = setTimeout(() => schedule([]), OPEN_WAIT_MS)));
   s.documents.onDidOpen((e) => change(e.document.uri, e.document.getText()));
   s.documents.onDidChangeContent((e) => change(e.document.uri, e.document.getText()));
   s.documents.onDidClose((e) => change(e.document.uri, null));
@@ -45,6 +53,28 @@ export function registerDiagnostics(s: Session): void {
     schedule([]);
   });
 }
+
+/**
+ * Before the first whole check, the directives just opened get their diagnostics from a check of
+ * them alone (what they look up included), so the editor's first answer does not wait for every
+ * item of the project; the whole check runs next and publishes everything. False when no opened
+ * file is a project directive.
+ */
+function publishOpenedFirst(s: Session, ws: Workspace, files: string[]): boolean {
+  const sources = ws.sources();
+  const opened = sources.filter((src) => src.kind === "directive" && files.includes(ws.absolute(src.path)) && !s.published.has(ws.absolute(src.path)));
+  if (opened.length === 0) return false;
+  const found = s.checker.checkOnly(sources, ws.hookConfig, opened);
+  for (const src of opened) {
+    const file = ws.absolute(src.path);
+    const list = found.filter((d) => d.loc!.source === src.path);
+    s.connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: list.map(toLsp) });
+    s.published.set(file, list);
+  }
+  return true;
+}
+
+const toLsp = (d: Diagnostic): LspDiagnostic => ({ range: toRange(d.loc!), severity: d.severity === "error" ? 1 : d.severity === "warning" ? 2 : 3, code: d.code, source: "rye", message: d.message });
 
 /** Checks the project (re-checking what `files` touch) and sends each file its diagnostics. */
 function publish(s: Session, ws: Workspace, files: string[]): void {
@@ -66,7 +96,7 @@ function publish(s: Session, ws: Workspace, files: string[]): void {
   for (const [file, list] of byFile) {
     s.connection.sendDiagnostics({
       uri: pathToFileURL(file).href,
-      diagnostics: list.map((d) => ({ range: toRange(d.loc!), severity: d.severity === "error" ? 1 : d.severity === "warning" ? 2 : 3, code: d.code, source: "rye", message: d.message })),
+      diagnostics: list.map(toLsp),
     });
   }
   s.published = byFile;
