@@ -21,4 +21,6 @@ export interface CaseResult {
   /** For coverage: the inputs the case gave, and whether it rendered the thread. */
   given: string[];
   thread: boolean;
+  /** The tested item's provenance record, when it was loaded from a signed build or bundle. */
+  provenance?: unknown;
 }

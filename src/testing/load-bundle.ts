@@ -15,7 +15,7 @@ type BundledTool = ToolTarget & { plan?: Partial<ChainPlan> & { files?: readonly
 
 /** Throws IntegrityError (and evaluates nothing) when the bundle does not verify. */
 export async function loadBundle(path: string, label: string, trust: BundleTrustOptions & { project: string }): Promise<Targets> {
-  const loaded = await importVerifiedBundle<{ directives?: Record<string, DirectiveTarget>; tools?: Record<string, BundledTool> }>(path, label, trust);
+  const loaded = await importVerifiedBundle<{ directives?: Record<string, DirectiveTarget>; tools?: Record<string, BundledTool>; provenanceOf?: (m: unknown) => unknown }>(path, label, trust);
   const tools = loaded.module.tools ?? {};
   return {
     directive: new Map(Object.entries(loaded.module.directives ?? {})),
@@ -24,6 +24,7 @@ export async function loadBundle(path: string, label: string, trust: BundleTrust
     broken: emptyBroken(),
     absent: new Set(["knowledge"]),
     runTool: bundledToolRunner(path, tools, trust),
+    provenance: (kind, id) => loaded.module.provenanceOf?.(kind === "tool" ? tools[id] : loaded.module.directives?.[id]) ?? null,
     dispose: loaded.dispose,
   };
 }

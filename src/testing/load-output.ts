@@ -4,6 +4,8 @@ import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { registerVerifier } from "../register/register-verifier.js";
+import { readProvenance } from "../runtime/provenance-file.js";
+import type { ItemProvenance } from "../runtime/provenance.js";
 import { emptyBroken, type DirectiveTarget, type KnowledgeTarget, type Targets, type ToolTarget } from "./targets.js";
 
 export interface OutputTrust {
@@ -23,7 +25,12 @@ export async function loadOutput(outDir: string, trust: OutputTrust): Promise<Ta
     const mod = (await import(pathToFileURL(join(outDir, "knowledge", rel)).href)) as KnowledgeTarget;
     knowledge.set(rel.slice(0, -".js".length), mod);
   }
-  return { directive: new Map(Object.entries(index.directives)), tool: new Map(Object.entries(tools)), knowledge, broken: emptyBroken(), absent: new Set(), dispose: () => {} };
+  // The record joins a module's own facts to the signed root manifest's (read once for the folder).
+  const provenance = (kind: string, id: string) => {
+    const mod = (kind === "directive" ? index.directives[id] : kind === "tool" ? tools[id] : knowledge.get(id)) as { provenance?: ItemProvenance } | undefined;
+    return mod?.provenance ? readProvenance(outDir, mod as { provenance: ItemProvenance }) : null;
+  };
+  return { directive: new Map(Object.entries(index.directives)), tool: new Map(Object.entries(tools)), knowledge, broken: emptyBroken(), absent: new Set(), provenance, dispose: () => {} };
 }
 
 function modulesUnder(dir: string, prefix: string): string[] {

@@ -23,6 +23,7 @@ type Fields = (name: string) => Promise<unknown>;
 export async function runCase(file: TestFile, c: TestCase, targets: Targets, options: RunOptions): Promise<CaseResult> {
   const started = options.clock();
   const result: CaseResult = { file, test: c, status: "passed", failures: [], durationMs: 0, snapshots: { written: 0, updated: 0 }, given: Object.keys(c.inputs), thread: false };
+  if (targets.provenance) result.provenance = targets.provenance(file.kind, file.id);
   const skip = skipReason(file, c, targets, options);
   if (skip) return { ...result, status: "skipped", reason: skip };
   try {

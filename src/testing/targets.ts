@@ -37,6 +37,8 @@ export interface Targets {
   absent: Set<ItemKind>;
   /** Runs a tool (for real, or a dry run) with the checks its source demands: set by the loader. */
   runTool?: ToolRunner;
+  /** An item's provenance record (runtime/provenance.ts), when the items come from a signed build or bundle. */
+  provenance?(kind: ItemKind, id: string): unknown;
   dispose(): void;
 }
 

@@ -23,7 +23,9 @@ test("rye bundle: one module that plain node runs from an empty directory, rende
   copyFileSync(join(dir, "out", "bundle.mjs"), join(elsewhere, "bundle.mjs"));
   const out = execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", '{"name": "Ada", "title": "Dr."}'], { cwd: elsewhere, encoding: "utf8", env: childEnv });
   const inTree = await import(join(dir, "out", "directives", "examples", "greet.js"));
-  expect(JSON.parse(out)).toEqual({ status: "success", type: "directive", item_id: "examples/greet", data: inTree.render({ name: "Ada", title: "Dr." }) });
+  // With the item's provenance: the module's own facts, and the build's signer and id that the bundle carries.
+  const provenance = { ...inTree.provenance, signer: expect.stringMatching(/^[a-f0-9]{16}$/), build_id: expect.stringMatching(/^[a-f0-9]{64}\/0\//) };
+  expect(JSON.parse(out)).toEqual({ status: "success", type: "directive", item_id: "examples/greet", data: inTree.render({ name: "Ada", title: "Dr." }), provenance });
   const thread = JSON.parse(execFileSync(process.execPath, ["bundle.mjs", "directive", "examples/review_change", "--inputs", '{"diff": "d"}', "--thread"], { cwd: elsewhere, encoding: "utf8", env: childEnv }));
   expect(thread.data.messages[0].content).toContain("Review this diff");
   const bad = spawnSync(process.execPath, ["bundle.mjs", "directive", "examples/greet", "--inputs", "{}"], { cwd: elsewhere, encoding: "utf8", env: childEnv });

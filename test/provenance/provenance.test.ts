@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
 import { plainDirective, runRye, tempTree, testUserSpace } from "../helpers/cli.js";
 import { PROVENANCE_FIELDS, type Provenance } from "../../src/runtime/provenance.js";
@@ -122,5 +123,21 @@ describe("an incremental rebuild", () => {
     expect(js).not.toBe(before.get(files("greet")[0]!));
     expect(js).toContain(`source_sha256:"${sha256(readFileSync(join(proj, SOURCE)))}"`);
     expect((await runRye(["verify", "out"], proj, env)).code).toBe(0);
+  }, 120_000);
+});
+
+describe("rye test --json", () => {
+  test("reports each case's item provenance when it tests built output", async () => {
+    const proj = tempTree({ [SOURCE]: TEXT, ".ai/tests/directives/team/greet.test.yaml": "cases:\n  - name: says hello\n    expect:\n      body:\n        contains: Zoë\n" });
+    expect((await runRye(["build"], proj, env)).code).toBe(0);
+    // Built output loads through Node's verifying loader: the command runs in a process of its own.
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL("../../bin/rye.js", import.meta.url)), "test", "--out", "out", "--json"], { cwd: proj, env: { ...env, PATH: process.env.PATH }, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { results: { name: string; provenance?: Provenance }[] };
+    const mod = (await import(pathToFileURL(join(proj, "out/directives/team/greet.js")).href)) as { provenance: Provenance };
+    expect(report.results.map((x) => x.provenance)).toEqual([readProvenance(join(proj, "out"), mod)]);
+    expect(report.results[0]!.provenance!.source_sha256).toBe(sha256(readFileSync(join(proj, SOURCE))));
+    const file = recordFile(report.results[0]!.provenance);
+    expect((await runRye(["verify", "out", "--provenance", file], proj, env)).code).toBe(0);
   }, 120_000);
 });
