@@ -7,6 +7,8 @@ import { installRequireHook } from "./require-hook.js";
 import { RESOLVE_PREFIX } from "./resolve-request.js";
 
 const registered = new Set<string>();
+// Captured before keepOutermost replaces the export, so rye's own registrations do not trigger it.
+const registerHooks = register;
 
 // Node runs the hooks on a thread of its own, which loads JavaScript only: when this file runs from
 // the TypeScript sources (the test suite), the hooks come from the compiled dist/ beside them.
@@ -70,7 +72,7 @@ export function registerVerifier(options: GuardOptions = {}): void {
   if (options.env) data.env = { ...options.env };
   const key = JSON.stringify(data);
   if (registered.has(key)) return;
-  register(distUrl("verify-hooks.js"), { data });
+  registerHooks(distUrl("verify-hooks.js"), { data });
   keepOutermost(distUrl("verify-hooks.js"), data);
   // The first registration's options guard require(): one set of CommonJS handlers per thread.
   const guard = new OutputGuard(data);
