@@ -71,6 +71,16 @@ function bundleFacts(result: VerifyResult, record: Provenance): Provenance | str
 /** The problems of a record against a target that verified: none when every field matches. */
 export function provenanceProblems(result: VerifyResult, record: Provenance, label: string, target: string): string[] {
   const facts = factsOf(result, record);
-  if (typeof facts === "string") return [`${label}: ${facts} (${target})`];
+  if (typeof facts === "string") return [`${label}: ${otherKind(result, record) ?? facts} (${target})`];
   return PROVENANCE_FIELDS.filter((f) => record[f] !== facts[f]).map((f) => `${label}: field "${f}" differs from ${target}\n  Record: ${JSON.stringify(record[f])}\n  Output: ${JSON.stringify(facts[f])}`);
+}
+
+/** When the record's item is there as another kind of item, the sentence naming the kind that differs. */
+function otherKind(result: VerifyResult, record: Provenance): string | null {
+  for (const kind of Object.keys(FOLDERS)) {
+    if (kind === record.kind) continue;
+    const found = factsOf(result, { ...record, kind: kind as Provenance["kind"] });
+    if (typeof found !== "string") return `field "kind" differs: "${record.item}" is a ${kind}, the record says ${JSON.stringify(record.kind)}`;
+  }
+  return null;
 }
