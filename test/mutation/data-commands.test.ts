@@ -105,6 +105,8 @@ describe("where -- ends a data command's options", () => {
     expect(endsOptions("sort", null)).toBe(true);
     expect(endsOptions("sort", "file")).toBe(true);
     expect(endsOptions("sort", "-")).toBe(true);
+    expect(endsOptions("nosuch", "-")).toBe(true);
+    expect(endsOptions("sort", "kT")).toBe(true);
     expect(endsOptions("sort", "--key=1")).toBe(true);
     expect(endsOptions("sort", "-r")).toBe(true);
   });
