@@ -4,13 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { generateKeyPair, loadSigningKey, writeKeyPair } from "../../src/sign/keys.js";
 import { signItem } from "../../src/sign/sign-item.js";
-import type { Io } from "../../src/cli/io.js";
 
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/rye.js", import.meta.url));
 
 // A tool that reports exactly what it received: its parameters (stdin is unused by this runtime) and argv.
 const ECHO = `__version__ = "1.0.0"
@@ -25,11 +24,6 @@ params = json.loads(args[args.index("--params") + 1])
 print(json.dumps({"success": True, "value": params["value"], "argv_count": len(args)}))
 `;
 
-function capture() {
-  let text = "";
-  return { stream: { write: (s: string) => ((text += s), true) } as unknown as Io["stdout"], text: () => text };
-}
-
 describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: python3 not on PATH"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-run-tool-"));
   const user = join(dir, "user");
@@ -37,11 +31,11 @@ describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: pytho
   const env = { USER_SPACE: user, PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(user, ".ai/config/keys/signing/public_key.pem") };
   const saved = process.env.RYE_TRUSTED_KEYS;
 
+  // A real process from dist/: `rye run tool` imports out/ through the verifying loader, which only a
+  // Node process applies (inside vitest its module runner evaluates modules, and the loader refuses that).
   const rye = async (...args: string[]) => {
-    const out = capture();
-    const err = capture();
-    const code = await main(args, { stdout: out.stream, stderr: err.stream, cwd: dir, env });
-    return { code, out: out.text(), err: err.text(), json: () => JSON.parse(out.text()) };
+    const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env: { ...env, NO_COLOR: "1" }, encoding: "utf8" });
+    return { code: r.status, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) };
   };
 
   beforeAll(async () => {
