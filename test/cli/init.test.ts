@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { runRye, testUserSpace } from "../helpers/cli.js";
+import { runRye, runRyeProcess, testUserSpace } from "../helpers/cli.js";
 import { TEMPLATE_FILES } from "../../src/init/project-template.js";
 
 const TEST_USER = testUserSpace();
@@ -23,7 +23,8 @@ describe("rye init", () => {
     expect(report.diagnostics.filter((d) => d.severity !== "info")).toEqual([]);
     expect(existsSync(join(dir, "out", "directives", "hello", "summarize.js"))).toBe(true);
 
-    const ran = await rye(["run", "tool", "hello/word_count", "--params", '{"text": "one two three"}', "--project", dir], dir);
+    // `rye run tool` imports out/: a real process from dist/ (see runRyeProcess).
+    const ran = runRyeProcess(["run", "tool", "hello/word_count", "--params", '{"text": "one two three"}', "--project", dir], dir, { USER_SPACE: TEST_USER });
     expect(ran.stderr).toBe("");
     expect(JSON.parse(ran.stdout)).toMatchObject({ status: "success", data: { success: true, count: 3 } });
     expect(ran.code).toBe(0);

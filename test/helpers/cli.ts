@@ -1,6 +1,8 @@
 // Running the CLI in-process for tests: its output captured, a user space of the tests' own, and
 // project trees written from a map of files.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Io } from "../../src/cli/io.js";
@@ -45,3 +47,16 @@ export async function runRye(args: string[], cwd: string, env: NodeJS.ProcessEnv
   const code = await main(args, { stdout: stream((s) => (stdout += s)), stderr: stream((s) => (stderr += s)), cwd, env });
   return { code, stdout, stderr };
 }
+
+const BIN = fileURLToPath(new URL("../../bin/rye.js", import.meta.url));
+
+/**
+ * `node bin/rye.js <args>` as a real process (dist/, as installed): for commands that import build
+ * output (`rye run tool`), which only a Node process verifies; inside vitest its module runner would
+ * evaluate out/, and the verifying loader refuses that.
+ */
+export function runRyeProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, NO_COLOR: "1", ...env }, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+

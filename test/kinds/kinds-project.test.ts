@@ -8,6 +8,7 @@ import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 import { readProject } from "../../src/project/read-project.js";
 import { compileToDir, importDirective } from "../helpers/compile.js";
+import { runRyeProcess } from "../helpers/cli.js";
 
 // Every file kind of a space, from a project fixture of our own: each file under directives/,
 // knowledge/ and tools/ compiles, is skipped by a documented rule (RYE1012, info), or is reported
@@ -35,6 +36,11 @@ describe("file kinds of a project", () => {
   const env = { USER_SPACE: user, PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(user, ".ai/config/keys/signing/public_key.pem") };
   const saved = process.env.RYE_TRUSTED_KEYS;
   const rye = async (...args: string[]) => {
+    // `rye run tool` imports out/: a real process from dist/ (see runRyeProcess).
+    if (args[0] === "run") {
+      const r = runRyeProcess(args, dir, env);
+      return { code: r.code, out: r.stdout, err: r.stderr };
+    }
     const out = capture();
     const err = capture();
     const code = await main(args, { stdout: out.stream, stderr: err.stream, cwd: dir, env });
