@@ -30,163 +30,188 @@ const MAX_DEPTH = 32;
 /** Not a call this reads (the grammar decides). */
 const FAIL = Symbol("fail");
 
+type Str = { kind: "str"; value: string; start: number; end: number };
+type Arg = SimpleCall["args"][number];
+
 /** The call starting with the backtick at `at`, and the offset after its closing backtick; null when the grammar must decide. */
 export function parseSimpleCall(text: string, at: number): { call: SimpleCall; end: number } | null {
-  let pos = at;
-  const match = (re: RegExp): string | null => {
-    re.lastIndex = pos;
-    if (!re.test(text)) return null;
-    const from = pos;
-    pos = re.lastIndex;
-    return text.slice(from, pos);
-  };
-  const blanks = () => {
-    BLANKS.lastIndex = pos;
-    BLANKS.test(text);
-    pos = BLANKS.lastIndex;
-  };
-  const char = (c: string): boolean => {
-    if (text[pos] !== c) return false;
-    pos++;
+  return new CallReader(text, at).call();
+}
+
+/** One pass over one call: each method reads one rule of the grammar at `pos`, or restores it and fails. */
+class CallReader {
+  private pos: number;
+
+  constructor(
+    private readonly text: string,
+    private readonly at: number,
+  ) {
+    this.pos = at;
+  }
+
+  call(): { call: SimpleCall; end: number } | null {
+    if (!this.char("`")) return null;
+    this.blanks();
+    const name = this.match(CALLEE);
+    if (name === null) return null;
+    this.blanks();
+    if (!this.char("(")) return null;
+    this.blanks();
+    const head = this.arg();
+    const args = head === FAIL ? [] : this.list(head, () => this.arg());
+    this.blanks();
+    if (!this.char(")")) return null;
+    this.blanks();
+    if (!this.char("`")) return null;
+    return { call: { type: "call", name, args, start: this.at, end: this.pos }, end: this.pos };
+  }
+
+  private match(re: RegExp): string | null {
+    re.lastIndex = this.pos;
+    if (!re.test(this.text)) return null;
+    const from = this.pos;
+    this.pos = re.lastIndex;
+    return this.text.slice(from, this.pos);
+  }
+
+  private blanks(): void {
+    BLANKS.lastIndex = this.pos;
+    BLANKS.test(this.text);
+    this.pos = BLANKS.lastIndex;
+  }
+
+  private char(c: string): boolean {
+    if (this.text[this.pos] !== c) return false;
+    this.pos++;
     return true;
-  };
-  // A separator and what follows it, or nothing (the position restored) when either is missing.
-  const more = <T>(item: () => T | typeof FAIL): T | typeof FAIL => {
-    const back = pos;
-    blanks();
-    if (char(",")) {
-      blanks();
+  }
+
+  /** A separator and what follows it, or nothing (the position restored) when either is missing. */
+  private more<T>(item: () => T | typeof FAIL): T | typeof FAIL {
+    const back = this.pos;
+    this.blanks();
+    if (this.char(",")) {
+      this.blanks();
       const x = item();
       if (x !== FAIL) return x;
     }
-    pos = back;
+    this.pos = back;
     return FAIL;
-  };
-  const trailingComma = () => {
-    const back = pos;
-    blanks();
-    if (!char(",")) pos = back;
-  };
-  // `head (_ "," _ item)* (_ ",")?`, the head already read.
-  const list = <T>(head: T, item: () => T | typeof FAIL): T[] => {
-    const out = [head];
-    for (let x = more(item); x !== FAIL; x = more(item)) out.push(x);
-    trailingComma();
-    return out;
-  };
+  }
 
-  const string = (): { kind: "str"; value: string; start: number; end: number } | typeof FAIL => {
-    const start = pos;
-    const quote = text[pos];
+  /** `head (_ "," _ item)* (_ ",")?`, the head already read. */
+  private list<T>(head: T, item: () => T | typeof FAIL): T[] {
+    const out = [head];
+    for (let x = this.more(item); x !== FAIL; x = this.more(item)) out.push(x);
+    const back = this.pos;
+    this.blanks();
+    if (!this.char(",")) this.pos = back;
+    return out;
+  }
+
+  private string(): Str | typeof FAIL {
+    const start = this.pos;
+    const quote = this.text[this.pos];
     if (quote !== '"' && quote !== "'") return FAIL;
-    pos++;
+    this.pos++;
     let value = "";
     for (;;) {
-      value += match(PLAIN[quote])!;
-      const c = text[pos];
+      value += this.match(PLAIN[quote])!;
+      const c = this.text[this.pos];
       if (c === quote) break;
-      if (c !== "\\") return (pos = start), FAIL;
-      const e = text[pos + 1];
-      if (e === undefined) return (pos = start), FAIL;
-      pos += 2;
-      if (e === "n") value += "\n";
-      else if (e === "t") value += "\t";
-      else if (e === "r") value += "\r";
-      else if (e === "\\" || e === "'" || e === '"') value += e;
-      else if (e === "u" && match(HEX4) !== null) value += String.fromCharCode(parseInt(text.slice(pos - 4, pos), 16));
-      else value += `\\${e}`;
+      const escaped = c === "\\" ? this.escape() : null;
+      if (escaped === null) return (this.pos = start), FAIL;
+      value += escaped;
     }
-    pos++;
-    return { kind: "str", value, start, end: pos };
-  };
+    this.pos++;
+    return { kind: "str", value, start, end: this.pos };
+  }
 
-  const value = (depth: number): unknown => {
-    const start = pos;
-    const c = text[pos];
-    if (c === '"' || c === "'") return string();
+  /** The text of the escape at `pos` (a backslash), past it; null at the end of the text. */
+  private escape(): string | null {
+    const e = this.text[this.pos + 1];
+    if (e === undefined) return null;
+    this.pos += 2;
+    if (e === "n") return "\n";
+    if (e === "t") return "\t";
+    if (e === "r") return "\r";
+    if (e === "\\" || e === "'" || e === '"') return e;
+    if (e === "u" && this.match(HEX4) !== null) return String.fromCharCode(parseInt(this.text.slice(this.pos - 4, this.pos), 16));
+    return `\\${e}`;
+  }
+
+  private value(depth: number): unknown {
+    const start = this.pos;
+    const c = this.text[this.pos];
+    if (c === '"' || c === "'") return this.string();
     if (c === "{") {
-      const raw = match(INPUT);
+      const raw = this.match(INPUT);
       if (raw !== null) return { kind: "input", value: raw, start };
-      return depth < MAX_DEPTH ? dict(depth + 1) : FAIL;
+      return depth < MAX_DEPTH ? this.dict(depth + 1) : FAIL;
     }
-    if (c === "[") return depth < MAX_DEPTH ? array(depth + 1) : FAIL;
-    const n = match(NUMBER);
+    if (c === "[") return depth < MAX_DEPTH ? this.array(depth + 1) : FAIL;
+    const n = this.match(NUMBER);
     if (n !== null) return { kind: "num", value: Number(n), start };
-    CONSTANT.lastIndex = pos;
-    const k = CONSTANT.exec(text);
+    CONSTANT.lastIndex = this.pos;
+    const k = CONSTANT.exec(this.text);
     if (k) {
-      pos = CONSTANT.lastIndex;
+      this.pos = CONSTANT.lastIndex;
       return { kind: "const", value: k[1] ? true : k[2] ? false : null, start };
     }
-    const prose = match(PROSE);
+    const prose = this.match(PROSE);
     return prose !== null ? { kind: "prose", value: prose, start } : FAIL;
-  };
+  }
 
-  const pair = (depth: number) => (): { key: string; value: unknown; start: number; end: number } | typeof FAIL => {
-    const back = pos;
-    const key = string();
+  private pair(depth: number): Arg | typeof FAIL {
+    const back = this.pos;
+    const key = this.string();
     if (key === FAIL) return FAIL;
-    blanks();
-    if (char(":")) {
-      blanks();
-      const v = value(depth);
+    this.blanks();
+    if (this.char(":")) {
+      this.blanks();
+      const v = this.value(depth);
       if (v !== FAIL) return { key: key.value, value: v, start: key.start, end: key.end };
     }
-    pos = back;
+    this.pos = back;
     return FAIL;
-  };
+  }
 
-  // `open _ (item (_ "," _ item)* (_ ",")?)? _ close`
-  const bracketed = <T>(open: string, close: string, item: () => T | typeof FAIL): T[] | typeof FAIL => {
-    const back = pos;
-    if (!char(open)) return FAIL;
-    blanks();
+  /** `open _ (item (_ "," _ item)* (_ ",")?)? _ close` */
+  private bracketed<T>(open: string, close: string, item: () => T | typeof FAIL): T[] | typeof FAIL {
+    const back = this.pos;
+    if (!this.char(open)) return FAIL;
+    this.blanks();
     const head = item();
-    const items = head === FAIL ? [] : list(head, item);
-    blanks();
-    if (char(close)) return items;
-    pos = back;
+    const items = head === FAIL ? [] : this.list(head, item);
+    this.blanks();
+    if (this.char(close)) return items;
+    this.pos = back;
     return FAIL;
-  };
+  }
 
-  const dict = (depth: number) => {
-    const start = pos;
-    const entries = bracketed("{", "}", pair(depth));
+  private dict(depth: number) {
+    const start = this.pos;
+    const entries = this.bracketed("{", "}", () => this.pair(depth));
     return entries === FAIL ? FAIL : { kind: "dict", entries, start };
-  };
+  }
 
-  const array = (depth: number) => {
-    const start = pos;
-    const items = bracketed("[", "]", () => value(depth));
+  private array(depth: number) {
+    const start = this.pos;
+    const items = this.bracketed("[", "]", () => this.value(depth));
     return items === FAIL ? FAIL : { kind: "list", items, start };
-  };
+  }
 
-  const arg = (): SimpleCall["args"][number] | typeof FAIL => {
-    const back = pos;
-    const key = match(IDENT);
+  private arg(): Arg | typeof FAIL {
+    const back = this.pos;
+    const key = this.match(IDENT);
     if (key === null) return FAIL;
-    blanks();
-    if (char("=")) {
-      blanks();
-      const v = value(0);
-      if (v !== FAIL) return { key, value: v, start: back, end: pos };
+    this.blanks();
+    if (this.char("=")) {
+      this.blanks();
+      const v = this.value(0);
+      if (v !== FAIL) return { key, value: v, start: back, end: this.pos };
     }
-    pos = back;
+    this.pos = back;
     return FAIL;
-  };
-
-  if (!char("`")) return null;
-  blanks();
-  const name = match(CALLEE);
-  if (name === null) return null;
-  blanks();
-  if (!char("(")) return null;
-  blanks();
-  const head = arg();
-  const args = head === FAIL ? [] : list(head, arg);
-  blanks();
-  if (!char(")")) return null;
-  blanks();
-  if (!char("`")) return null;
-  return { call: { type: "call", name, args, start: at, end: pos }, end: pos };
+  }
 }

@@ -30,84 +30,110 @@ const PLAIN_VALUE = { '"': /[^<&"\0-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]*/y, "'": 
 const NOT_SIMPLE = Symbol("not simple");
 
 export function parseSimpleXml(xml: string): RawElement | null {
-  let pos = 0;
+  const reader = new XmlReader(xml);
+  try {
+    return reader.document();
+  } catch (e) {
+    if (e === NOT_SIMPLE) return null;
+    throw e;
+  }
+}
+
+/** One pass over the XML: each method reads one rule of the grammar at `pos`, or throws NOT_SIMPLE. */
+class XmlReader {
+  private pos = 0;
+
+  constructor(private readonly xml: string) {}
+
+  document(): RawElement | null {
+    this.blanks();
+    const root = this.element();
+    this.blanks();
+    return this.pos === this.xml.length ? root : null;
+  }
+
   // `test` and a slice instead of `exec`: no match array is made for each of the many tokens.
-  const run = (re: RegExp): string => {
-    re.lastIndex = pos;
-    if (!re.test(xml)) return "";
-    const from = pos;
-    pos = re.lastIndex;
-    return xml.slice(from, pos);
-  };
-  const blanks = (): boolean => {
-    BLANKS.lastIndex = pos;
-    BLANKS.test(xml);
-    const moved = BLANKS.lastIndex !== pos;
-    pos = BLANKS.lastIndex;
+  private run(re: RegExp): string {
+    re.lastIndex = this.pos;
+    if (!re.test(this.xml)) return "";
+    const from = this.pos;
+    this.pos = re.lastIndex;
+    return this.xml.slice(from, this.pos);
+  }
+
+  private blanks(): boolean {
+    BLANKS.lastIndex = this.pos;
+    BLANKS.test(this.xml);
+    const moved = BLANKS.lastIndex !== this.pos;
+    this.pos = BLANKS.lastIndex;
     return moved;
-  };
-  const name = (): string => {
-    const s = run(NAME);
+  }
+
+  private name(): string {
+    const s = this.run(NAME);
     if (s === "") throw NOT_SIMPLE;
     return s;
-  };
-  const expect = (c: string) => {
-    if (xml[pos] !== c) throw NOT_SIMPLE;
-    pos++;
-  };
-  const element = (): RawElement => {
-    const start = pos;
-    expect("<");
-    const tag = name();
+  }
+
+  private expect(c: string): void {
+    if (this.xml[this.pos] !== c) throw NOT_SIMPLE;
+    this.pos++;
+  }
+
+  private element(): RawElement {
+    const start = this.pos;
+    this.expect("<");
+    const tag = this.name();
+    const attrs = this.attributes();
+    if (this.xml.startsWith("/>", this.pos)) {
+      this.pos += 2;
+      return { name: tag, attrs, children: [], start, end: this.pos, openEnd: this.pos };
+    }
+    this.expect(">");
+    const openEnd = this.pos;
+    const children = this.children();
+    this.pos += 2;
+    if (this.name() !== tag) throw NOT_SIMPLE;
+    this.blanks();
+    this.expect(">");
+    return { name: tag, attrs, children, start, end: this.pos, openEnd };
+  }
+
+  private attributes(): RawElement["attrs"] {
     const attrs: RawElement["attrs"] = [];
     // Most elements have a few attributes, compared in place; a set only for one with many.
     let seen: Set<string> | null = null;
     for (;;) {
-      if (!blanks()) break;
-      const c = xml[pos];
+      if (!this.blanks()) break;
+      const c = this.xml[this.pos];
       if (c === ">" || c === "/") break;
-      const at = pos;
-      const attr = name();
-      blanks();
-      expect("=");
-      blanks();
-      const quote = xml[pos];
+      const at = this.pos;
+      const attr = this.name();
+      this.blanks();
+      this.expect("=");
+      this.blanks();
+      const quote = this.xml[this.pos];
       if (quote !== '"' && quote !== "'") throw NOT_SIMPLE;
-      pos++;
-      const value = run(PLAIN_VALUE[quote]);
-      expect(quote);
+      this.pos++;
+      const value = this.run(PLAIN_VALUE[quote]);
+      this.expect(quote);
       if (attrs.length < 8 ? attrs.some((a) => a.name === attr) : (seen ??= new Set(attrs.map((a) => a.name))).has(attr)) throw NOT_SIMPLE;
       seen?.add(attr);
       attrs.push({ name: attr, value: value.replace(/[\t\n\r]/g, " "), start: at });
     }
-    if (xml.startsWith("/>", pos)) {
-      pos += 2;
-      return { name: tag, attrs, children: [], start, end: pos, openEnd: pos };
-    }
-    expect(">");
-    const openEnd = pos;
+    return attrs;
+  }
+
+  /** Text and elements up to the `</` of the end tag (left at it). */
+  private children(): RawElement["children"] {
     const children: RawElement["children"] = [];
     for (;;) {
-      const textStart = pos;
-      const text = run(PLAIN_TEXT);
+      const textStart = this.pos;
+      const text = this.run(PLAIN_TEXT);
       if (text !== "") children.push({ text, start: textStart });
-      if (xml[pos] !== "<") throw NOT_SIMPLE;
-      if (xml[pos + 1] === "/") break;
-      children.push(element());
+      if (this.xml[this.pos] !== "<") throw NOT_SIMPLE;
+      if (this.xml[this.pos + 1] === "/") return children;
+      children.push(this.element());
     }
-    pos += 2;
-    if (name() !== tag) throw NOT_SIMPLE;
-    blanks();
-    expect(">");
-    return { name: tag, attrs, children, start, end: pos, openEnd };
-  };
-  try {
-    blanks();
-    const root = element();
-    blanks();
-    return pos === xml.length ? root : null;
-  } catch (e) {
-    if (e === NOT_SIMPLE) return null;
-    throw e;
   }
 }
