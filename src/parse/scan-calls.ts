@@ -1,5 +1,4 @@
 import { parse } from "./generated/calls.js";
-import { parseSimpleCall } from "./call-simple.js";
 
 // grammar/calls.peggy reads a body as (Call / BrokenCall / Skip)*: prose up to a backtick is skipped,
 // and at each backtick a call is tried, else the backtick is skipped. Running that over a whole body
@@ -46,16 +45,12 @@ export function scanCalls<T>(text: string): T[] {
   while (pos !== -1) {
     CALL_START.lastIndex = pos;
     let next = pos + 1;
-    // Most calls are read without the grammar (call-simple.ts); it decides the rest and the broken ones.
-    const simple = CALL_START.test(text) ? parseSimpleCall(text, pos) : undefined;
-    const deep = simple === null ? tooDeep(text, pos, CALL_START.lastIndex) : null;
+    const isCall = CALL_START.test(text);
+    const deep = isCall ? tooDeep(text, pos, CALL_START.lastIndex) : null;
     if (deep) {
       out.push(deep as T);
       next = deep.end;
-    } else if (simple) {
-      out.push(simple.call as T);
-      next = simple.end;
-    } else if (simple === null) {
+    } else if (isCall) {
       for (const startRule of ["Call", "BrokenCall"] as const) {
         // Library mode parses a prefix from the given offset; silent: failures here are not errors.
         const r = parse(text, { startRule, peg$library: true, peg$currPos: pos, peg$silentFails: 1 }) as LibraryResult;
