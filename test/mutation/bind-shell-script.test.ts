@@ -110,3 +110,29 @@ describe("values spliced into other programs", () => {
     expect(splicedValueProblem("p", -1, values({ chainConfig: { command: "p", args: "{x}y" } }))).toBeNull();
   });
 });
+
+describe("valueProblem and the trusted option", () => {
+  const rec = (over: object) => ({ index: 0, quote: "none" as const, atWordStart: true, depth: 0, role: "full" as const, ...over });
+
+  it("a redirection target takes a file name, never a name under /dev", () => {
+    expect(valueProblem("{x}", rec({ target: true }), "/dev/tcp/127.0.0.1/80")).toMatch(/\{x\}/);
+    expect(valueProblem("{x}", rec({ target: true }), "out/report.txt")).toBeNull();
+    // Outside a redirection the same value is data.
+    expect(valueProblem("{x}", rec({ target: false }), "/dev/tcp/127.0.0.1/80")).toBeNull();
+  });
+
+  it("an inert position names where the value was spliced, without trailing space", () => {
+    const withReason = valueProblem("{x}", rec({ role: "inert", reason: "inside $(( ))" }), "a;b");
+    expect(withReason).toContain("it is spliced into a shell script inside $(( )), where");
+    const without = valueProblem("{x}", rec({ role: "inert" }), "a;b");
+    expect(without).toContain("it is spliced into a shell script, where");
+  });
+
+  it("a trusted placeholder's value is bound whatever it holds; the same value from a caller is refused", () => {
+    const script = "sort {x}";
+    const placeholders = scriptPlaceholders(script, known);
+    expect(() => bindShellScript(script, placeholders, ["-o/tmp/victim"], { nonce: "N" })).toThrow(UnsafeScriptPlaceholder);
+    const bound = bindShellScript(script, placeholders, ["-o/tmp/victim"], { nonce: "N", trusted: () => true });
+    expect(bound.values).toEqual(["-o/tmp/victim"]);
+  });
+});

@@ -40,8 +40,8 @@ export interface BindOptions {
 const raw = (script: string, p: ScriptPlaceholder) => script.slice(p.start, p.end);
 
 /** The first placeholder of `script` whose position is refused, with why; null when none is. */
-export function refusedPlaceholder(script: string, placeholders: readonly ScriptPlaceholder[], recs: readonly Rec[], trusted = (_: ScriptPlaceholder) => false): string | null {
-  const bad = recs.find((r) => r.quote !== "comment" && r.role !== "full" && r.role !== "inert" && !trusted(placeholders[r.index]!));
+export function refusedPlaceholder(script: string, placeholders: readonly ScriptPlaceholder[], recs: readonly Rec[], trusted?: (p: ScriptPlaceholder) => boolean): string | null {
+  const bad = recs.find((r) => r.quote !== "comment" && r.role !== "full" && r.role !== "inert" && !trusted?.(placeholders[r.index]!));
   if (!bad) return null;
   const p = placeholders[bad.index]!;
   return `placeholder '${raw(script, p)}' sits ${bad.reason ?? "where rye cannot read the script"} in the shell script, where rye cannot prove the shell reads its value as data; pass the value as an argument after the script and use "$1"`;
@@ -70,11 +70,11 @@ export function valueProblem(name: string, rec: Rec, value: string): string | nu
 export function bindShellScript(script: string, placeholders: readonly ScriptPlaceholder[], values: readonly string[], options: BindOptions = {}): BoundScript {
   if (placeholders.length === 0) return { script, values: [] };
   const recs = classifyScript(script, placeholders);
-  const trusted = options.trusted ?? (() => false);
+  const trusted = options.trusted;
   const refused = refusedPlaceholder(script, placeholders, recs, trusted);
   if (refused) throw new UnsafeScriptPlaceholder(refused);
   recs.forEach((r) => {
-    if (trusted(placeholders[r.index]!)) return;
+    if (trusted?.(placeholders[r.index]!)) return;
     const problem = valueProblem(raw(script, placeholders[r.index]!), r, values[r.index] ?? "");
     if (problem) throw new UnsafeScriptPlaceholder(problem);
   });
