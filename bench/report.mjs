@@ -50,6 +50,7 @@ export function report(results, big) {
     ...fastPathLines(f.fastPaths),
     `Phases of a non-incremental build of the generated 1k (ms): ${Object.entries(f.phases1000).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}.`,
     `Loading the generated 1k's registry in a fresh process: ${sideText(loader.a)} under \`--import rye-build/register\` (every byte verified first), ${sideText(loader.b)} without; ratio ${ratioText(loader.ratio)}${loader.ok ? "" : " (a run failed)"}.`,
+    `\`rye test\` of the generated 1k (${f.ryeTest.cases} cases, one per directive, against the sources compiled in memory), a whole process: ${sideText(f.ryeTest.a)}, ${ratioText(f.ryeTest.ratio)} node -e 0${f.ryeTest.ok ? "" : " (the run failed)"}.`,
     `Output of the generated 1k by kind (bytes, runtime/ excluded): ${Object.entries(f.output1000.byKind).map(([k, v]) => `${k} ${v}`).join(", ")}; sources ${f.output1000.sourceBytes}.`,
     `tsc --noEmit (median of 3, taking turns): ${fmt(f.tsc.withoutMs)} ms without the modules, ${fmt(f.tsc.withMs)} ms importing the 1k registry.`,
   ].join("\n");

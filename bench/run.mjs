@@ -19,6 +19,7 @@ import { realProject } from "./real-project.mjs";
 import { inTurns, spread } from "./turns.mjs";
 import { outputSize, phases, tscOverhead } from "./figures.mjs";
 import { benchFastPaths } from "./fast-paths.mjs";
+import { writeTestCases } from "./test-cases.mjs";
 import { report } from "./report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -141,6 +142,10 @@ log(`start-up: ${real.name}…`);
   const out = join(dir, "out");
   results.figures.loader = await inTurns(() => whole(["--import", register, load, out]), () => whole([load, out]), ROUNDS);
   results.figures.loader.ok = results.figures.loader.lastA.code === 0 && results.figures.loader.lastB.code === 0;
+  // `rye test` of the 1k, one case per directive, from the sources (compiled in memory), whole processes.
+  const cases = writeTestCases(dir);
+  const test = await inTurns(() => rye("test", "--project", dir, "--reporter", "json"), nodeBare, 3);
+  results.figures.ryeTest = { cases, ...test, ok: test.lastA.code === 0 };
 }
 
 // ── generated 10k: cold build against the I/O floor, verify against read-and-hash ──────────
