@@ -70,7 +70,8 @@ const SCRIPTS: [string, (v: string) => string, boolean][] = [
   [`x=$(printf '%s' {text}); printf '<%s>' "$x"`, (v) => `<${v.replace(/\n+$/, "")}>`, true],
   [`printf '<%s>' "$(printf '%s' "in {text} sub")"`, (v) => `<in ${v} sub>`, false],
 ];
-const INERT = /^(?:[A-Za-z0-9_./:,+=][A-Za-z0-9_./:,+=-]{0,4095})?$/;
+// The inert set as docs/security-model.md states it: ASCII letters, digits and "_", at most 4096.
+const INERT = /^[A-Za-z0-9_]{0,4096}$/;
 
 const SHELLS = ["/bin/sh", "/bin/bash"].filter((s) => existsSync(s));
 

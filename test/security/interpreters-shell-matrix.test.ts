@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostileFragments, hostileValue, INERT, installedShells, plan, run, which, type Shell } from "./interpreters-helpers.js";
@@ -90,6 +90,10 @@ const CONTEXTS: [string, Expect, ((v: string) => string)?][] = [
 ];
 /** Contexts where a value starting with '-' would be an option (no `--` before it). */
 const NO_DASH = new Set([`echo {v} | cat >/dev/null`, `cat "{v}" 2>/dev/null; printf ok`, `cat "$E"{v} 2>/dev/null; printf ok`, `cat $(printf %s {v}) 2>/dev/null; printf ok`, `cat \`printf %s {v}\` 2>/dev/null; printf ok`]);
+// A redirection's file name (docs/security-model.md, class 1): it may not hold a newline or NUL, nor
+// resolve under /dev, where bash and ksh read names such as /dev/tcp/HOST/PORT themselves.
+const REDIRECT_TARGET = new Set([`: > {v}.out 2>/dev/null; printf ok`]);
+const notAFileName = (v: string) => /[\n\0]/.test(v) || (v.startsWith("/") && /^\/dev(?:\/|$)/.test(posix.normalize(v)));
 
 interface Launcher {
   name: string;
@@ -135,7 +139,8 @@ async function check(shell: Shell, launcher: Launcher, options: string[], ctx: n
   }
   // echo has no `--`: a value starting with '-' at the start of its argument would be an option.
   const leadingDash = NO_DASH.has(template) && value.startsWith("-");
-  if ((expected === "inert" && !INERT.test(value)) || leadingDash) {
+  const badTarget = REDIRECT_TARGET.has(template) && notAFileName(value);
+  if ((expected === "inert" && !INERT.test(value)) || leadingDash || badTarget) {
     expect(response.status, label).toBe("error");
     expect(error, label).toMatch(/the value of (\{v\}|\$\{HOSTILE\})/);
     return;
