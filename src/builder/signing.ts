@@ -52,16 +52,10 @@ export function timestampFor(sources: readonly SourceFile[], io: Io): string {
   return buildTimestamp(timestampFromEnv(io.env), [vouchedAmong(candidates, io)]);
 }
 
-/** Keys outside the checkout: pinned ones, and the user space's own key and trust store unless it is refused. */
+/** The newest source signature time that the trust anchors of `rye verify` vouch for. */
 function vouchedAmong(candidates: ReadonlyMap<string, Iterable<SourceFile>>, io: Io): string | null {
   if (candidates.size === 0 || timestampFromEnv(io.env)) return null;
-  const loader = outsideTrust(io, io.cwd, (space) => {
-    const warnings: string[] = [];
-    const pinned = pinnedKeys([], io.env, io.cwd, warnings);
-    if (space === null) return createTrustStore(pinned, warnings);
-    return createTrustStore([...loadTrustStore([{ root: space, label: "user" }]).list(), ...pinned, ...userSpaceSigningKey(space, io.env, warnings)], warnings);
-  });
-  return newestVouched(candidates, loader);
+  return newestVouched(candidates, outsideTrust(io, io.cwd));
 }
 
 /**

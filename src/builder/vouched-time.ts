@@ -1,31 +1,27 @@
 // The build time signed into the output (decisions.md #16: never the clock). It decides what
 // `rye verify --not-before` accepts, so a checkout must not be able to choose it: a source's
 // signature line counts only when its signature verifies with a key from outside the checkout
-// (keys pinned by RYE_TRUSTED_KEYS, this machine's signing key, the user space's trust store when
-// the user space lies outside the project). A forged `rye:signed:2099-…` line is text, not a time.
-import { userSpace } from "../sign/keys.js";
+// (the anchors `rye verify` uses: keys pinned by RYE_TRUSTED_KEYS, this machine's signing key, the
+// user space's trust store when the user space lies outside the project). A forged
+// `rye:signed:2099-…` line is text, not a time.
 import type { SourceFile } from "../model/source.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { verifyItem } from "../sign/verify-item.js";
-import { userSpaceRefusal } from "../verify/user-space-refusal.js";
+import { loadTrustAnchors } from "../verify/trust-anchors.js";
 import type { Io } from "../host.js";
 import { join, resolve } from "node:path";
 
 /** The fingerprint a signature line names (its last field), without parsing the rest. */
 const FINGERPRINT = /^(?:#![^\n]*\n)?(?:<!--|#|\/\/) rye:signed:[^\n]*:([0-9a-f]{16})(?: -->)?[ \t]*(?:\n|$)/;
 
-/** Keys from outside the checkout that may vouch for a source's signature time. */
+/** Keys from outside the checkout that may vouch for a source's signature time, loaded on first use. */
 export type TrustLoader = () => TrustStore;
 
-export function outsideTrust(io: Io, project: string | undefined, load: (space: string | null) => TrustStore): TrustLoader {
+/** The trust anchors `rye verify` would use for the project's output, loaded once, when first asked. */
+export function outsideTrust(io: Io, project: string): TrustLoader {
   let trust: TrustStore | undefined;
-  return () => {
-    if (trust) return trust;
-    const space = resolve(io.cwd, userSpace(io.env));
-    // Checked as a folder the project holds, so "the project that holds it" is the project itself.
-    const refused = project !== undefined && userSpaceRefusal(space, join(resolve(io.cwd, project), "out")) !== null;
-    return (trust = load(refused ? null : space));
-  };
+  // Checked as the project's output folder, so "the project that holds it" is the project itself.
+  return () => (trust ??= loadTrustAnchors({ checkedPath: join(resolve(io.cwd, project), "out"), env: io.env, cwd: io.cwd }).store);
 }
 
 /**

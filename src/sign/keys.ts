@@ -78,6 +78,9 @@ export function loadPrivateKey(path: string): SigningKey {
 }
 
 /** `$USER_SPACE` (with `~` expanded) or the home directory. */
+/** A space's trust-store folders, the current location first (the original reads both). */
+export const TRUST_DIRS: readonly (readonly string[])[] = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
+
 export function userSpace(env: NodeJS.ProcessEnv): string {
   const space = env.USER_SPACE;
   if (!space) return homedir();

@@ -5,12 +5,11 @@
 // no-op build of a user without entries stays as light as before.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fingerprint, signingKeyDir, userSpace } from "./keys.js";
+import { fingerprint, signingKeyDir, TRUST_DIRS, userSpace } from "./keys.js";
 
-const ENTRY_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
 
 const hasEntries = (space: string) =>
-  ENTRY_DIRS.some((d) => {
+  TRUST_DIRS.some((d) => {
     try {
       return readdirSync(join(space, ...d)).some((n) => n.endsWith(".toml"));
     } catch {

@@ -7,12 +7,11 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SigningKey } from "./keys.js";
+import { TRUST_DIRS, type SigningKey } from "./keys.js";
 import { signItem } from "./sign-item.js";
 import { formatFor, removeSignatureLine } from "./signature-line.js";
 import { parseTrustedKeyToml, type TrustedKey } from "./trust-store.js";
 
-const TRUST_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
 const LIFECYCLE = ["revoked", "expires", "not_before", "replaced_by"] as const;
 export type LifecycleField = (typeof LIFECYCLE)[number];
 

@@ -4,7 +4,7 @@ import { parse as parseToml } from "smol-toml";
 import { verifyMessage } from "./ed25519.js";
 import { contentHash } from "./hash-region.js";
 import { parseLimits, type KeyLimit } from "./key-lifecycle.js";
-import { fingerprint, normalizePem, type SigningKey } from "./keys.js";
+import { fingerprint, normalizePem, TRUST_DIRS, type SigningKey } from "./keys.js";
 import { formatTimestamp, signItem } from "./sign-item.js";
 import { formatFor, parseSignatureLine } from "./signature-line.js";
 
@@ -36,7 +36,6 @@ export interface SpaceRoot {
 }
 
 // The current location first, then the 2026-02 one, within each space.
-const TRUST_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
 const TOML_FORMAT = formatFor("config", "key.toml");
 
 /**

@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
-import { fingerprint, normalizePem, userSpace } from "../sign/keys.js";
+import { fingerprint, normalizePem, TRUST_DIRS, userSpace } from "../sign/keys.js";
 import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
 import { userSpaceRefusal } from "./user-space-refusal.js";
 
@@ -37,7 +37,6 @@ export interface TrustAnchors {
   warnings: string[];
 }
 
-const STORE_DIRS = [[".ai", "config", "keys", "trusted"], [".ai", "trusted_keys"]];
 
 /** Public keys in a .pem file, or in a trusted-key .toml (whose own fingerprint is recomputed). */
 function keysIn(path: string, source: string): TrustedKey[] {
@@ -121,7 +120,7 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
   } else {
     keys.push(...userSpaceSigningKey(space, env, warnings, consulted));
     // Read as the original reads a space's store: each key file's own signature line is checked too.
-    for (const d of STORE_DIRS) consulted.push(`user space trust store ${join(space, ...d)}`);
+    for (const d of TRUST_DIRS) consulted.push(`user space trust store ${join(space, ...d)}`);
     const store = loadTrustStore([{ root: space, label: "user space trust store" }]);
     keys.push(...store.list());
     warnings.push(...store.warnings);
