@@ -3,7 +3,6 @@
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { existsSync } from "node:fs";
 
 /** Bytes under `dir/out` (without runtime/) and under `dir/.ai`, and their ratio; `byKind` splits the output by file kind. */
 export function outputSize(dir) {
@@ -22,18 +21,11 @@ export function outputSize(dir) {
   return { outBytes, sourceBytes, ratio: outBytes / sourceBytes, byKind };
 }
 
-/** The first of `paths` under `dist` that exists, imported: modules move as the compiler is reorganised. */
-async function importFirst(dist, ...paths) {
-  const found = paths.find((p) => existsSync(join(dist, p)));
-  if (!found) throw new Error(`none of ${paths.join(", ")} in ${dist}`);
-  return import(join(dist, found));
-}
-
 /** Where a non-incremental build's time goes, phase by phase, in this process. */
 export async function phases(dist, dir, work) {
   const { readProject } = await import(join(dist, "project", "read-project.js"));
   const { parseDirective } = await import(join(dist, "parse", "parse-directive.js"));
-  const { compileDirectives } = await importFirst(dist, "compile/compile-directives.js", "compile-directives.js");
+  const { compileDirectives } = await import(join(dist, "compile", "compile-directives.js"));
   const { emit } = await import(join(dist, "emit", "index.js"));
   const { signOutput } = await import(join(dist, "sign", "sign-output.js"));
   const { generateKeyPair, loadSigningKey, writeKeyPair } = await import(join(dist, "sign", "keys.js"));
