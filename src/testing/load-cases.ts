@@ -1,11 +1,13 @@
 // Finds and reads the test files of a project: `.ai/tests/{directives,tools,knowledge}/<id>.test.yaml`.
-import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { badTestFile } from "../diagnostics/codes.js";
 import { join, relative } from "node:path";
 import type { ItemKind } from "../model/source.js";
-import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { LineIndex, type Diagnostic, type Location } from "../diagnostics/diagnostic.js";
+import { MAX_FOLDER_DEPTH } from "../project/file-kinds.js";
 import { readCases } from "./parse-case.js";
 import { TEST_FOLDERS, TEST_SUFFIX, type TestFile } from "./test-file.js";
+import { testTree } from "./test-tree.js";
 import { parseYaml, type YamlContext } from "./yaml-nodes.js";
 
 /** Larger than any test file needs; a larger one is refused unread. */
@@ -25,12 +27,14 @@ export function loadTestFiles(root: string): { files: TestFile[]; diagnostics: D
   const diagnostics: Diagnostic[] = [];
   for (const kind of ["directive", "knowledge", "tool"] as const) {
     const base = join(root, ".ai", "tests", TEST_FOLDERS[kind]);
-    for (const abs of walk(base)) {
+    const tree = testTree(base);
+    for (const dir of tree.tooDeep) diagnostics.push(badTestFile(startOf(relative(root, dir).split("\\").join("/")), `the folder lies more than ${MAX_FOLDER_DEPTH} folders below .ai/tests/${TEST_FOLDERS[kind]}, the limit on folder depth, so nothing in it is read`));
+    for (const abs of tree.files.filter((f) => f.endsWith(TEST_SUFFIX))) {
       const rel = relative(base, abs).split("\\").join("/");
       const path = relative(root, abs).split("\\").join("/");
       const size = statSync(abs).size;
       if (size > MAX_TEST_FILE) {
-        diagnostics.push(badTestFile({ source: path, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } }, `the file is ${size} bytes, over the limit of ${MAX_TEST_FILE} bytes, so it is not read; keep large data out of test files`));
+        diagnostics.push(badTestFile(startOf(path), `the file is ${size} bytes, over the limit of ${MAX_TEST_FILE} bytes, so it is not read; keep large data out of test files`));
         continue;
       }
       const text = readFileSync(abs, "utf8");
@@ -42,19 +46,6 @@ export function loadTestFiles(root: string): { files: TestFile[]; diagnostics: D
   return { files, diagnostics };
 }
 
-function walk(dir: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const name of entries) {
-    const abs = join(dir, name);
-    const st = lstatSync(abs);
-    if (st.isDirectory()) out.push(...walk(abs));
-    else if (st.isFile() && name.endsWith(TEST_SUFFIX)) out.push(abs);
-  }
-  return out;
+function startOf(source: string): Location {
+  return { source, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
@@ -7,6 +7,11 @@ import { hiCase, projectWith, ryeTest } from "./project.js";
 /** The RYE91xx diagnostics printed, as code, line and column (of the test file). */
 function located(stderr: string): string[] {
   return [...stderr.matchAll(/^(\S+\.test\.yaml):(\d+):(\d+) - error (RYE91\d\d): (.*)$/gm)].map((m) => `${m[4]} ${m[2]}:${m[3]} ${m[5]}`);
+}
+
+/** Every located error line printed. */
+function located2(stderr: string): string[] {
+  return stderr.split("\n").filter((l) => / - error RYE\d+:/.test(l));
 }
 
 describe("test files are checked like sources, before any case runs", () => {
@@ -70,6 +75,19 @@ describe("test files are checked like sources, before any case runs", () => {
     expect(found.filter((l) => l.startsWith("RYE9101")).map((l) => l.split(" ").slice(0, 2).join(" "))).toEqual(["RYE9101 3:5", "RYE9101 4:11", "RYE9101 2:1"]);
     expect(found.join("\n")).toContain("Did you mean 'expect'?");
     expect(found.join("\n")).toContain("two cases are named 'a'");
+  });
+});
+
+describe("the test folders are walked within bounds", () => {
+  test("a folder past the depth limit is a located RYE9101, not a stack overflow; a link loop is not followed", async () => {
+    const deep = Array.from({ length: 40 }, (_, i) => `d${i}`).join("/");
+    const dir = projectWith({ [`directives/${deep}/x.test.yaml`]: "cases: [\n", "directives/t/hi.test.yaml": hiCase("inputs: {who: Ada}\nexpect:\n  body:\n    contains: Ada") });
+    symlinkSync(".", join(dir, ".ai/tests/directives/t/loop"));
+    const r = await ryeTest(dir);
+    expect(r.code).toBe(2);
+    const found = located2(r.stderr);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^\.ai\/tests\/directives\/d0(\/d\d+){32}:1:1 - error RYE9101: .*more than 32 folders below \.ai\/tests\/directives/);
   });
 });
 
