@@ -9,17 +9,14 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { ItemKind, SourceFile } from "../../model/source.js";
 import { resolveSettings } from "../../project/settings.js";
 import { checkCases, type Catalog, type ItemShape } from "../../testing/check-cases.js";
-import { loadInMemory } from "../../testing/load-in-memory.js";
 import { parseTestFile } from "../../testing/load-cases.js";
-import { humanReport } from "../../testing/reporters/human.js";
-import { runTests } from "../../testing/run-tests.js";
-import { catalogOf } from "../../testing/targets.js";
 import { TEST_FOLDERS, TEST_SUFFIX, type TestFile } from "../../testing/test-file.js";
-import { projectToolRunner } from "../../testing/tool-run-options.js";
 import { paramsOf, type ParamInfo } from "../item-info.js";
 import { offsetAt, toRange } from "../positions.js";
 import { fileOf, type Session } from "../session.js";
 import { completeTestFile } from "../test-completion.js";
+import type { TestRun } from "./case-run.js";
+import { runCasesApart } from "./run-case-file.js";
 import type { Workspace } from "../workspace.js";
 
 /** As `rye test` reads test files: a larger one is not read. */
@@ -36,26 +33,7 @@ export function testFileAt(root: string, file: string): { kind: ItemKind; id: st
   return null;
 }
 
-/** One case's outcome as the editor shows it; lines are 0-based, as LSP counts them. */
-export interface CaseOutcome {
-  name: string;
-  line: number;
-  status: "passed" | "failed" | "skipped";
-  reason?: string;
-  failures: { field: string; message: string; line: number }[];
-}
-
-/** The answer to `rye.test`: "invalid" when the file does not check, and no case ran. */
-export interface TestRun {
-  uri: string;
-  status: "passed" | "failed" | "invalid";
-  counts: { passed: number; failed: number; skipped: number; total: number };
-  cases: CaseOutcome[];
-  /** The problems that stopped the run (status "invalid"). */
-  problems: { code: string; message: string; line: number }[];
-  /** The run as `rye test` prints it. */
-  text: string;
-}
+export type { CaseOutcome, TestRun } from "./case-run.js";
 
 export function registerTestFiles(s: Session): void {
   let shown = new Set<string>();
@@ -151,28 +129,11 @@ function toLsp(d: Diagnostic): { range: ReturnType<typeof toRange>; severity: 1 
 /** Runs the file's cases (or the one named) against the sources compiled in memory; null when `uri` is no test file. */
 async function runFile(s: Session, uri: string, only: string | undefined): Promise<TestRun | null> {
   const ws = s.ws;
-  const read = ws ? readOpen(s, ws, uri) : null;
-  if (!ws || !read) return null;
-  const file = only === undefined ? read.file : { ...read.file, cases: read.file.cases.filter((c) => c.name === only) };
-  const zero = { passed: 0, failed: 0, skipped: 0, total: 0 };
-  if (file.cases.length === 0 && only !== undefined) {
-    const message = `no case is named '${only}' in ${file.path} now`;
-    return { uri, status: "invalid", counts: zero, cases: [], problems: [{ code: "", message, line: 0 }], text: `${message}\n` };
-  }
-  const { targets } = await loadInMemory(ws.sources(), ws.hookConfig);
-  try {
-    const problems = [...read.diagnostics, ...checkCases([file], catalogOf(targets))].filter((d) => d.severity === "error");
-    if (problems.length > 0) {
-      const listed = problems.map((d) => ({ code: d.code, message: d.message, line: (d.loc?.start.line ?? 1) - 1 }));
-      return { uri, status: "invalid", counts: zero, cases: [], problems: listed, text: listed.map((p) => `${file.path}:${p.line + 1}: ${p.code} ${p.message}`).join("\n") + "\nNo case ran: the test file must check cleanly first.\n" };
-    }
-    // Tools run as `rye test` from the project folder runs them (only dry runs: a lens never runs a tool for real).
-    const userSpace = resolveSettings(ws.root, {}, ws.root, process.env).userSpace ?? resolve(process.env.USER_SPACE ?? homedir());
-    const place = { project: ws.root, userSpace, trustedKeys: [], cwd: ws.root, env: process.env };
-    const report = await runTests([file], { ...targets, runTool: projectToolRunner(place) }, { filters: [], pattern: null }, { snapshots: { root: ws.root, update: false, ci: true }, runTools: false, clock: () => performance.timeOrigin + performance.now() });
-    const cases = report.results.map((r) => ({ name: r.test.name, line: r.test.loc.start.line - 1, status: r.status, ...(r.reason ? { reason: r.reason } : {}), failures: r.failures.map((f) => ({ field: f.field, message: f.message, line: f.loc.start.line - 1 })) }));
-    return { uri, status: report.counts.failed > 0 ? "failed" : "passed", counts: report.counts, cases, problems: [], text: humanReport(report, false) };
-  } finally {
-    targets.dispose();
-  }
+  const file = fileOf(uri);
+  const at = ws && file ? testFileAt(ws.root, file) : null;
+  const text = at ? textOf(s, uri) : undefined;
+  if (!ws || !at || text === undefined) return null;
+  const userSpace = resolveSettings(ws.root, {}, ws.root, process.env).userSpace ?? resolve(process.env.USER_SPACE ?? homedir());
+  const sources = ws.sources().map((src) => ({ kind: src.kind, id: src.id, path: src.path, ext: src.ext, space: src.space, text: src.text }));
+  return runCasesApart({ uri, root: ws.root, userSpace, test: { ...at, text }, only, sources, hookConfig: ws.hookConfig });
 }
