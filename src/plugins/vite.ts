@@ -16,8 +16,8 @@
 import { realpathSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { isAbsolute, join } from "node:path";
-import { RUNNER_VERIFIED } from "../register/module-runner-guard.js";
 import { registerVerifier } from "../register/register-verifier.js";
+import { markRunnerVerified } from "../register/runner-verified.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { ryeVerify as ryeEsbuild } from "./esbuild.js";
 import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
@@ -90,8 +90,8 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     name: "rye-verify",
     enforce: "pre",
     config(config) {
-      // What Vitest's module runner evaluates passes through this load hook: the register entry's runner guard lets it run.
-      process.env[RUNNER_VERIFIED] = "1";
+      // What Vitest's module runner and ssrLoadModule evaluate passes through this load hook: the register entry's runner guard lets it run.
+      markRunnerVerified();
       // Vite 7's rolldown-vite and Vite 8 bundle dependencies with Rolldown; earlier ones with esbuild.
       if (separateBundles) addToSeparateBundles(config, options, typeof this?.meta?.rolldownVersion === "string");
     },
