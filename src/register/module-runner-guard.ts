@@ -10,8 +10,8 @@
  *
  * Code named by a file of an output folder runs only when both hold, checked before it runs:
  * the `rye-build/vite` plugin feeds this runner (its load hook verified the bytes the server
- * transformed), and the file as it is on disk now verifies against its manifest. Otherwise it is
- * refused with an IntegrityError.
+ * transformed; see runner-verified.ts for how a worker knows), and the file as it is on disk now
+ * verifies against its manifest. Otherwise it is refused with an IntegrityError.
  */
 import vm from "node:vm";
 import { syncBuiltinESMExports } from "node:module";
@@ -19,7 +19,7 @@ import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 import { fileOfName, metaFiles, sourceUrlFiles } from "./evaluated-file.js";
 import { guardFunctionConstructors } from "./function-constructors.js";
-import { runnerVerified } from "./runner-verified.js";
+import { runnerUnverified } from "./runner-verified.js";
 
 export { RUNNER_VERIFIED } from "./runner-verified.js";
 
@@ -35,7 +35,8 @@ function fileOf(options: RunOptions): string | null {
 export function checkEvaluated(guard: OutputGuard, files: readonly string[]): void {
   for (const file of files) {
     if (guard.outputFolderOf(file) === null) continue;
-    if (!runnerVerified()) throw new IntegrityError(file, `${file} is build output evaluated by a module runner (Vitest, Vite's module runner and ssrLoadModule), which reads and runs it without Node's loader, so nothing verified it and it does not run\n  Fix: add ryeVerify() from rye-build/vite to the plugins of that Vite or Vitest config`);
+    const unverified = runnerUnverified();
+    if (unverified !== null) throw new IntegrityError(file, `${file} is build output evaluated by a module runner (Vitest, Vite's module runner and ssrLoadModule), which reads and runs it without Node's loader, so ${unverified} and it does not run\n  Fix: add ryeVerify() from rye-build/vite to the plugins of that Vite or Vitest config`);
     // The plugin verified the bytes its server read; the file must still be exactly what was signed.
     guard.beforeRead(file);
     guard.check(file, guard.read(file));

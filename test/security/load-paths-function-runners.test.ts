@@ -29,11 +29,11 @@ describe("code compiled by Function constructors and node:vm, named by a file", 
   }, 60_000);
 
   /** Runs `rows` in one process (under the register entry unless `plain`), each row's marker cleared first. */
-  function runRows(rows: readonly Row[], plain: boolean, before = ""): Record<string, string> {
+  function runRows(rows: readonly Row[], plain: boolean, before = "", nodeArgs: string[] = []): Record<string, string> {
     rmSync(markers, { recursive: true, force: true });
     for (const dir of ["out", "own"]) mkdirSync(join(markers, dir), { recursive: true });
     writeFileSync(join(project, "rows.mjs"), rowsScript(rows, before));
-    const r = node(project, env, ...(plain ? [] : ["--import", "rye-build/register"]), "rows.mjs");
+    const r = node(project, env, ...nodeArgs, ...(plain ? [] : ["--import", "rye-build/register"]), "rows.mjs");
     expect(r.status, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as Record<string, string>;
   }
@@ -65,6 +65,32 @@ describe("code compiled by Function constructors and node:vm, named by a file", 
     for (const row of ownRows) {
       expect(results[row.name], row.name).toBe("ran");
       expect(markerRan(row.marker), row.name).toBe(true);
+    }
+  }, 60_000);
+
+  test("the variable the plugin sets, from a checkout's .env (node --env-file), does not count: every output row is refused", () => {
+    writeFileSync(join(project, ".env"), "RYE_VITE_PLUGIN_VERIFIES=1\n");
+    try {
+      const results = runRows(outputRows, false, "", ["--env-file=.env"]);
+      for (const row of outputRows) {
+        expect(results[row.name], row.name).toMatch(REFUSED_UNVERIFIED);
+        expect(results[row.name], row.name).toContain("RYE_VITE_PLUGIN_VERIFIES is set, but not by the rye-build/vite plugin");
+        expect(markerRan(row.marker), row.name).toBe(false);
+      }
+    } finally {
+      rmSync(join(project, ".env"));
+    }
+  }, 60_000);
+
+  test("a token for this very process, made with another secret than the user space's, does not count", () => {
+    const forge = (key: string) => `import { createHmac } from "node:crypto";
+process.env.RYE_VITE_PLUGIN_VERIFIES = process.pid + "." + ${key};`;
+    for (const key of [`"0".repeat(64)`, `createHmac("sha256", "attacker").update("rye-build runner verified\\0" + process.pid).digest("hex")`]) {
+      const results = runRows(outputRows, false, forge(key));
+      for (const row of outputRows) {
+        expect(results[row.name], row.name).toMatch(REFUSED_UNVERIFIED);
+        expect(markerRan(row.marker), row.name).toBe(false);
+      }
     }
   }, 60_000);
 

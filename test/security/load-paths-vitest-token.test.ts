@@ -1,0 +1,79 @@
+// How a Vitest worker knows the rye-build/vite plugin feeds it: a token in the environment, made in
+// the process the plugin ran in with the user space's secret. A checkout's `.env` loaded into the
+// environment (`node --env-file=.env`) can set the variable, but cannot make the token: output is
+// still refused. Worker threads (`--pool=threads`) accept the plugin's token as forked workers do.
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
+
+const VITEST = join(REPO, "node_modules", "vitest", "vitest.mjs");
+const NO_PLUGIN = `export default { test: { include: ["t/**/*.test.mjs"] } };\n`;
+const PLUGIN = `import { ryeVerify } from "rye-build/vite";\nexport default { plugins: [ryeVerify()], test: { include: ["t/**/*.test.mjs"] } };\n`;
+
+describe("the token that tells Vitest's workers the plugin verified what they evaluate", () => {
+  const base = tempDir("rye-load-vitest-token-");
+  const project = makeProject(join(base, "project"));
+  const home = join(base, "home");
+  const marker = join(base, "PWNED");
+  const greet = join(project, "out", "directives", "examples", "greet.js");
+
+  beforeAll(() => {
+    const built = rye(project, cleanEnv({ USER_SPACE: home }), "build");
+    expect(built.status, built.stderr).toBe(0);
+    for (const dep of ["vitest", "vite"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
+    mkdirSync(join(project, "t"));
+    writeFileSync(join(project, "t", "greet.test.mjs"), `import { test, expect } from "vitest";
+import { directives } from "../out/index.js";
+test("greets", () => { expect(directives["examples/greet"].render({ name: "Ada" }).body).toContain("Ada"); });
+`);
+    // What a pull request adds: the variable the plugin sets, for anything that loads .env.
+    writeFileSync(join(project, ".env"), "RYE_VITE_PLUGIN_VERIFIES=1\n");
+  }, 60_000);
+
+  function vitest(config: string, tampered: boolean, nodeArgs: string[], vitestArgs: string[] = []) {
+    writeFileSync(join(project, "vitest.config.mjs"), config);
+    rmSync(marker, { force: true });
+    const saved = readFileSync(greet);
+    if (tampered) inject(greet, marker);
+    try {
+      const env = cleanEnv({ USER_SPACE: home, NODE_OPTIONS: "--import rye-build/register" });
+      const r = node(project, env, ...nodeArgs, VITEST, "run", "--no-color", ...vitestArgs);
+      return { ...r, all: r.stdout + r.stderr };
+    } finally {
+      writeFileSync(greet, saved);
+    }
+  }
+
+  test("control: the .env is loaded (a worker sees the variable)", () => {
+    writeFileSync(join(project, "t", "env.test.mjs"), `import { test, expect } from "vitest";\ntest("env", () => { expect(process.env.RYE_VITE_PLUGIN_VERIFIES).toBe("1"); });\n`);
+    try {
+      writeFileSync(join(project, "vitest.config.mjs"), `export default { test: { include: ["t/env.test.mjs"] } };\n`);
+      const r = node(project, cleanEnv({ USER_SPACE: home }), "--env-file=.env", VITEST, "run", "--no-color");
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+    } finally {
+      rmSync(join(project, "t", "env.test.mjs"));
+    }
+  }, 120_000);
+
+  test("the variable from a checkout's .env, without the plugin: a tampered module is refused and its payload never runs", () => {
+    const r = vitest(NO_PLUGIN, true, ["--env-file=.env"]);
+    expect(r.status).not.toBe(0);
+    expect(r.all).toContain("is build output evaluated by a module runner");
+    expect(r.all).toContain("RYE_VITE_PLUGIN_VERIFIES is set, but not by the rye-build/vite plugin");
+    expect(markerRan(marker)).toBe(false);
+  }, 120_000);
+
+  test("the plugin's token reaches worker threads: the untouched build runs with --pool=threads", () => {
+    const r = vitest(PLUGIN, false, [], ["--pool=threads"]);
+    expect(r.status, r.all).toBe(0);
+    expect(r.all).toMatch(/1 passed/);
+  }, 120_000);
+
+  test("with the plugin and --pool=threads, a tampered module is refused and its payload never runs", () => {
+    const r = vitest(PLUGIN, true, [], ["--pool=threads"]);
+    expect(r.status).not.toBe(0);
+    expect(r.all).toContain("Content modified since signing: examples/greet");
+    expect(markerRan(marker)).toBe(false);
+  }, 120_000);
+});
