@@ -31,6 +31,11 @@ interface ViteConfig {
   optimizeDeps?: { rolldownOptions?: { plugins?: unknown }; esbuildOptions?: { plugins?: unknown[] } };
 }
 type ConfigContext = { meta?: { rolldownVersion?: string } } | undefined;
+/** What Vitest hands a plugin's `configureVitest` hook (the part used here). */
+type CacheKey = (module: { id: string }) => string | false | undefined;
+export interface VitestContext {
+  experimental_defineCacheKeyGenerator?: (generator: CacheKey) => void;
+}
 
 /** The shape of the plugin (a subset of Vite's and Rollup's Plugin type, so neither is a dependency). */
 export interface RyeVitePlugin {
@@ -39,6 +44,7 @@ export interface RyeVitePlugin {
   config(this: ConfigContext, config: ViteConfig): void;
   configResolved(config: { root: string }): void;
   configureServer(): void;
+  configureVitest(context: VitestContext): void;
   resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<{ id: string; external: boolean } | null>;
   load(id: string): string | null;
 }
@@ -50,6 +56,17 @@ function externalFile(resolved: NonNullable<Resolved>, source: string, importer:
     return createRequire(importer && isAbsolute(importer) ? importer : join(process.cwd(), "index.js")).resolve(source);
   } catch {
     return null;
+  }
+}
+
+/** Whether a module id names a file of an output folder. */
+function isOutputFile(guard: OutputGuard, id: string): boolean {
+  const path = id.split("?")[0]!;
+  if (id.startsWith("\0") || !isAbsolute(path)) return false;
+  try {
+    return guard.outputFolderOf(realpathSync(path)) !== null;
+  } catch {
+    return false;
   }
 }
 
@@ -101,6 +118,12 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     configureServer() {
       // SSR in dev imports externalised dependencies with Node's own loader: that loader verifies too.
       registerVerifier(options);
+    },
+    configureVitest(context) {
+      // Vitest's file-system module cache (experimental.fsModuleCache) hands workers transformed code
+      // from node_modules/.experimental-vitest-cache, which a checkout can carry, without calling load:
+      // build output is never cached, so it is always read, and verified, here.
+      context.experimental_defineCacheKeyGenerator?.(({ id }) => (isOutputFile(guardOf(), id) ? false : undefined));
     },
     async resolveId(source, importer, resolveOptions = {}) {
       // Vite follows links before load sees a file: the import as written is checked here.
