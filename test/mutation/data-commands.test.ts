@@ -41,7 +41,9 @@ describe("data commands", () => {
   });
 
   it("other programs take inert values", () => {
-    for (const c of ["python3", "grep", "find", "awk", "sed", "ssh", "node", "git"]) expect(role(`${c} {x}`), c).toBe(`inert: as an argument of ${c}, which is not one of rye's data commands`);
+    for (const c of ["grep", "find", "awk", "sed", "ssh", "git"]) expect(role(`${c} {x}`), c).toBe(`inert: as an argument of ${c}, which is not one of rye's data commands`);
+    // An interpreter's operand after its program; a value naming its program file is refused (unseen-programs.ts).
+    for (const c of ["python3 -c 'p'", "node -e 'p'"]) expect(role(`${c} {x}`), c).toBe(`inert: as an argument of ${c.split(" ")[0]}, which is not one of rye's data commands`);
   });
 });
 

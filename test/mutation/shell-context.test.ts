@@ -78,7 +78,9 @@ describe("inert positions", () => {
     expect(roles("for i in a {x} b; do echo $i; done")).toEqual(["inert/none"]);
     expect(roles("for i in {x}\ndo echo; done")).toEqual(["inert/none"]);
     expect(roles("cmd $(cat {x})")).toEqual(["inert/none"]);
-    expect(reason("python3 {x}")).toBe("as an argument of python3, which is not one of rye's data commands");
+    expect(reason("python3 -c 'import sys' {x}")).toBe("as an argument of python3, which is not one of rye's data commands");
+    // A value naming the file an interpreter runs names its program: refused (unseen-programs.ts).
+    expect(reason("python3 {x}")).toBe("`python3 …` runs python3 with its program in a file");
     expect(reason("x={x}")).toMatch(/^an assignment's value/);
     expect(reason("for i in {x}; do :; done")).toMatch(/^in the word list of a for loop/);
   });
@@ -241,7 +243,8 @@ describe("what the reader follows", () => {
     expect(roles("command printf '%s' {x}")).toEqual(["full/none"]);
     expect(roles("exec -a n cat -- {x}")).toEqual(["full/none"]);
     expect(roles("busybox echo {x}")).toEqual(["full!/none"]);
-    expect(roles("timeout 5 python3 {x}")).toEqual(["inert/none"]);
+    expect(roles("timeout 5 python3 -c 'print(1)' {x}")).toEqual(["inert/none"]);
+    expect(reason("timeout 5 python3 {x}")).toBe("`timeout 5 python3 …` runs python3 with its program in a file");
   });
 
   it("the earlier refusal of a nested placeholder wins over a weaker outer role", () => {

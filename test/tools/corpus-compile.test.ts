@@ -7,18 +7,22 @@ import { hasShared, SHARED_DIR, SHARED_SKIP_REASON } from "../helpers/shared.js"
 
 // The build over every tool of a real corpus: each tool with an executor id becomes a plan or gets
 // a located error, and the chains are the ones rye-reference §5 lists.
+// The bash runtime's `bash -c {command}` resolves `{command}` to `/bin/bash` (rye-reference §2.3),
+// whose inner bash reads {params_json} from stdin as code: RYE4012 at input_data (its message names the
+// placeholder, not the tool, hence "none"). No corpus tool uses that runtime (docs/security-model.md, class 1 rule 10).
+const BASH_RUNTIME = { "rye/core/runtimes/bash/bash": "none" };
 const ERAS = [
   {
     name: "rye-2026-02/system",
     primitive: "rye/core/primitives/subprocess",
     // Sinks name `python`, which is no tool id; zen and the state-graph runtime were edited after signing
     // (test/sign/corpus.test.ts finds the same stale hashes), so the original refuses them too.
-    failing: { "rye/core/sinks/file_sink": "RYE4001", "rye/core/sinks/null_sink": "RYE4001", "rye/core/sinks/websocket_sink": "RYE4001", "rye/agent/providers/zen/zen": "RYE4009", "rye/core/runtimes/state-graph/runtime": "RYE4009" },
+    failing: { "rye/core/sinks/file_sink": "RYE4001", "rye/core/sinks/null_sink": "RYE4001", "rye/core/sinks/websocket_sink": "RYE4001", "rye/agent/providers/zen/zen": "RYE4009", "rye/core/runtimes/state-graph/runtime": "RYE4009", ...BASH_RUNTIME },
   },
   {
     name: "rye-2026-04/core",
     primitive: "rye/core/primitives/execute",
-    failing: { "rye/core/sinks/file_sink": "RYE4001", "rye/core/sinks/null_sink": "RYE4001", "rye/core/sinks/websocket_sink": "RYE4001" },
+    failing: { "rye/core/sinks/file_sink": "RYE4001", "rye/core/sinks/null_sink": "RYE4001", "rye/core/sinks/websocket_sink": "RYE4001", ...BASH_RUNTIME },
   },
 ];
 

@@ -44,6 +44,9 @@ export function refusedPlaceholder(script: string, placeholders: readonly Script
   const bad = recs.find((r) => r.quote !== "comment" && r.role !== "full" && r.role !== "inert" && !trusted?.(placeholders[r.index]!));
   if (!bad) return null;
   const p = placeholders[bad.index]!;
+  if (bad.unseen === true) {
+    return `placeholder '${raw(script, p)}' is a value of a shell script that runs program text the build never sees: ${bad.reason ?? ""}. A script that carries a value may run only programs whose text rye has: commands by name, shells and interpreters with a literal -c/-e program, and the tool's own file ({tool_path}); put the program in the script or in the tool`;
+  }
   return `placeholder '${raw(script, p)}' sits ${bad.reason ?? "where rye cannot read the script"} in the shell script, where rye cannot prove the shell reads its value as data; pass the value as an argument after the script and use "$1"`;
 }
 
@@ -69,8 +72,10 @@ export function valueProblem(name: string, rec: Rec, value: string): string | nu
  */
 export function bindShellScript(script: string, placeholders: readonly ScriptPlaceholder[], values: readonly string[], options: BindOptions = {}): BoundScript {
   if (placeholders.length === 0) return { script, values: [] };
-  const recs = classifyScript(script, placeholders);
   const trusted = options.trusted;
+  // `{tool_path}` is the tool's own file only when the chain, not the caller, supplies it.
+  const tool = (k: number) => placeholders[k]!.system === "param" && placeholders[k]!.expr === "tool_path" && trusted?.(placeholders[k]!) === true;
+  const recs = classifyScript(script, placeholders, { tool });
   const refused = refusedPlaceholder(script, placeholders, recs, trusted);
   if (refused) throw new UnsafeScriptPlaceholder(refused);
   recs.forEach((r) => {

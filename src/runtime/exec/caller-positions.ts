@@ -8,6 +8,7 @@ import { envValue, followTemplate, walkWords, type ValueOrigin } from "./bind-sc
 import type { EnvMap } from "./expand-env.js";
 import { inertProblem } from "./inert.js";
 import { launchCode, launchCodeProblem } from "./launch-code.js";
+import { walkLaunchers } from "./launchers.js";
 import type { Word } from "./shell-options.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { isWholePlaceholder } from "./spliced-args.js";
@@ -24,7 +25,7 @@ export interface CallerValues {
 
 /** The first caller value in `command args…` that a launch position refuses, as a message, or null. */
 export function launchPositionProblem(command: string, args: readonly string[], v: CallerValues): string | null {
-  const code = launchCode(walkWords(command, args, v.chainConfig, v.callerParams, v.origin));
+  const code = launchCode(scriptAsWritten(walkWords(command, args, v.chainConfig, v.callerParams, v.origin), v));
   if (code.from >= args.length + 1 && code.script < 0 && !code.all) return null;
   const templates = [v.chainConfig.command, ...(Array.isArray(v.chainConfig.args) ? v.chainConfig.args : [])];
   for (const [i, raw] of templates.entries()) {
@@ -51,8 +52,7 @@ export function stdinProblem(command: string, args: readonly string[], v: Caller
   const template = own ? raw : followTemplate(raw, v.chainConfig, v.callerParams);
   const outside = scriptPlaceholders(template, v.origin.known).filter((p) => p.system === "env" || v.origin.fromCaller(p.expr));
   if (outside.length === 0) return null;
-  const words = operatorWords(command, args, v);
-  const role = stdinRole(words);
+  const role = stdinRole(scriptAsWritten(operatorWords(command, args, v), v));
   for (const p of outside) {
     const name = template.slice(p.start, p.end);
     if (role.role === "refuse") {
@@ -65,6 +65,20 @@ export function stdinProblem(command: string, args: readonly string[], v: Caller
     }
   }
   return null;
+}
+
+/**
+ * The argv with a shell's `-c` script put back as the chain wrote it, so that what the script runs is
+ * judged as the build judged it (`{tool_path}` is the tool's own file, not whatever path it became).
+ */
+function scriptAsWritten(words: Word[], v: CallerValues): Word[] {
+  const launch = walkLaunchers(words);
+  const templates = [v.chainConfig.command, ...(Array.isArray(v.chainConfig.args) ? v.chainConfig.args : [])];
+  const raw = launch.family !== null && launch.script >= 0 && words[launch.script] !== null ? templates[launch.script] : undefined;
+  if (typeof raw !== "string") return words;
+  const out = [...words];
+  out[launch.script] = followTemplate(raw, v.chainConfig, v.callerParams);
+  return out;
 }
 
 /** The argv as it runs, with null for a word that holds a caller's value. */

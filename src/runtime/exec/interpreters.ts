@@ -30,26 +30,43 @@ export const isInterpreter = (name: string): boolean => GRAMMARS.some(([re]) => 
 
 /** Where interpreter `name` run with `args` takes its program; "unknown" for an option it cannot read. */
 export function programSource(name: string, args: readonly Word[]): ProgramSource {
+  return programPlace(name, args).source;
+}
+
+/** Where an interpreter's program is, and which argument holds it (-1 for stdin or unknown). */
+export interface ProgramPlace {
+  source: ProgramSource;
+  /** The argument holding the program text, the module name or the script file's name. */
+  index: number;
+  /** `-m module`: a program found at run time, inline only in where it is named. */
+  module: boolean;
+}
+
+/** Like programSource, with the argument that holds the program. */
+export function programPlace(name: string, args: readonly Word[]): ProgramPlace {
   const grammar = GRAMMARS.find(([re]) => re.test(name))?.[1];
-  if (!grammar) return "unknown";
+  const at = (source: ProgramSource, index = -1, module = false): ProgramPlace => ({ source, index, module });
+  if (!grammar) return at("unknown");
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === null || a === undefined) return "unknown";
-    if (a === "-") return "stdin";
-    if (a === "--") return args[i + 1] === undefined ? "stdin" : args[i + 1] === "-" ? "stdin" : "file";
-    if (grammar.inline.includes(a) || grammar.inline.some((o) => o.length === 2 && a.startsWith(o))) return "inline";
+    if (a === null || a === undefined) return at("unknown");
+    if (a === "-") return at("stdin");
+    if (a === "--") return args[i + 1] === undefined || args[i + 1] === "-" ? at("stdin") : at("file", i + 1);
+    if (grammar.inline.includes(a)) return at("inline", i + 1, a === "-m");
+    const attached = grammar.inline.find((o) => o.length === 2 && a.startsWith(o));
+    if (attached !== undefined) return at("inline", i, attached === "-m");
     if (a.startsWith("--")) {
-      const [key, attached] = a.split(/=(.*)/s, 2) as [string, string | undefined];
-      if (!Object.hasOwn(grammar.long, key)) return "unknown";
-      if (grammar.long[key] && attached === undefined) i++;
+      const [key, value] = a.split(/=(.*)/s, 2) as [string, string | undefined];
+      if (!Object.hasOwn(grammar.long, key)) return at("unknown");
+      if (grammar.long[key] && value === undefined) i++;
       continue;
     }
-    if (!a.startsWith("-")) return "file";
+    if (!a.startsWith("-")) return at("file", i);
     const skip = cluster(a, grammar);
-    if (skip < 0) return "unknown";
+    if (skip < 0) return at("unknown");
     i += skip;
   }
-  return "stdin";
+  return at("stdin");
 }
 
 /** Reads `-abc` / `-Ivalue` / `-I value`: how many following words it takes, or -1 when unknown. */

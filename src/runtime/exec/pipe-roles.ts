@@ -3,7 +3,7 @@
 // the role of the reading command; every placeholder that can write into that pipe keeps the weaker
 // of its own role and that one.
 import type { Role, Token } from "./shell-lexer.js";
-import { stdinRole } from "./stdin-readers.js";
+import { programStdinRole } from "./stdin-program.js";
 
 /** A role with the reason a placeholder gets it. */
 export interface PipeRole {
@@ -32,7 +32,7 @@ export function downstreamRole(tokens: readonly Token[], from: number): PipeRole
   let depth = 0;
   const finish = (): boolean => {
     if (argv.length > 0) {
-      const r = stdinRole(argv);
+      const r = programStdinRole(argv);
       role = weaker(role, { role: r.role, reason: `in output piped into the ${r.reason}` });
     }
     argv = [];

@@ -6,6 +6,8 @@ import { CODE_COMMANDS, DATA_COMMANDS, endsOptions, NO_END_OF_OPTIONS, REDEFININ
 import { walkLaunchers, type Launch } from "./launchers.js";
 import { downstreamRole, weakenBefore, type PipeRole } from "./pipe-roles.js";
 import { Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
+import { scriptPlaceholders } from "./shell-script.js";
+import { judgeCommand } from "./unseen-programs.js";
 
 export type { Rec, Role } from "./shell-lexer.js";
 
@@ -38,33 +40,80 @@ const REDIRECT_ROLE: Readonly<Record<string, WordRole>> = {
   "<<<": { role: "refuse", reason: "in a here-string" },
 };
 
+/** A placeholder as the reader needs it; `system` and `expr` say which one is the tool's own path. */
+export interface ScriptSpan {
+  start: number;
+  end: number;
+  system?: "env" | "param";
+  expr?: string;
+}
+
+export interface ClassifyOptions {
+  /** Whether placeholder `index` is bound to the tool's own file (default: every `{tool_path}`). */
+  tool?: (index: number) => boolean;
+}
+
+/** What the reader learned about the programs a script runs (unseen-programs.ts). */
+interface Programs {
+  src: string;
+  placeholders: readonly ScriptSpan[];
+  tool: (index: number) => boolean;
+  /** Why the script runs program text the build did not see. */
+  unseen: string | null;
+  runsTool: boolean;
+  /** A command or redirection that could rewrite the tool's own file before it runs. */
+  mayWrite: string | null;
+}
+
 /**
  * Classifies every placeholder of `script` (by index into `placeholders`). Each result has a role
- * and, when the role is not `full`, a reason naming the context.
+ * and, when the role is not `full`, a reason naming the context. A script that runs program text
+ * the build did not see refuses every placeholder (unseen-programs.ts).
  */
-export function classifyScript(script: string, placeholders: readonly { start: number; end: number }[]): Rec[] {
-  const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens));
+export function classifyScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions = {}): Rec[] {
+  return readScript(script, placeholders, options).recs;
+}
+
+/**
+ * Why a script the chain wrote runs program text the build did not see, or null. Its `{name}`
+ * placeholders count as values; `{tool_path}` as the tool's own file. Used where the script carries
+ * values only through its arguments or stdin.
+ */
+export function unseenProgramIn(script: string): string | null {
+  return readScript(script, scriptPlaceholders(script, (n) => /^[\p{L}\p{N}_]+$/u.test(n)), {}).unseen;
+}
+
+const toolPath = (placeholders: readonly ScriptSpan[]) => (index: number) => placeholders[index]!.system === "param" && placeholders[index]!.expr === "tool_path";
+
+function readScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions): { recs: Rec[]; unseen: string | null } {
+  const programs: Programs = { src: script, placeholders, tool: options.tool ?? toolPath(placeholders), unseen: null, runsTool: false, mayWrite: null };
   const byIndex: Rec[] = [];
   try {
+    const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens, programs));
     // Stryker disable next-line StringLiteral: the lexer tells only "paren" apart from its other modes.
-    classifyList(lexer.list("top"));
+    classifyList(lexer.list("top"), programs);
     for (const r of lexer.recs) byIndex[r.index] = r;
   } catch (e) {
     if (!(e instanceof Poison)) throw e;
     const reason = `in a script with ${e.message}, which rye does not read`;
-    return placeholders.map((_, index) => ({ index, quote: "none", role: "refuse", reason, atWordStart: false, depth: 0 }));
+    const recs = placeholders.map((_, index): Rec => ({ index, quote: "none", role: "refuse", reason, atWordStart: false, depth: 0 }));
+    return { recs, unseen: `a script rye cannot read (${e.message})` };
   }
-  return placeholders.map((_, index) => byIndex[index] ?? { index, quote: "none", role: "refuse", reason: "where rye could not follow the script", atWordStart: false, depth: 0 });
+  const recs = placeholders.map((_, index): Rec => byIndex[index] ?? { index, quote: "none", role: "refuse", reason: "where rye could not follow the script", atWordStart: false, depth: 0 });
+  const unseen = programs.unseen ?? (programs.runsTool && programs.mayWrite !== null ? `the tool's own file runs after ${programs.mayWrite}, which could rewrite it` : null);
+  // A placeholder refused for its own position keeps that reason: it names the nearer fault.
+  if (unseen !== null) for (const r of recs) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason: unseen, unseen: true });
+  return { recs, unseen };
 }
 
 /** Gives each word of a token list its role, command by command. */
-function classifyList(tokens: readonly Token[]): void {
+function classifyList(tokens: readonly Token[], programs: Programs): void {
   let argv: WordTok[] = [];
   let redirect: string | null = null;
   let forState: "name" | "in" | "list" | null = null;
   const pipes: [number, PipeRole][] = [];
   const finish = () => {
-    classifyCommand(argv);
+    classifyCommand(argv, programs);
     argv = [];
   };
   for (let k = 0; k < tokens.length; k++) {
@@ -79,6 +128,7 @@ function classifyList(tokens: readonly Token[]): void {
       continue;
     }
     if (redirect !== null) {
+      if (redirect.includes(">") && t.text === null) programs.mayWrite ??= "an output redirection to a name built at run time";
       // Stryker disable next-line ObjectLiteral,StringLiteral: the lexer's other operators are all separators; this guards a new one.
       apply(t, REDIRECT_ROLE[redirect] ?? { role: "refuse", reason: `after the redirection ${redirect}` });
       redirect = null;
@@ -142,9 +192,10 @@ function doubleBracket(tokens: readonly Token[], k: number): number {
  * the program's first argument (launchers, their options, the program) are all literal: a
  * placeholder there stops the launcher walk, so they hold no placeholder a role could reach.
  */
-function classifyCommand(argv: readonly WordTok[]): void {
+function classifyCommand(argv: readonly WordTok[], programs: Programs): void {
   const launch = walkLaunchers(argv.map((w) => w.text));
   if (launch.proven && REDEFINING_COMMANDS.has(launch.name)) throw new Poison(`${launch.name}, which changes what command names mean`);
+  if (argv.length > 0) judge(argv, launch, programs);
   const role = commandRole(launch);
   const roles = argv.map(() => role);
   // Only a data command rye followed may give its arguments more (printf: after a string-only format).
@@ -153,6 +204,28 @@ function classifyCommand(argv: readonly WordTok[]): void {
     else dataRoles(argv, launch.firstArg, roles, launch.name);
   }
   argv.forEach((w, i) => apply(w, roles[i]!));
+}
+
+/** Records what one command does with program text; a nested shell's literal script is read too. */
+function judge(argv: readonly WordTok[], launch: Launch, programs: Programs): void {
+  const verdict = judgeCommand(argv.map((w) => ({ text: w.text, expands: w.expands, tool: isToolWord(w, programs) })), launch);
+  if (verdict.nested !== null) {
+    const inner = readScript(verdict.nested, [], {});
+    if (inner.unseen !== null) programs.unseen ??= `${inner.unseen}, inside a nested shell's -c script`;
+  }
+  programs.unseen ??= verdict.unseen;
+  if (verdict.runsTool) programs.runsTool = true;
+  else if (!verdict.readOnly) programs.mayWrite ??= `\`${argv.map((w) => w.text ?? "…").join(" ").slice(0, 60)}\``;
+}
+
+/** The word is exactly the tool's own path placeholder, bare or quoted. */
+function isToolWord(w: WordTok, programs: Programs): boolean {
+  const r = w.recs[0];
+  if (w.recs.length !== 1 || r!.depth !== w.depth || !programs.tool(r!.index)) return false;
+  const p = programs.placeholders[r!.index]!;
+  const raw = programs.src.slice(p.start, p.end);
+  const word = programs.src.slice(w.start, w.end);
+  return word === raw || word === `"${raw}"` || word === `'${raw}'`;
 }
 
 /** The role of every argument of a command, before a data command's own rules refine it. */

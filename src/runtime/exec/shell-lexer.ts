@@ -25,6 +25,8 @@ export interface Rec {
   noDash?: boolean;
   /** A redirection's file name: a value there must name a file (redirect-target.ts). */
   target?: boolean;
+  /** Refused because the script runs program text the build did not see (unseen-programs.ts). */
+  unseen?: boolean;
   /** Some command substitution holding it follows other text of its word (its output cannot start that word). */
   afterText?: boolean;
   depth: number;
@@ -33,11 +35,15 @@ export interface Rec {
 export interface WordTok {
   kind: "word";
   start: number;
+  /** The index after the word's last character. */
+  end: number;
   /** The word without its quotes when it is all literal text; null when it holds an expansion. */
   text: string | null;
   /** The unquoted literal text the word begins with (for `NAME=` and reserved words). */
   prefix: string;
   quoted: boolean;
+  /** The word holds a parameter expansion or command substitution (placeholders aside). */
+  expands: boolean;
   depth: number;
   recs: Rec[];
 }
@@ -60,6 +66,8 @@ export class ShellLexer {
   /** Why every further placeholder of the current word is refused (a zsh modifier read before it). */
   private taint: string | null = null;
   private readonly at = new Map<number, { index: number; end: number }>();
+  /** How many `$…` and backquote expansions have been read so far. */
+  private expansions = 0;
 
   constructor(
     private readonly src: string,
@@ -148,7 +156,8 @@ export class ShellLexer {
   }
 
   private word(): WordTok {
-    const w: WordTok = { kind: "word", start: this.i, text: "", prefix: "", quoted: false, depth: this.depth, recs: [] };
+    const w: WordTok = { kind: "word", start: this.i, end: this.i, text: "", prefix: "", quoted: false, expands: false, depth: this.depth, recs: [] };
+    const expansions = this.expansions;
     const first = this.recs.length;
     // A word inside a command substitution inherits the refusal of the word holding it.
     const outerTaint = this.taint;
@@ -195,6 +204,8 @@ export class ShellLexer {
       }
     }
     if (w.text !== null) w.text = literal;
+    w.end = this.i;
+    w.expands = this.expansions > expansions;
     this.taint = outerTaint;
     w.recs = this.recs.slice(first);
     // `2>file`: a word of digits right before a redirection is the file descriptor, not a word.
@@ -251,6 +262,7 @@ export class ShellLexer {
 
   /** `$…` or a backquote at `i`; nested command lists are classified by the caller's callback. */
   private expansion(inDouble: boolean): void {
+    this.expansions++;
     const s = this.src;
     if (s[this.i] === "`") return this.backquote();
     this.i++;

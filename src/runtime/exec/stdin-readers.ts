@@ -1,43 +1,20 @@
-// What a program does with its stdin, which carries `input_data` and the output of a pipeline's
-// earlier commands. The rule is an allowlist: stdin takes any value only where the program reading
-// it is proven to read it as data: a program on the data-command list, or a shell or interpreter
-// that was given its program elsewhere (a `-c`/`-e` program, a module or a script file). A shell or
-// interpreter that reads its program from stdin (`sh`, `bash -s`, `python3 -`, `perl`) makes stdin
-// code: refused. Anything else (a program rye does not know, sqlite3, xargs, ssh) takes inert values only.
-import { DATA_COMMANDS } from "./data-commands.js";
-import { isInterpreter, programSource } from "./interpreters.js";
+// The stdin rule for a command rye runs (stdin-program.ts), plus what a shell's own `-c` script does
+// with the values on its stdin: a script the chain wrote that runs program text the build did not
+// see (`cat > s.sh; sh s.sh`, `cp /dev/stdin x; ./x`) turns stdin into code, so stdin is refused there.
 import { walkLaunchers } from "./launchers.js";
-import { locateShellOperands, type Word } from "./shell-options.js";
-import type { Role } from "./shell-lexer.js";
+import { unseenProgramIn } from "./shell-context.js";
+import type { Word } from "./shell-options.js";
+import { programStdinRole, type StdinRole } from "./stdin-program.js";
 
-/** The role stdin gives a value, and why when it is not `full`. */
-export interface StdinRole {
-  role: Role;
-  reason: string;
-}
+export type { StdinRole } from "./stdin-program.js";
 
 /** The role of the stdin of `argv` (argv[0] is the command; null for a word that is not literal). */
 export function stdinRole(argv: readonly Word[]): StdinRole {
+  const role = programStdinRole(argv);
+  if (role.role === "refuse") return role;
   const launch = walkLaunchers(argv);
-  if (launch.program < 0) return { role: "refuse", reason: `stdin of a command rye cannot follow (${launch.reason ?? "a program inside env -S"})` };
-  // xargs turns its stdin into arguments of the command it runs: words, and options among them.
-  if (argv.slice(0, launch.program).some((w) => w !== null && w.slice(w.lastIndexOf("/") + 1) === "xargs")) {
-    return { role: "inert", reason: "stdin of xargs, which splits it into arguments (and options) of the command it runs" };
-  }
-  const name = launch.name;
-  const args = argv.slice(launch.program + 1);
-  if (launch.family) {
-    const where = locateShellOperands(args);
-    if (where === null) return { role: "refuse", reason: `stdin of ${name}, whose options leave unknown where it reads its script` };
-    if (where.stdin) return { role: "refuse", reason: `stdin of ${name}, which reads its script from stdin` };
-    return { role: "full", reason: "" };
-  }
-  if (isInterpreter(name)) {
-    const source = programSource(name, args);
-    if (source === "inline" || source === "file") return { role: "full", reason: "" };
-    const why = source === "stdin" ? "which reads its program from stdin" : "whose options rye cannot read";
-    return { role: "refuse", reason: `stdin of ${name}, ${why}` };
-  }
-  if (launch.proven && DATA_COMMANDS.has(name)) return { role: "full", reason: "" };
-  return { role: "inert", reason: `stdin of ${name}, which is not one of rye's data commands` };
+  const script = launch.family !== null && launch.proven && launch.script >= 0 ? argv[launch.script] : null;
+  const unseen = typeof script === "string" ? unseenProgramIn(script) : null;
+  if (unseen === null) return role;
+  return { role: "refuse", reason: `stdin of ${launch.name}, whose -c script runs program text the build never sees (${unseen})` };
 }
