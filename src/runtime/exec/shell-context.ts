@@ -5,7 +5,7 @@
 import { CODE_COMMANDS, DATA_COMMANDS, endsOptions, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
 import { walkLaunchers, type Launch } from "./launchers.js";
 import { downstreamRole, weakenBefore, type PipeRole } from "./pipe-roles.js";
-import { Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
+import { MAX_SCRIPT_NESTING, Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { judgeCommand } from "./unseen-programs.js";
 
@@ -63,6 +63,8 @@ interface Programs {
   runsTool: boolean;
   /** A command or redirection that could rewrite the tool's own file before it runs. */
   mayWrite: string | null;
+  /** How many nested shells' `-c` scripts enclose this one. */
+  level: number;
 }
 
 /**
@@ -85,8 +87,8 @@ export function unseenProgramIn(script: string): string | null {
 
 const toolPath = (placeholders: readonly ScriptSpan[]) => (index: number) => placeholders[index]!.system === "param" && placeholders[index]!.expr === "tool_path";
 
-function readScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions): { recs: Rec[]; unseen: string | null } {
-  const programs: Programs = { src: script, placeholders, tool: options.tool ?? toolPath(placeholders), unseen: null, runsTool: false, mayWrite: null };
+function readScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions, level = 0): { recs: Rec[]; unseen: string | null } {
+  const programs: Programs = { src: script, placeholders, tool: options.tool ?? toolPath(placeholders), unseen: null, runsTool: false, mayWrite: null, level };
   const byIndex: Rec[] = [];
   try {
     const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens, programs));
@@ -209,8 +211,9 @@ function classifyCommand(argv: readonly WordTok[], programs: Programs): void {
 /** Records what one command does with program text; a nested shell's literal script is read too. */
 function judge(argv: readonly WordTok[], launch: Launch, programs: Programs): void {
   const verdict = judgeCommand(argv.map((w) => ({ text: w.text, expands: w.expands, tool: isToolWord(w, programs) })), launch);
-  if (verdict.nested !== null) {
-    const inner = readScript(verdict.nested, [], {});
+  if (verdict.nested !== null && programs.level >= MAX_SCRIPT_NESTING) programs.unseen ??= `shells' -c scripts nested deeper than ${MAX_SCRIPT_NESTING} levels`;
+  else if (verdict.nested !== null) {
+    const inner = readScript(verdict.nested, [], {}, programs.level + 1);
     if (inner.unseen !== null) programs.unseen ??= `${inner.unseen}, inside a nested shell's -c script`;
   }
   programs.unseen ??= verdict.unseen;

@@ -56,6 +56,12 @@ const OPERATORS = ["<<<", "<<-", "&>>", ";;&", "&&", "||", ";;", ";&", "|&", "<<
 const META = /[ \t\n;&|()<>]/;
 const RESERVED = new Set(["if", "then", "elif", "else", "fi", "while", "until", "do", "done", "!", "{", "}", "for", "in"]);
 
+/**
+ * How deep a script's brackets may nest (upstream ryeos caps its AST depth at 128). The reader
+ * recurses into `$(…)`; past this depth it would exhaust the stack, so it refuses the script first.
+ */
+export const MAX_SCRIPT_NESTING = 128;
+
 export class ShellLexer {
   i = 0;
   readonly recs: Rec[] = [];
@@ -76,6 +82,24 @@ export class ShellLexer {
   ) {
     placeholders.forEach((p, index) => this.at.set(p.start, { index, end: p.end }));
     this.end = src.length;
+    if (this.nesting() > MAX_SCRIPT_NESTING) throw new Poison(`brackets nested deeper than ${MAX_SCRIPT_NESTING} levels`);
+  }
+
+  /**
+   * The deepest nesting of `(`, `{` and `[` over the raw text, quotes included, placeholders skipped:
+   * one linear pass that bounds every recursion of the reader (it counts more than the shell does,
+   * never less).
+   */
+  private nesting(): number {
+    let depth = 0;
+    let max = 0;
+    for (let j = 0; j < this.end; j++) {
+      const p = this.at.get(j);
+      if (p) j = p.end - 1;
+      else if ("({[".includes(this.src[j]!)) max = Math.max(max, ++depth);
+      else if (")}]".includes(this.src[j]!)) depth = Math.max(0, depth - 1);
+    }
+    return max;
   }
 
   /** Tokens up to the end, an unmatched `)` (`paren`), or the closing backquote (`backtick`). */
