@@ -53,8 +53,8 @@ test("greets", () => { expect(directives["examples/greet"].render({ name: "Ada" 
       const at = text.lastIndexOf(COMMENT);
       if (at < 0) return [];
       // The meta is stored flattened: the first element's values are indexes of the strings that follow.
-      const flat = JSON.parse(Buffer.from(text.slice(at + COMMENT.length), "base64").toString("utf8")) as [{ id: string }, ...string[]];
-      return [{ file, id: flat[Number(flat[0].id)]! }];
+      const flat = JSON.parse(Buffer.from(text.slice(at + COMMENT.length), "base64").toString("utf8")) as unknown[];
+      return [{ file, id: String(flat[Number((flat[0] as { id: string }).id)]) }];
     });
   }
 
