@@ -531,13 +531,16 @@ reads as what runs.`,
     fix_prose: "Pass the values as arguments after the script and read them as `\"$1\"`, `\"$2\"` (and environment variables as the shell's own `$HOME`).",
   },
   RYE4012: {
-    summary: "a value placed where rye cannot prove the shell reads it as data",
+    summary: "a value placed where rye cannot prove the program reads it as data",
     explain: `rye binds a value into a shell \`-c\` script only where it can prove the shell reads it as data: an argument of a
 data command (echo, printf with a \`%s\` format, cat, ls, cp, mv, rm, mkdir…) or a redirection target takes any value; other
 positions it can read (arguments of other commands, assignments, for lists) take inert values only. Everywhere else — a
 command name, \`let\`, \`declare\`, \`read\`, \`eval\`, \`[[ ]]\`, \`$(( ))\`, \`\${…}\` with operators, a here-document, \`case\`, a
-function definition — bash, ksh, mksh and zsh can evaluate an array subscript such as \`a[$(touch /tmp/p)]\` in the value, even
-quoted, so the build refuses the tool.`,
+function definition, a script nested deeper than 128 levels — bash, ksh, mksh and zsh can evaluate an array subscript such as
+\`a[$(touch /tmp/p)]\` in the value, even quoted, so the build refuses the tool. The same code reports a value in a script
+that runs program text the build never sees (\`echo {x} > s.sh; sh s.sh\`), a value in a launcher's own position or after a
+shell option rye does not read, and a value on the stdin of a program that reads its program from stdin. The message names
+which one.`,
     example: { tools: "rye4012_unproven_shell_context", show: [".ai/tools/demo/count.py", ".ai/tools/rt/count.yaml"] },
     fix: [{ file: ".ai/tools/rt/count.yaml", from: '["bash", "-c", "let n={count}+1; echo \\"$n\\""]', to: '["bash", "-c", "echo \\"$1\\"", "bash", "{count}"]' }],
     fix_prose: "Pass the value as a whole argument after the script and decide in the script how to read it (here it is only printed).",

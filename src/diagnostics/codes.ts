@@ -65,7 +65,7 @@ export const CODES = {
   RYE4009: ["error", "a signed chain element whose content changed after it was signed"],
   RYE4010: ["warning", "a tool chain ends at a primitive the executor cannot run"],
   RYE4011: ["warning", "a shell's `-c` script assembled by substituting `${VAR}` or `{param}` values into its text"],
-  RYE4012: ["error", "a value placed where rye cannot prove the shell reads it as data (command name, arithmetic, `[[ ]]`, `eval`, a here-document…)"],
+  RYE4012: ["error", "a value placed where rye cannot prove the program reads it as data (a shell script position, a launcher's own argument, the stdin of a program that reads stdin as code…)"],
   RYE4013: ["warning", "a value spliced into a program rye cannot see into (`python -c`, `node -e`, awk…): only inert values are accepted"],
   RYE1005: ["error", "a file larger than the size limit (RYE_MAX_FILE_SIZE, default 1 MiB)"],
   RYE1006: ["error", "metadata XML nested deeper than the compiler's limit of 256 elements"],
@@ -305,7 +305,7 @@ export const unrunnablePrimitive = (loc: Location, tool: string, primitive: stri
 export const shellScriptBySubstitution = (loc: Location, shell: string, placeholders: readonly string[]) =>
   warning("RYE4011", `The ${shell} -c script is assembled by substituting ${placeholders.join(", ")} into its text. rye passes each value to the shell as a positional parameter, never as script text; to say so in the config, pass the values as arguments after the script and read them as "$1", "$2" (args: ["-c", 'printf "%s" "$1"', "${shell}", "{name}"]).`, loc);
 export const unprovenShellContext = (loc: Location, message: string) =>
-  error("RYE4012", `In this shell -c script, ${message}. Values can only go where rye proves the shell reads them as data: an argument of a data command (echo, printf '%s', cat, ls, cp, mv, rm, mkdir…) or a redirection target; or read them from "$1" yourself.`, loc);
+  error("RYE4012", `${message.charAt(0).toUpperCase()}${message.slice(1)}. A caller's or the environment's value goes only where rye proves the program reading it takes it as data (docs/security-model.md, class 1).`, loc);
 export const inertOnlySplice = (loc: Location, placeholder: string, where: string) =>
   warning("RYE4013", `${placeholder} is spliced into ${where}, where rye cannot prove how its value is read; at run time only inert values (ASCII letters, digits and _ only) are accepted and others are refused. To pass any value, make ${placeholder} a whole argument of its own and read it there (sys.argv, process.argv, "$1"), or pass it on stdin.`, loc);
 export const fileTooLarge = (loc: Location, bytes: number, limit: number) =>
