@@ -61,8 +61,13 @@ export function scanPlaceholders(
   const wrappers = WRAPPERS[system];
   const pattern = PATTERNS[system];
   pattern.lastIndex = 0;
+  // Every rule ends with "}", and a `[^}]*` that finds none runs to the end of the text, from each
+  // opener in turn: a text of many unclosed openers took time quadratic in its length. No match can
+  // lie past the last "}", so only the text up to it is searched; there, each such run ends at a
+  // "}" that completes its match, and the matches are the same.
+  const scanned = text.slice(0, text.lastIndexOf("}") + 1);
   let from = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+  for (let m = pattern.exec(scanned); m !== null; m = pattern.exec(scanned)) {
     const start = m.index;
     const end = start + m[0].length;
     if (start > from) out.push({ type: "text", value: text.slice(from, start), loc: loc(from, start) });
