@@ -300,7 +300,7 @@ function commitFull(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, re
   next.shared.push(...writeShared(out, result.files, { memo, global, sign, before: sharedBefore }));
   if (key) {
     const itemOf = manifestItemOf(fps);
-    const meta = buildInfoOf(sources, hookConfig, opts.spaces, (s) => fps.hashOf(s), io.env);
+    const meta = buildInfoOf(sources, hookConfig, opts.spaces, (s) => fps.hashOf(s), io.env, { outDir: opts.outDir, emitTs: opts.emitTs });
     const input = { items: next.items, shared: next.shared, itemOf, version: VERSION, timestamp: c.timestamp, build: meta, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }
@@ -406,7 +406,7 @@ function buildWarm(tx: OutputTransaction, opts: ProjectBuildOptions, io: Io, rea
   const next: CacheData = { format: cache.format, global, items: cache.items, shared: writeShared(out, result.files, { memo, global, sign, before: sharedBefore }) };
   if (key) {
     const itemOf = manifestItemOf(fps);
-    const meta = buildInfoOf(sources, hookConfig, opts.spaces, (s) => fps.hashOf(s), io.env);
+    const meta = buildInfoOf(sources, hookConfig, opts.spaces, (s) => fps.hashOf(s), io.env, { outDir: opts.outDir, emitTs: opts.emitTs });
     const input = { items: next.items, changed: replaced, shared: next.shared, itemOf, version: VERSION, timestamp, build: meta, global, key, before: (rel: string) => sharedBefore.get(rel) };
     next.shared.push(...writeManifest(out, input, memo));
   }

@@ -7,7 +7,8 @@ import type { FileRecord, ItemRecord } from "../cache/build-cache.js";
 import type { OutputUpdate } from "../cache/build-cache-write.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import type { SigningKey } from "../sign/keys.js";
-import { MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
+import { compilerIdentity, outputOptions } from "../sign/compiler-identity.js";
+import { DEFAULT_OPTIONS, MANIFEST, MANIFEST_FORMAT, serializeShard, shardPath, signManifest, splitPath, type ManifestItem, type Shard } from "../sign/sign-manifest.js";
 import { LISTED } from "../sign/signed-files.js";
 import { buildCounter, buildMetadata, sourceListOf, SOURCES_LIST, type BuildMetadata } from "../sign/source-tree.js";
 import { spacesInOrder, type Spaces } from "../project/read-spaces.js";
@@ -62,12 +63,21 @@ function folderOf(rec: FileRecord): string | null {
 
 const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** The build options that change the output's bytes: where out/ lies in the project, and --emit-ts. */
+export interface OutputChoice {
+  outDir: string;
+  emitTs?: boolean;
+}
+
 /**
  * The metadata a build signs (decisions.md #26): every source it read, by space, path and sha256,
- * the hook configuration, and RYE_BUILD_COUNTER. `rye verify --current` recomputes the same list.
+ * the hook configuration, RYE_BUILD_COUNTER, this compiler's identity and the output options
+ * (default: out/ in the project, no --emit-ts). `rye verify --current` recomputes all of it.
  */
-export function buildInfoOf(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, spaces: Spaces, hashOf: (s: SourceFile) => string, env: NodeJS.ProcessEnv): BuildMetadata {
-  return buildMetadata(sourceListOf(sources, rootsOf(spaces), hashOf, hookConfig), buildCounter(env));
+export function buildInfoOf(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, spaces: Spaces, hashOf: (s: SourceFile) => string, env: NodeJS.ProcessEnv, choice?: OutputChoice): BuildMetadata {
+  const meta = buildMetadata(sourceListOf(sources, rootsOf(spaces), hashOf, hookConfig), buildCounter(env));
+  const options = choice ? outputOptions(spaces.project, choice.outDir, choice.emitTs) : DEFAULT_OPTIONS;
+  return { ...meta, compiler: compilerIdentity(), options };
 }
 
 // The same roots object for the same spaces, so the kept lines of sourceListOf stay valid across rebuilds.
@@ -119,7 +129,7 @@ export function writeManifest(out: OutputUpdate, input: ManifestInput, memo?: { 
   // The source list is bound by its sha256 in the root, like a shard; it changes whenever a source does.
   const meta = input.build ?? buildMetadata([], 0);
   written.push(out.put(SOURCES_LIST, meta.list, input.before(SOURCES_LIST), meta.sources));
-  const build = { counter: meta.counter, sources: meta.sources };
+  const build = { counter: meta.counter, sources: meta.sources, compiler: meta.compiler ?? compilerIdentity(), options: meta.options ?? DEFAULT_OPTIONS };
   const key = JSON.stringify([rootFiles, hashes, input.version, input.timestamp, build]);
   const text = prev?.root.key === key ? prev.root.text : signManifest({ format: MANIFEST_FORMAT, version: input.version, generated_at: input.timestamp, build, files: rootFiles, shards: hashes }, input.key, input.timestamp);
   written.push(out.put(MANIFEST, text, input.before(MANIFEST)));

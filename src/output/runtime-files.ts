@@ -5,9 +5,17 @@ import { fileURLToPath } from "node:url";
 /**
  * The compiled runtime that generated modules import, copied into `out/runtime/` so the output
  * runs without this package installed. Found beside the running CLI in dist/, or in dist/ when
- * the CLI runs from its TypeScript sources (tests).
+ * the CLI runs from its TypeScript sources (tests). Read once per process: the build copies it and
+ * the compiler's identity (src/sign/compiler-identity.ts) hashes it, and the files are the
+ * compiler's own, as loaded at start. Callers copy from the map and never change it.
  */
-export function runtimeFiles(): Map<string, string> {
+export function runtimeFiles(): ReadonlyMap<string, string> {
+  return (ofThisProcess ??= readRuntimeFiles());
+}
+
+let ofThisProcess: Map<string, string> | undefined;
+
+function readRuntimeFiles(): Map<string, string> {
   const candidates = [new URL("../runtime/", import.meta.url), new URL("../../dist/runtime/", import.meta.url)];
   const dir = candidates.map((u) => fileURLToPath(u)).find((p) => existsSync(`${p}directive.js`));
   if (!dir) throw new Error("compiled runtime not found: run `npm run build` first");

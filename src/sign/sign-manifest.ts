@@ -10,6 +10,7 @@
  * sha256 of the canonical text without that field (keys sorted, 1-space JSON, trailing newline) and the
  * signature covers `TS:HASH` as for modules. The root must be exactly its canonical text.
  */
+import { compilerIdentity, type CompilerIdentity, type OutputOptions } from "./compiler-identity.js";
 import { verifyMessage } from "./ed25519.js";
 import { sha256Hex } from "./hash-region.js";
 import type { SigningKey } from "./keys.js";
@@ -22,17 +23,29 @@ import { judge, type ItemVerification } from "./verify-item.js";
 export const MANIFEST = "manifest.json";
 /** The folder of out/ holding the shards. */
 export const SHARD_DIR = "manifest";
-/** Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild". Format 3 added `build`. */
-export const MANIFEST_FORMAT = 3;
+/**
+ * Bumped when the manifest layout changes; a manifest of another format is refused with "rebuild".
+ * Format 3 added `build`; format 4 added the compiler's identity and the output options to it.
+ */
+export const MANIFEST_FORMAT = 4;
+/**
+ * The one older format still read: its signature and files verify as before, but it does not say
+ * which compiler made it, so `rye verify --current` refuses it (a rebuild writes format 4).
+ */
+export const LEGACY_FORMAT = 3;
 
 /**
  * The build's authenticated freshness metadata (decisions.md #26), signed with the root: `counter`
- * (RYE_BUILD_COUNTER, else 0) and `sources`, the sha256 of the source list out/manifest/sources.txt
- * (see source-tree.ts). The compiler version is the root's `version`, the build time its `generated_at`.
+ * (RYE_BUILD_COUNTER, else 0), `sources`, the sha256 of the source list out/manifest/sources.txt
+ * (see source-tree.ts), `compiler`, the identity of the compiler that made it, and `options`, the
+ * build options that change its bytes (compiler-identity.ts). The build time is the root's
+ * `generated_at`. A format 3 root has neither `compiler` nor `options`.
  */
 export interface BuildInfo {
   counter: number;
   sources: string;
+  compiler?: CompilerIdentity;
+  options?: OutputOptions;
 }
 
 /** The signed root (without its signature field). Keys are output paths; values sha256 hex. */
@@ -90,8 +103,15 @@ export function serializeShard(shard: Shard): string {
   return `${JSON.stringify({ folder: shard.folder, files: shard.files, items: shard.items }, ["folder", "files", "items", ...names], 1)}\n`;
 }
 
+/** `build` with its fields in their one order; a format 3 root has only the first two. */
+function canonicalBuild(b: BuildInfo): BuildInfo {
+  if (b.compiler === undefined || b.options === undefined) return { counter: b.counter, sources: b.sources };
+  const compiler = { version: b.compiler.version, code: b.compiler.code, runtime: b.compiler.runtime };
+  return { counter: b.counter, sources: b.sources, compiler, options: { emitTs: b.options.emitTs, sourceRoot: b.options.sourceRoot } };
+}
+
 function canonicalRoot(m: Manifest): Manifest {
-  return { format: m.format, version: m.version, generated_at: m.generated_at, build: { counter: m.build.counter, sources: m.build.sources }, files: sorted(m.files), shards: sorted(m.shards) };
+  return { format: m.format, version: m.version, generated_at: m.generated_at, build: canonicalBuild(m.build), files: sorted(m.files), shards: sorted(m.shards) };
 }
 
 /** The canonical unsigned root text. */
@@ -133,7 +153,10 @@ export function shardsOf(files: Iterable<readonly [path: string, sha256: string]
   return { root, shards };
 }
 
-/** What a whole manifest says besides its files: `build` defaults to counter 0 and the given (or an empty) source list. */
+/**
+ * What a whole manifest says besides its files: `build` defaults to counter 0 and the given (or an
+ * empty) source list; its compiler to this one, its options to those of out/ in the project.
+ */
 export interface ManifestHeader {
   version: string | number;
   generated_at: string;
@@ -149,7 +172,8 @@ export function manifestFiles(files: Iterable<readonly [path: string, sha256: st
   // Without a source list, the list of no sources: the root must still bind one.
   const list = header.sourceList ?? (header.build ? undefined : sourceListText([]));
   if (list !== undefined) out.set(SOURCES_LIST, list);
-  const build = header.build ?? { counter: 0, sources: sha256Hex(list!) };
+  const given = header.build ?? { counter: 0, sources: sha256Hex(list!) };
+  const build = { ...given, compiler: given.compiler ?? compilerIdentity(), options: given.options ?? DEFAULT_OPTIONS };
   const hashes: Record<string, string> = {};
   for (const [folder, shard] of shards) {
     const text = serializeShard(shard);
@@ -159,6 +183,9 @@ export function manifestFiles(files: Iterable<readonly [path: string, sha256: st
   out.set(MANIFEST, signManifest({ format: MANIFEST_FORMAT, version: header.version, generated_at: header.generated_at, build, files: root, shards: hashes }, key));
   return out;
 }
+
+/** The options of a build into out/ directly in the project, without --emit-ts. */
+export const DEFAULT_OPTIONS: OutputOptions = { emitTs: false, sourceRoot: "../" };
 
 const SIGNED_FIELD = /^rye:signed:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z):([a-f0-9]{64}):([A-Za-z0-9_-]+={0,2}):([a-f0-9]{16})$/;
 const SHA = /^[a-f0-9]{64}$/;
@@ -172,10 +199,20 @@ export function looksLikeManifest(v: unknown): boolean {
   return isRecord(v) && typeof v.generated_at === "string" && (Array.isArray(v.modules) || isRecord(v.shards));
 }
 
-const isBuildInfo = (b: unknown): b is BuildInfo => isRecord(b) && Number.isSafeInteger(b.counter) && (b.counter as number) >= 0 && typeof b.sources === "string" && SHA.test(b.sources) && Object.keys(b).length === 2;
+const sameKeys = (v: Record<string, unknown>, keys: string[]) => Object.keys(v).length === keys.length && keys.every((k) => k in v);
+const isCompiler = (c: unknown): c is CompilerIdentity =>
+  isRecord(c) && sameKeys(c, ["version", "code", "runtime"]) && typeof c.version === "string" && c.version.length <= 64 && typeof c.code === "string" && SHA.test(c.code) && typeof c.runtime === "string" && SHA.test(c.runtime);
+const isOptions = (o: unknown): o is OutputOptions =>
+  isRecord(o) && sameKeys(o, ["emitTs", "sourceRoot"]) && typeof o.emitTs === "boolean" && (o.sourceRoot === null || (typeof o.sourceRoot === "string" && /^(?:\.\.\/){1,64}$/.test(o.sourceRoot)));
+
+/** A format 4 `build` holds the compiler and options; a format 3 one only counter and sources. */
+function isBuildInfo(b: unknown, format: unknown): b is BuildInfo {
+  if (!isRecord(b) || !Number.isSafeInteger(b.counter) || (b.counter as number) < 0 || typeof b.sources !== "string" || !SHA.test(b.sources)) return false;
+  return format === LEGACY_FORMAT ? sameKeys(b, ["counter", "sources"]) : sameKeys(b, ["counter", "sources", "compiler", "options"]) && isCompiler(b.compiler) && isOptions(b.options);
+}
 
 function isManifest(v: unknown): v is Manifest & { signature?: unknown } {
-  return isRecord(v) && v.format === MANIFEST_FORMAT && (typeof v.version === "string" || typeof v.version === "number") && typeof v.generated_at === "string" && isBuildInfo(v.build) &&
+  return isRecord(v) && (v.format === MANIFEST_FORMAT || v.format === LEGACY_FORMAT) && (typeof v.version === "string" || typeof v.version === "number") && typeof v.generated_at === "string" && isBuildInfo(v.build, v.format) &&
     hashes(v.files, plainName) && hashes(v.shards, plainFolder) && Object.keys(v).every((k) => ["format", "version", "generated_at", "build", "files", "shards", "signature"].includes(k));
 }
 
@@ -191,10 +228,11 @@ export function verifyManifest(text: string, trust: TrustStore, label = MANIFEST
   } catch (e) {
     return { ...base, message: `Manifest ${label} is not valid JSON: ${(e as Error).message}` };
   }
-  if (looksLikeManifest(parsed) && (parsed as { format?: unknown }).format !== MANIFEST_FORMAT) {
-    return { ...base, message: `Manifest ${label} is in an older format than this rye reads (format ${MANIFEST_FORMAT}: split by folder, with signed build metadata)\n  Fix: rebuild with rye build` };
+  const format = (parsed as { format?: unknown } | null)?.format;
+  if (looksLikeManifest(parsed) && format !== MANIFEST_FORMAT && format !== LEGACY_FORMAT) {
+    return { ...base, message: `Manifest ${label} is in an older format than this rye reads (format ${LEGACY_FORMAT} or ${MANIFEST_FORMAT}: split by folder, with signed build metadata)\n  Fix: rebuild with rye build` };
   }
-  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { format: ${MANIFEST_FORMAT}, version, generated_at, build: { counter, sources }, files: { name: sha256 }, shards: { folder: sha256 }, signature }` };
+  if (!isManifest(parsed)) return { ...base, message: `Manifest ${label} does not have the shape { format: ${MANIFEST_FORMAT}, version, generated_at, build: { counter, sources, compiler: { version, code, runtime }, options: { emitTs, sourceRoot } }, files: { name: sha256 }, shards: { folder: sha256 }, signature }` };
   const m = typeof parsed.signature === "string" ? SIGNED_FIELD.exec(parsed.signature) : null;
   if (!m) return { ...base, outcome: "unsigned", message: `Unsigned manifest: ${label}\n  Expected: a "signature": "rye:signed:…" field\n  Fix: rebuild it with rye build` };
   const info = { timestamp: m[1]!, hash: m[2]!, signature: m[3]!, fingerprint: m[4]! };

@@ -33,7 +33,7 @@ export function signOutput(
     const s = sources.get(p);
     return s && { itemId: s.itemId, sourceSha256: sha256Hex(s.text) };
   };
-  const header = build ? { version, generated_at: timestamp, build: { counter: build.counter, sources: build.sources }, sourceList: build.list } : { version, generated_at: timestamp };
+  const header = build ? { version, generated_at: timestamp, build: { counter: build.counter, sources: build.sources, compiler: build.compiler, options: build.options }, sourceList: build.list } : { version, generated_at: timestamp };
   for (const [path, text] of manifestFiles(hashes, item, header, key)) out.set(path, text);
   return out;
 }

@@ -6,6 +6,7 @@
  * `rye verify --current` can name what changed. The list is made from the sources' bytes and paths
  * relative to their space only, so the same sources give the same bytes on every machine.
  */
+import type { CompilerIdentity, OutputOptions } from "./compiler-identity.js";
 import { sha256Hex } from "./hash-region.js";
 
 /** Where the list lives in an output folder (a shard is always `.json`, so this never is one). */
@@ -19,11 +20,17 @@ export interface SourceEntry {
   sha256: string;
 }
 
-/** The build's authenticated metadata beyond version and time: its counter, and its source tree (text and sha256). */
+/**
+ * The build's authenticated metadata beyond time: its counter, its source tree (text and sha256),
+ * and what else decides its bytes (the compiler and the output options; this compiler and the
+ * default options when absent).
+ */
 export interface BuildMetadata {
   counter: number;
   sources: string;
   list: string;
+  compiler?: CompilerIdentity;
+  options?: OutputOptions;
 }
 
 /** An entry's line: `<sha256> <space> <path as JSON>`; lines sort by what follows the sha256 (unique per source). */

@@ -5,11 +5,15 @@
  * `generated_at`, or a bundle's metadata line) and refuse output that is
  *   - older than a pinned point (`notBefore`: an ISO time against `generated_at`, or a whole number
  *     against `build.counter`), or
- *   - built from other sources than the project holds now (`current`: the source list is recomputed
- *     from the spaces and compared with the one the root binds, naming what changed).
+ *   - not what the compiler installed now would build from the project now (`current`): the source
+ *     list is recomputed from the spaces and compared with the one the root binds, naming what
+ *     changed, and the compiler's identity and the output options the root binds are compared with
+ *     this compiler's and with those of the output folder's place (compiler-identity.ts). Output
+ *     whose metadata names no compiler (format 3) is refused: what made it cannot be told.
  * They run only when asked: plain verification reads nothing outside the checked output.
  */
 import { resolve } from "node:path";
+import { compilerDifferences, compilerIdentity, optionDifferences, outputOptions, type CompilerIdentity, type OutputOptions } from "../sign/compiler-identity.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import { isoSeconds, timeOf } from "../sign/key-lifecycle.js";
 import { describeSourceChanges, sourceEntries, sourceListText } from "../sign/source-tree.js";
@@ -19,6 +23,8 @@ export interface CurrentSources {
   project?: string;
   userSpace?: string;
   systems?: readonly string[];
+  /** Whether a build now would pass --emit-ts (default: no, as `rye build` without it). */
+  emitTs?: boolean;
 }
 
 /** The freshness options of `verify()` (and `rye verify --current`, `--not-before`). */
@@ -36,6 +42,16 @@ export interface BuildStamp {
   sources: string;
   /** The signed source list, when the output carries one (a bundle carries only its sha256). */
   list?: string;
+  /** The compiler that made it, when the metadata names one (format 4). */
+  compiler?: CompilerIdentity;
+  /** The options it was built with (an output folder of format 4; a bundle holds no file they decide). */
+  options?: OutputOptions;
+}
+
+/** What a build of the project now would sign besides its sources: this compiler, and (for an output folder) the options. */
+export interface BuildIdentity {
+  compiler: CompilerIdentity;
+  options: OutputOptions | null;
 }
 
 /** A pinned point: a counter, or a time in ms; an error message when it is neither. */
@@ -84,8 +100,27 @@ export function currentProblem(stamp: BuildStamp, now: string, label: string, pr
   return `Not built from the current sources of ${project}: ${label} is output of other (older or newer) sources:${what}\n  Fix: rebuild with rye build; without --current, rye verify accepts any complete output signed by a trusted key`;
 }
 
-/** Every freshness problem of one verified build. */
-export async function freshnessProblems(stamp: BuildStamp, options: FreshnessOptions, at: { label: string; outputDir: string; env: NodeJS.ProcessEnv; cwd: string }): Promise<string[]> {
+/** What a build now of the project `current` names into `outputDir` would sign besides its sources; options only for an output folder. */
+export function identityNow(current: CurrentSources, outputDir: string, cwd: string, kind: "output" | "bundle"): BuildIdentity {
+  return { compiler: compilerIdentity(), options: kind === "bundle" ? null : outputOptions(projectOf(current, outputDir, cwd), outputDir, current.emitTs) };
+}
+
+/**
+ * Why output with `stamp` is not what the compiler installed now, with the options a build now
+ * would use, would make; null when it is. Metadata that names no compiler is refused.
+ */
+export function identityProblem(stamp: BuildStamp, now: BuildIdentity, label: string): string | null {
+  if (stamp.compiler === undefined) {
+    return `Not known to be built by the compiler installed now: ${label} is output of an older rye (manifest format 3) whose signed metadata does not name the compiler that made it\n  Fix: rebuild with rye build`;
+  }
+  const built = stamp.options;
+  const differences = [...compilerDifferences(stamp.compiler, now.compiler), ...(now.options === null ? [] : built === undefined ? ["output options: not signed"] : optionDifferences(built, now.options))];
+  if (differences.length === 0) return null;
+  return `Not built by the compiler installed now with the options of a build now: ${label} differs in${differences.map((d) => `\n  ${d}`).join("")}\n  Fix: rebuild with rye build (with --emit-ts if it was built with it); without --current, rye verify accepts any complete output signed by a trusted key`;
+}
+
+/** Every freshness problem of one verified build (`kind`: an output folder, or a bundle, which carries no option-dependent file). */
+export async function freshnessProblems(stamp: BuildStamp, options: FreshnessOptions, at: { label: string; outputDir: string; env: NodeJS.ProcessEnv; cwd: string; kind?: "output" | "bundle" }): Promise<string[]> {
   const problems: string[] = [];
   if (options.notBefore !== undefined) {
     const p = notBeforeProblem(stamp, options.notBefore, at.label);
@@ -97,6 +132,8 @@ export async function freshnessProblems(stamp: BuildStamp, options: FreshnessOpt
     const now = await currentSourceList(current, at.outputDir, at.env, at.cwd);
     const p = currentProblem(stamp, now, at.label, projectOf(current, at.outputDir, at.cwd));
     if (p) problems.push(p);
+    const q = identityProblem(stamp, identityNow(current, at.outputDir, at.cwd, at.kind ?? "output"), at.label);
+    if (q) problems.push(q);
   }
   return problems;
 }

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { parseBundleMetadata } from "../sign/bundle-metadata.js";
+import type { BuildInfo } from "../sign/sign-manifest.js";
 import { createTrustStore, type TrustStore } from "../sign/trust-store.js";
 import { freshnessProblems, type BuildStamp, type FreshnessOptions } from "./freshness.js";
 import { loadTrustAnchors, type TrustAnchors } from "./trust-anchors.js";
@@ -41,6 +42,11 @@ export interface VerifyResult {
   anchors: TrustAnchors | null;
 }
 
+/** The compiler and options a signed `build` names (format 4), for the stamp. */
+function identityOf(build: BuildInfo): Pick<BuildStamp, "compiler" | "options"> {
+  return build.compiler && build.options ? { compiler: build.compiler, options: build.options } : {};
+}
+
 function signerOf(trust: TrustStore, fp: string | undefined) {
   const key = fp ? trust.get(fp) : undefined;
   return key ? { fingerprint: key.fingerprint, source: key.source, owner: key.owner ?? null } : null;
@@ -59,13 +65,13 @@ export async function verify(path: string, options: VerifyOptions = {}): Promise
   const fresh = async (stamp: BuildStamp | null, label: string, outputDir: string): Promise<string[]> => {
     if (options.notBefore === undefined && !options.current) return [];
     if (!stamp) return [`${label} carries no build metadata, so its freshness cannot be checked\n  Fix: rebuild it with this rye`];
-    return freshnessProblems(stamp, options, { label, outputDir, env, cwd });
+    return freshnessProblems(stamp, options, { label, outputDir, env, cwd, kind: checked !== target || isDir ? "output" : "bundle" });
   };
   if (checked !== target || isDir) {
     const label = `${path.replace(/[\\/]+$/, "").replace(/[\\/]manifest\.json$/, "")}/manifest.json`;
     const output = await verifyOutputDir(checked, trust, label);
     const root = output.manifest.ok ? output.manifest.manifest : null;
-    const build = root ? { time: root.generated_at, counter: root.build.counter, sources: root.build.sources, ...(output.sourceList === undefined ? {} : { list: output.sourceList }) } : null;
+    const build = root ? { time: root.generated_at, counter: root.build.counter, sources: root.build.sources, ...(output.sourceList === undefined ? {} : { list: output.sourceList }), ...identityOf(root.build) } : null;
     if (output.ok) output.problems.push(...(await fresh(build, label, checked)));
     output.ok = output.problems.length === 0;
     const signer = output.manifest.ok ? signerOf(trust, output.manifest.signature?.fingerprint) : null;
@@ -80,7 +86,7 @@ export async function verify(path: string, options: VerifyOptions = {}): Promise
   const sig = existsSync(`${target}.sig`) ? readFileSync(`${target}.sig`) : null;
   const bundle = verifyBundleBytes(bytes, trust, path, sig);
   const meta = bundle.ok ? parseBundleMetadata(bytes.toString("utf8")) : null;
-  const build = meta ? { time: meta.generated_at, counter: meta.counter, sources: meta.sources } : null;
+  const build = meta ? { time: meta.generated_at, counter: meta.counter, sources: meta.sources, ...(meta.compiler ? { compiler: meta.compiler } : {}) } : null;
   if (bundle.ok) bundle.problems.push(...(await fresh(build, path, dirname(target))));
   bundle.ok = bundle.problems.length === 0;
   const signer = bundle.ok ? signerOf(trust, bundle.inline.signature?.fingerprint) : null;

@@ -5,12 +5,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { compilerIdentity } from "../../src/sign/compiler-identity.js";
 import { sha256Hex } from "../../src/sign/hash-region.js";
 import { sourceListText } from "../../src/sign/source-tree.js";
 import { currentProblem, currentSourceList, freshnessProblems, notBeforeProblem, parseNotBefore, type BuildStamp } from "../../src/verify/freshness.js";
 
 const MAY_1 = Date.UTC(2026, 4, 1);
-const stamp = (over: Partial<BuildStamp> = {}): BuildStamp => ({ time: "2026-05-01T00:00:00Z", counter: 7, sources: sha256Hex(sourceListText([])), ...over });
+// Built by this compiler into out/ of the project, without --emit-ts: only what `over` changes differs from a build now.
+const stamp = (over: Partial<BuildStamp> = {}): BuildStamp => ({ time: "2026-05-01T00:00:00Z", counter: 7, sources: sha256Hex(sourceListText([])), compiler: compilerIdentity(), options: { emitTs: false, sourceRoot: "../" }, ...over });
 
 describe("parseNotBefore", () => {
   test("a whole number, given as a number or as digits (spaces allowed around them), is a build counter", () => {
@@ -142,14 +144,15 @@ describe("the spaces `current` reads", () => {
     expect(await freshnessProblems(other, {}, at)).toEqual([]);
     expect(await freshnessProblems(other, { current: false, notBefore: 2 }, at)).toEqual([]);
     expect(await freshnessProblems(other, { current: true }, at)).toHaveLength(1);
-    expect(await freshnessProblems(fresh, { current: { project } }, { ...at, outputDir: join(base, "out") })).toEqual([]);
+    // An output folder outside the project has no declaration map source root.
+    expect(await freshnessProblems({ ...fresh, options: { emitTs: false, sourceRoot: null } }, { current: { project } }, { ...at, outputDir: join(base, "out") })).toEqual([]);
     const stale = await freshnessProblems(fresh, { current: { userSpace: user }, notBefore: 4 }, at);
     expect(stale).toHaveLength(2);
     expect(stale[0]).toMatch(/^Older than the pinned point: out was built with counter 3, before --not-before 4 /);
     expect(stale[1]).toBe(
       `Not built from the current sources of ${project}: out is output of other (older or newer) sources:\n  added since the build: user .ai/directives/y/b.md\n  Fix: rebuild with rye build; without --current, rye verify accepts any complete output signed by a trusted key`,
     );
-    const moved = await freshnessProblems(stamp({ sources: sha256Hex(built), list: built }), { current: { project: "p", systems: ["s"] } }, { ...at, outputDir: join(base, "x", "out") });
+    const moved = await freshnessProblems(stamp({ sources: sha256Hex(built), list: built, options: { emitTs: false, sourceRoot: null } }), { current: { project: "p", systems: ["s"] } }, { ...at, outputDir: join(base, "x", "out") });
     expect(moved).toEqual([expect.stringMatching(new RegExp(`^Not built from the current sources of ${project}: .*\\n  added since the build: system:0 \\.ai/directives/z/c\\.md\\n`))]);
   });
 });

@@ -148,7 +148,7 @@ describe("verifyOutputDir", () => {
     expect(untrusted.problems.join("\n")).toMatch(/Untrusted key/);
     writeFileSync(join(out, "manifest.json"), FORMAT_1_MANIFEST);
     const older = await verifyOutputDir(out, trustStoreFromPems({}), "m.json");
-    expect(older).toMatchObject({ ok: false, files: [], problems: ["Manifest m.json is in an older format than this rye reads (format 3: split by folder, with signed build metadata)\n  Fix: rebuild with rye build"] });
+    expect(older).toMatchObject({ ok: false, files: [], problems: ["Manifest m.json is in an older format than this rye reads (format 3 or 4: split by folder, with signed build metadata)\n  Fix: rebuild with rye build"] });
   });
 
   test("a pending journal: refused with one problem, which is also the manifest's message", async () => {

@@ -29,7 +29,7 @@ describe("a bundle's build metadata", () => {
   test("is a signed header line copied from the root manifest", () => {
     const root = JSON.parse(readFileSync(join(b.root, "out", "manifest.json"), "utf8"));
     const line = original.split("\n").find((l) => l.startsWith("// @rye-build "))!;
-    expect(JSON.parse(line.slice("// @rye-build ".length))).toEqual({ version: root.version, generated_at: "2026-05-01T12:00:00Z", counter: 7, sources: root.build.sources });
+    expect(JSON.parse(line.slice("// @rye-build ".length))).toEqual({ version: root.version, generated_at: "2026-05-01T12:00:00Z", counter: 7, sources: root.build.sources, compiler: root.build.compiler });
     expect(rye(b.root, b.env, "verify", "--current", "--not-before", "7", "out/bundle.mjs").status).toBe(0);
   });
 
