@@ -7,6 +7,7 @@ import { LineIndex, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RyeConfig } from "./config-keys.js";
 import { readConfig, readConfigText } from "./read-config.js";
 import { isInside, workingTreeOf } from "./find-project.js";
+import { userSpace } from "../sign/keys.js";
 
 /** The flags a command may have that the config file also sets. */
 export interface SettingFlags {
@@ -40,7 +41,7 @@ export function resolveSettings(project: string, flags: SettingFlags, cwd: strin
   const { config, source, diagnostics } = readConfig(project);
   const fromConfig = (p: string | undefined) => (p === undefined ? undefined : resolve(project, p));
   const pick = <K extends keyof RyeConfig>(flag: RyeConfig[K] | undefined, key: K): RyeConfig[K] | undefined => flag ?? config[key];
-  const keyDir = env.RYE_SIGNING_KEY_DIR ?? configKeyDir(project, fromConfig(config.signingKeyDir), source, diagnostics);
+  const keyDir = env.RYE_SIGNING_KEY_DIR ?? configKeyDir(project, fromConfig(config.signingKeyDir), source, diagnostics, env);
   return {
     out: flags.out !== undefined ? resolve(project, flags.out) : resolve(project, config.out ?? "out"),
     userSpace: flags["user-space"] !== undefined ? resolve(cwd, flags["user-space"]) : fromConfig(config.userSpace),
@@ -56,26 +57,29 @@ export function resolveSettings(project: string, flags: SettingFlags, cwd: strin
 }
 
 /**
- * The config file's `signingKeyDir`, when it may be used. The config is part of the checkout: a pull
- * request could point it at a key of its own in the project (builds would sign with the attacker's
- * key, and --verify-sources would trust it), or at a folder elsewhere that a first build would
- * write a new key into. So it is used only for a folder outside the project, links resolved, that
- * already holds a signing key; otherwise an error located at the setting (RYE_SIGNING_KEY_DIR, set
- * outside the checkout, names any folder).
+ * The config file's `signingKeyDir`, when it may be used. The config is part of the checkout, and
+ * where a folder lies says nothing about who put it there: an archive or a tarball carries folders
+ * beside the project as easily as in it, with a key of its own in them (builds would sign with the
+ * attacker's key, and --verify-sources would trust it). So the setting only chooses among keys the
+ * user space already holds: a folder under `<user space>/.ai/` (the user space the environment
+ * names, never the config), links resolved, that holds a signing key. Anything else is an error
+ * located at the setting; RYE_SIGNING_KEY_DIR, set by whoever runs the build, names any folder.
  */
-function configKeyDir(project: string, dir: string | undefined, source: string | null, problems: Diagnostic[]): string | undefined {
+function configKeyDir(project: string, dir: string | undefined, source: string | null, problems: Diagnostic[], env: NodeJS.ProcessEnv): string | undefined {
   if (dir === undefined || source === null) return dir;
   // The checkout is the project and the git working tree that holds it (a monorepo's other folders too).
-  const [real, proj] = [realOf(dir), realOf(workingTreeOf(resolve(project)) ?? project)];
+  const [real, proj, keys] = [realOf(dir), realOf(workingTreeOf(resolve(project)) ?? project), realOf(join(userSpace(env), ".ai"))];
   const inside = isInside(real, proj);
-  if (!inside && existsSync(join(dir, "private_key.pem"))) return dir;
+  const held = !inside && isInside(real, keys) && real !== keys;
+  if (held && existsSync(join(real, "private_key.pem"))) return dir;
   const why = inside
-    ? `'signingKeyDir' (${dir}) lies inside the project or the git working tree that holds it, so a change to the checkout could choose the key that signs; keep the key outside it, or set RYE_SIGNING_KEY_DIR`
-    : `'signingKeyDir' (${dir}) holds no signing key; a build never creates one at a place the checkout names: create it there (RYE_SIGNING_KEY_DIR=DIR rye keys generate) or set RYE_SIGNING_KEY_DIR`;
+    ? `'signingKeyDir' (${dir}) lies inside the project or the git working tree that holds it, so a change to the checkout could choose the key that signs; keep the key in your user space, or set RYE_SIGNING_KEY_DIR`
+    : !held
+      ? `'signingKeyDir' (${dir}) is not a folder of your user space's .ai/ (${keys}); the config may only choose among keys the user space holds, since a checkout or an archive can carry a key anywhere beside it: move the key there, or set RYE_SIGNING_KEY_DIR`
+      : `'signingKeyDir' (${dir}) holds no signing key; a build never creates one at a place the checkout names: create it there (RYE_SIGNING_KEY_DIR=DIR rye keys generate) or set RYE_SIGNING_KEY_DIR`;
   problems.push(d.invalidConfig(settingAt(project, source, "signingKeyDir"), why));
   return undefined;
 }
-
 
 /** Where the config file names `key` (its first mention), for a located diagnostic. */
 function settingAt(project: string, source: string, key: string) {

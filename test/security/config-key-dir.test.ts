@@ -1,7 +1,8 @@
-// A checkout's rye.config.json may not choose the key that signs: a `signingKeyDir` inside the project
-// or anywhere in the git working tree that holds it (a monorepo's other folders) is refused at the
-// setting, and nothing is signed with it. The same folder outside any working tree is used.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+// A checkout's rye.config.json may not choose the key that signs: a `signingKeyDir` anywhere but in
+// the user space's .ai/ (which the environment names) is refused at the setting, and nothing is
+// signed with it, whether the folder lies in the git working tree or beside a project that has none
+// (an archive carries both). A folder of the user space's .ai/ holding a key is used.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,12 +28,20 @@ describe("signingKeyDir from the checkout's config", () => {
     expect(existsSync(join(keys, "private_key.pem"))).toBe(true);
     writeFileSync(join(app, "rye.config.json"), JSON.stringify({ signingKeyDir: "../keys" }));
     const built = await runRye(["build", "--project", app], app, { USER_SPACE: home });
-    if (git) {
-      expect(built.code).toBe(1);
-      expect(built.stderr).toMatch(/rye\.config\.json:1:\d+ - error RYE9002: .*signingKeyDir.*git working tree/);
-      expect(existsSync(join(app, "out", "manifest.json"))).toBe(false);
-    } else {
-      expect(built.code, built.stderr).toBe(0);
-    }
+    expect(built.code).toBe(1);
+    expect(built.stderr).toMatch(git ? /rye\.config\.json:1:\d+ - error RYE9002: .*signingKeyDir.*git working tree/ : /rye\.config\.json:1:\d+ - error RYE9002: .*signingKeyDir.*not a folder of your user space's \.ai\//);
+    expect(existsSync(join(app, "out", "manifest.json"))).toBe(false);
+  });
+
+  test("a key folder of the user space's .ai/ is used: the build is signed by that key", async () => {
+    const { app, home } = layout(false);
+    const keys = join(home, ".ai", "config", "keys", "team");
+    const made = await runRye(["keys", "generate"], app, { USER_SPACE: home, RYE_SIGNING_KEY_DIR: keys });
+    expect(made.code, made.stderr).toBe(0);
+    const fingerprint = /([0-9a-f]{16})/.exec(made.stdout + made.stderr)![1]!;
+    writeFileSync(join(app, "rye.config.json"), JSON.stringify({ signingKeyDir: keys }));
+    const built = await runRye(["build", "--project", app], app, { USER_SPACE: home });
+    expect(built.code, built.stderr).toBe(0);
+    expect(readFileSync(join(app, "out", "manifest.json"), "utf8")).toContain(fingerprint);
   });
 });
