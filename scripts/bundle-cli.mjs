@@ -1,15 +1,16 @@
 // Bundles the compiled CLI (dist/cli/main.js and everything it imports, dependencies included)
 // into dist/cli-bundle/, which bin/rye.js loads: Node resolving, reading and compiling ~130 small
-// modules and yaml's ~70 CommonJS files cost more than a no-op build itself. Every command stays a
-// chunk of its own, loaded on demand, so `rye build` never reads the language server or the
+// modules and yaml's ~70 CommonJS files cost more than a no-op build itself. The start file
+// (main.mjs) holds what a build the up-to-date stamp answers runs; every other command and the
+// compiler are chunks loaded on demand, so `rye build` never reads the language server or the
 // bundler. Run by `npm run build` after tsc; the output is build output (dist/ is gitignored).
 //
 // Each module keeps its own `import.meta.url` (the path of its file in dist/, which ships beside
 // the bundle), so files found relative to a module (the runtime, workers, the compiler's
 // fingerprint) are found exactly as without the bundle.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, transform } from "esbuild";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -34,28 +35,100 @@ const ownUrls = {
   },
 };
 
+// The start file, main.mjs: the CLI's entry and everything `rye build` and `rye build --check` load
+// when the up-to-date stamp answers, as one module. Node resolves, reads and links each ES module
+// on its own; the thirty chunks this path was split into cost more than the no-op's own work. The
+// rest of the CLI is split into chunks as before, and whatever of the start file they use they
+// import from it (a shim per module), so every module exists once in a process.
+const START = ["cli/main.js", "cli/commands/build.js", "cli/commands/check-report.js"].map((f) => join(dist, f));
+
+const banner = { js: `${header}\nimport { createRequire as __ryeCreateRequire } from "node:module";\nconst require = __ryeCreateRequire(import.meta.url);` };
+const common = { bundle: true, format: "esm", platform: "node", target: "node20", banner, metafile: true, logLevel: "warning" };
+
+/** A dist/ module's name as an entry of the split part: its path, flattened. */
+const entryName = (file) => relative(dist, file).replace(/\.js$/, "").split(sep).join("-");
+
+/** Where an import of `args` lands, for imports of dist/'s own modules (relative paths). */
+const resolved = (args) => (args.path.startsWith(".") ? join(args.resolveDir, args.path) : null);
+
+/** In the start file: a dynamic import of a module outside it loads that module's entry of the split part. */
+function toSplitPart(inStart, outside) {
+  return {
+    name: "dynamic-imports-to-split-part",
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => {
+        const file = resolved(args);
+        if (args.kind !== "dynamic-import" || !file || inStart(file)) return undefined;
+        outside.add(file);
+        return { path: `./${entryName(file)}.mjs`, external: true };
+      });
+    },
+  };
+}
+
+/** In the split part: an import of a module of the start file is a shim re-exporting it from there. */
+function fromStartFile(index, used) {
+  return {
+    name: "start-file-shims",
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => {
+        const file = resolved(args);
+        if (!file || !index.has(file)) return undefined;
+        used.add(file);
+        return { path: file, namespace: "start-shim" };
+      });
+      b.onResolve({ filter: /^\.\/main\.mjs$/, namespace: "start-shim" }, () => ({ path: "./main.mjs", external: true }));
+      b.onLoad({ filter: /.*/, namespace: "start-shim" }, async (args) => {
+        const names = Object.keys(await import(pathToFileURL(args.path).href));
+        const own = names.filter((n) => n !== "default");
+        const lines = [`import { __m${index.get(args.path)} as m } from "./main.mjs";`, ...own.map((n) => `export const ${n} = m.${n};`)];
+        if (names.includes("default")) lines.push("export default m.default;");
+        return { contents: lines.join("\n"), loader: "js", resolveDir: BUNDLE_DIR };
+      });
+    },
+  };
+}
+
 export async function bundleCli() {
   rmSync(BUNDLE_DIR, { recursive: true, force: true });
-  const result = await build({
-    entryPoints: { main: join(dist, "cli", "main.js") },
+  // What the start file holds: the modules the START modules import, dynamic imports among them included.
+  const startSet = new Set(START);
+  const probe = await build({ ...common, stdin: startEntry(START, []), write: false, outdir: BUNDLE_DIR, plugins: [toSplitPart((f) => startSet.has(f), new Set())] });
+  const inStart = Object.keys(probe.metafile.inputs).map((f) => join(root, f)).filter((f) => f.startsWith(dist + sep));
+  const index = new Map(inStart.map((f, i) => [f, i]));
+  const outside = new Set();
+  // Pass one more time to list the dynamic imports from the start file that leave it.
+  await build({ ...common, stdin: startEntry(START, []), write: false, outdir: BUNDLE_DIR, plugins: [toSplitPart((f) => index.has(f), outside)] });
+  const commands = readdirSync(join(dist, "cli", "commands")).filter((f) => f.endsWith(".js")).map((f) => join(dist, "cli", "commands", f));
+  const splitEntries = [...new Set([...outside, ...commands.filter((f) => !index.has(f))])];
+  const used = new Set();
+  const split = await build({
+    ...common,
+    entryPoints: Object.fromEntries(splitEntries.map((f) => [entryName(f), f])),
     outdir: BUNDLE_DIR,
-    // One flat folder: a module's relative URL above holds wherever its code lands.
     entryNames: "[name]",
-    chunkNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
     outExtension: { ".js": ".mjs" },
-    bundle: true,
     splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    // Bundled CommonJS dependencies (yaml) call require() for Node's built-in modules.
-    banner: { js: `${header}\nimport { createRequire as __ryeCreateRequire } from "node:module";\nconst require = __ryeCreateRequire(import.meta.url);` },
-    metafile: true,
-    logLevel: "warning",
-    plugins: [ownUrls],
+    plugins: [fromStartFile(index, used), ownUrls],
   });
-  writeFileSync(join(BUNDLE_DIR, "metafile.json"), JSON.stringify(result.metafile));
-  return result.metafile;
+  const start = await build({
+    ...common,
+    stdin: startEntry(START, [...used].map((f) => [index.get(f), f])),
+    outfile: join(BUNDLE_DIR, "main.mjs"),
+    plugins: [toSplitPart((f) => index.has(f), new Set()), ownUrls],
+  });
+  const metafile = { inputs: { ...split.metafile.inputs, ...start.metafile.inputs }, outputs: { ...split.metafile.outputs, ...start.metafile.outputs } };
+  writeFileSync(join(BUNDLE_DIR, "metafile.json"), JSON.stringify(metafile));
+  return metafile;
+}
+
+/** The start file's entry: main's exports, and each module the split part imports, as a namespace. */
+function startEntry(starts, shared) {
+  // main imports the build command, and that its report, dynamically: esbuild inlines both.
+  const lines = [`export * from ${JSON.stringify(starts[0])};`];
+  for (const [i, f] of shared) lines.push(`export * as __m${i} from ${JSON.stringify(f)};`);
+  return { contents: lines.join("\n"), resolveDir: dist, sourcefile: "start.js", loader: "js" };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await bundleCli();

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { sha256Hex } from "../sign/hash-region.js";
 import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import type { Bookkeeping, RecordKind } from "./bookkeeping-seal.js";
 import { processBookkeeping } from "./bookkeeping-secret.js";
 import { readRegular } from "../output/no-follow.js";
@@ -209,7 +209,7 @@ function fingerprintCompiler(): string {
   return h.digest("hex");
 }
 
-/** The compiler's modules (every .js, .ts and .mjs file beside this one, sorted) and the folders holding them. */
+/** The compiler's modules (every .js and .mjs file beside this one, and the runtime's declarations, sorted) and the folders holding them. */
 export function compilerFiles(): { dirs: string[]; files: string[] } {
   return (compilerFilesOfThisProcess ??= findCompilerFiles());
 }
@@ -223,10 +223,13 @@ function findCompilerFiles(): { dirs: string[]; files: string[] } {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(dir, e.name);
       if (e.isDirectory()) walk(full);
-      else if (/\.(?:js|ts|mjs)$/.test(e.name)) found.files.push(full);
+      // Declarations are read by no build but the runtime's, which every build copies to out/.
+      else if (/\.m?js$/.test(e.name) || (e.name.endsWith(".ts") && (!e.name.endsWith(".d.ts") || inRuntime(full)))) found.files.push(full);
     }
   };
-  walk(dirname(dirname(fileURLToPath(import.meta.url))));
+  const root = dirname(dirname(fileURLToPath(import.meta.url)));
+  const inRuntime = (file: string) => file.startsWith(join(root, "runtime") + sep);
+  walk(root);
   return found;
 }
 
