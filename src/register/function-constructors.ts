@@ -21,13 +21,24 @@ type Ctor = (...args: string[]) => unknown;
 
 const toSource = Function.prototype.toString;
 
-/** The constructor each kind of function reports, read from a function literal of that kind. */
-function constructors(): Array<[Ctor, boolean]> {
-  const of = (f: object) => Object.getPrototypeOf(f).constructor as Ctor;
-  // The async and generator kinds are what a module body with top-level await (or yield) needs: a
-  // runner evaluating an ES module hands those its `import.meta`, which the call check reads.
-  return [[Function as unknown as Ctor, false], [of(async function () {}), true], [of(function* () {}), true], [of(async function* () {}), true]];
+/** A realm's global object and its four constructors: Function, then the async and generator kinds. */
+export interface Realm {
+  global: object;
+  constructors: readonly Ctor[];
 }
+
+const of = (f: object) => Object.getPrototypeOf(f).constructor as Ctor;
+
+/** This thread's own realm. */
+export function thisRealm(): Realm {
+  return { global: globalThis, constructors: [Function as unknown as Ctor, of(async function () {}), of(function* () {}), of(async function* () {})] };
+}
+
+/**
+ * Evaluated in a `vm` context: the context's realm, as `thisRealm` lists it. Read from literals and
+ * the script's `this`, which a sandbox's own properties (`Function`, `Object`, `globalThis`) cannot shadow.
+ */
+export const REALM_SCRIPT = "[this, (function () {}).constructor, (async function () {}).constructor, (function* () {}).constructor, (async function* () {}).constructor]";
 
 /** Each argument converted once, as the constructor would: what is checked is what gets compiled. */
 function texts(args: readonly unknown[]): string[] {
@@ -72,15 +83,21 @@ function replaceConstructor(original: Ctor, replacement: Ctor): void {
   Object.defineProperty(proto, "constructor", { ...d, value: replacement });
 }
 
-let installed = false;
+const guardedRealms = new WeakSet<object>();
 
-/** Installs the checks once per realm (the global object and intrinsics of this thread). */
-export function guardFunctionConstructors(onCompile: CompileCheck, onCall: CallCheck): void {
-  if (installed) return;
-  installed = true;
-  for (const [original, calls] of constructors()) {
-    const replacement = guarded(original, calls, onCompile, onCall);
+/**
+ * Installs the checks in `realm` once: each constructor's `prototype.constructor` and the global
+ * `Function`. The async and generator kinds also check every call of what they compile: a runner
+ * evaluating an ES module body (top-level await) hands those its `import.meta`.
+ */
+export function guardRealm(realm: Realm, onCompile: CompileCheck, onCall: CallCheck): void {
+  if (guardedRealms.has(realm.global)) return;
+  guardedRealms.add(realm.global);
+  realm.constructors.forEach((original, i) => {
+    const replacement = guarded(original, i > 0, onCompile, onCall);
     replaceConstructor(original, replacement);
-    if (original === (Function as unknown as Ctor)) globalThis.Function = replacement as unknown as FunctionConstructor;
-  }
+    // A sandbox that brings a `Function` of its own keeps it.
+    const d = i === 0 ? Object.getOwnPropertyDescriptor(realm.global, "Function") : undefined;
+    if (d?.value === original) Object.defineProperty(realm.global, "Function", { ...d, value: replacement });
+  });
 }

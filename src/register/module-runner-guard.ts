@@ -4,26 +4,24 @@
  * `vm.runInContext`, named by the module's file; Vite's own ESModulesEvaluator
  * (`server.ssrLoadModule`) compiles it with `new AsyncFunction(…)`, named by a `//# sourceURL=`
  * comment and called with the module's `import.meta`. Every way to compile a string that can carry
- * such a name is guarded here: the `vm` functions and classes (by `filename`), the four Function
- * constructors (by the `sourceURL` of the text, and, for the async and generator kinds, by the
- * `import.meta` a call hands over).
+ * such a name is guarded here: the `vm` functions and classes (by `filename`; vm-guard.ts), the
+ * four Function constructors of this realm and of every `vm` context (by the `sourceURL` of the
+ * text, and, for the async and generator kinds, by the `import.meta` a call hands over;
+ * function-constructors.ts).
  *
  * Code named by a file of an output folder runs only when both hold, checked before it runs:
  * the `rye-build/vite` plugin feeds this runner (its load hook verified the bytes the server
  * transformed; see runner-verified.ts for how a worker knows), and the file as it is on disk now
  * verifies against its manifest. Otherwise it is refused with an IntegrityError.
  */
-import vm from "node:vm";
-import { syncBuiltinESMExports } from "node:module";
 import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 import { fileOfName, metaFiles, sourceUrlFiles } from "./evaluated-file.js";
-import { guardFunctionConstructors } from "./function-constructors.js";
+import { guardRealm, thisRealm } from "./function-constructors.js";
 import { runnerUnverified } from "./runner-verified.js";
+import { guardVm, type RunOptions } from "./vm-guard.js";
 
 export { RUNNER_VERIFIED } from "./runner-verified.js";
-
-type RunOptions = { filename?: unknown; identifier?: unknown } | string | undefined;
 
 /** The file a `vm` call names its code by (`filename`, or a module's `identifier`), or null. */
 function fileOf(options: RunOptions): string | null {
@@ -49,50 +47,14 @@ let installed = false;
 export function guardModuleRunners(guard: OutputGuard): void {
   if (installed) return;
   installed = true;
-  const check = (options: RunOptions) => {
-    const file = fileOf(options);
-    if (file !== null) checkEvaluated(guard, [file]);
-  };
-  guardVm(check);
-  guardFunctionConstructors(
-    (text) => checkEvaluated(guard, sourceUrlFiles(text)),
-    (args) => checkEvaluated(guard, metaFiles(args)),
+  const onCompile = (text: string) => checkEvaluated(guard, sourceUrlFiles(text));
+  const onCall = (args: readonly unknown[]) => checkEvaluated(guard, metaFiles(args));
+  guardRealm(thisRealm(), onCompile, onCall);
+  guardVm(
+    (options) => {
+      const file = fileOf(options);
+      if (file !== null) checkEvaluated(guard, [file]);
+    },
+    (realm) => guardRealm(realm, onCompile, onCall),
   );
-}
-
-type AnyFn = (...args: never[]) => unknown;
-
-/** Replaces `vm[name]` by a function that checks the options at `at` first. */
-function wrapCall(name: "runInThisContext" | "runInContext" | "runInNewContext" | "compileFunction", at: number, check: (o: RunOptions) => void): void {
-  const original = vm[name] as AnyFn;
-  (vm as unknown as Record<string, AnyFn>)[name] = new Proxy(original, {
-    apply(target, self, args: unknown[]) {
-      check(args[at] as RunOptions);
-      return Reflect.apply(target, self, args);
-    },
-  });
-}
-
-/** Replaces the class `vm[name]` by a Proxy that checks its options before constructing (instanceof unchanged). */
-function wrapClass(name: "Script" | "SourceTextModule", check: (o: RunOptions) => void): void {
-  const original = (vm as unknown as Record<string, AnyFn | undefined>)[name];
-  if (typeof original !== "function") return;
-  (vm as unknown as Record<string, AnyFn>)[name] = new Proxy(original, {
-    construct(target, args: unknown[], newTarget) {
-      check(args[1] as RunOptions);
-      return Reflect.construct(target, args, newTarget === undefined ? target : newTarget) as object;
-    },
-  });
-}
-
-function guardVm(check: (o: RunOptions) => void): void {
-  wrapCall("runInThisContext", 1, check);
-  wrapCall("runInContext", 2, check);
-  wrapCall("runInNewContext", 2, check);
-  wrapCall("compileFunction", 2, check);
-  wrapClass("Script", check);
-  // Only with --experimental-vm-modules.
-  wrapClass("SourceTextModule", check);
-  // `import { runInThisContext } from "node:vm"` in a runner sees the wrapped ones too.
-  syncBuiltinESMExports();
 }

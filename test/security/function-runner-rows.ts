@@ -18,6 +18,18 @@ export const META_FORMS: Record<string, (file: string) => string> = {
   "import.meta.url": (file) => `({ url: ${JSON.stringify(pathToFileURL(file).href)} })`,
   "import.meta.filename": (file) => `({ filename: ${JSON.stringify(file)}, dirname: "/" })`,
 };
+/** How code reaches another realm's constructors: a context made by createContext, or by runInNewContext. */
+export const REALMS: Record<string, (expr: string) => string> = {
+  "a vm.createContext context": (expr) => `vm.runInContext(${JSON.stringify(expr)}, vm.createContext({ process }))`,
+  "a vm.runInNewContext context": (expr) => `vm.runInNewContext(${JSON.stringify(expr)}, { process })`,
+};
+/** Each kind's constructor as code inside a context reaches it. */
+const IN_CONTEXT: Record<(typeof KINDS)[number], string> = {
+  Function: "Function",
+  AsyncFunction: "(async function () {}).constructor",
+  GeneratorFunction: "(function* () {}).constructor",
+  AsyncGeneratorFunction: "(async function* () {}).constructor",
+};
 export const VM_WAYS = ["vm.runInThisContext", "vm.runInContext", "vm.runInNewContext", "new vm.Script", "vm.compileFunction"] as const;
 
 export interface Row {
@@ -93,6 +105,11 @@ export function functionRunnerRows(file: string, markers: string, label: string)
   for (const kind of KINDS.slice(1))
     for (const access of ACCESS)
       for (const [form, meta] of Object.entries(META_FORMS)) add(`${kind}, ${access}, called with ${form}`, (m) => `${compile(kind, access, write(m))}\n${RUN[kind](meta(file))}`);
+  for (const kind of KINDS)
+    for (const [realm, reach] of Object.entries(REALMS)) {
+      for (const [form, named] of Object.entries(NAME_FORMS)) add(`${kind}, of ${realm}, sourceURL as ${form}`, (m) => `const C = ${reach(IN_CONTEXT[kind])};\nconst f = new C("a", ${JSON.stringify(`${write(m)}\n//# sourceURL=${named(file)}`)});\n${RUN[kind]("")}`);
+      if (kind !== "Function") add(`${kind}, of ${realm}, called with import.meta.url`, (m) => `const C = ${reach(IN_CONTEXT[kind])};\nconst f = new C("a", ${JSON.stringify(write(m))});\n${RUN[kind](META_FORMS["import.meta.url"]!(file))}`);
+    }
   for (const way of VM_WAYS) for (const [form, named] of Object.entries(NAME_FORMS)) add(`${way}, filename as ${form}`, (m) => vmCode(way, write(m), named(file)));
   return rows;
 }

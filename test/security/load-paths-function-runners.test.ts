@@ -38,9 +38,9 @@ describe("code compiled by Function constructors and node:vm, named by a file", 
     return JSON.parse(r.stdout) as Record<string, string>;
   }
 
-  test("the matrix is what it says: 64 constructor rows, 24 import.meta rows, 20 vm rows per file", () => {
-    expect(outputRows).toHaveLength(108);
-    expect(new Set(outputRows.map((r) => r.name)).size).toBe(108);
+  test("the matrix is what it says: 64 constructor rows, 24 import.meta rows, 38 rows in vm contexts, 20 vm rows per file", () => {
+    expect(outputRows).toHaveLength(146);
+    expect(new Set(outputRows.map((r) => r.name)).size).toBe(146);
   });
 
   test("control: under plain node every payload named by an output file runs", () => {
@@ -117,7 +117,8 @@ process.env.RYE_VITE_PLUGIN_VERIFIES = process.pid + "." + ${key};`;
 });
 
 /** What code may ask of the constructors; each answer printed under plain node and under the register entry. */
-const IDENTITY = `const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const IDENTITY = `import vm from "node:vm";
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 const GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
 class Sub extends Function {}
 const sub = new Sub("return 2");
@@ -138,6 +139,11 @@ console.log(JSON.stringify({
   asyncSource: source,
   asyncProto: Object.getPrototypeOf(new AsyncFunction("")) === AsyncFunction.prototype,
   hasInstanceNative: Function.toString().includes("[native code]"),
+  contextIdentity: vm.runInNewContext("(function () {}) instanceof Function && (function () {}).constructor === Function && new Function('return 4')() === 4"),
+  sandboxKeys: (() => { const s = { a: 1 }; vm.createContext(s); return Object.keys(s); })(),
+  sandboxOwnFunction: vm.runInNewContext("Function", { Function: 5 }),
+  codeGenerationOff: vm.runInNewContext("try { new Function('return 1'); 'allowed' } catch (e) { e.name }", {}, { contextCodeGeneration: { strings: false } }),
+  scriptInNewContext: new vm.Script("typeof Function").runInNewContext({}),
 }));
 `;
 
@@ -154,6 +160,7 @@ describe("the constructors keep what code expects of them", () => {
     expect(guarded.status, guarded.stderr).toBe(0);
     const answers = JSON.parse(plain.stdout) as Record<string, unknown>;
     expect(answers).toMatchObject({ instanceOf: true, prototype: true, constructorIdentity: true, asyncConstructorIdentity: true, result: 3, asyncResult: 3, generator: [1, 2], subclass: true });
+    expect(answers).toMatchObject({ contextIdentity: true, sandboxKeys: ["a"], sandboxOwnFunction: 5, codeGenerationOff: "EvalError", scriptInNewContext: "function" });
     expect(JSON.parse(guarded.stdout)).toEqual(answers);
   }, 60_000);
 });
