@@ -136,3 +136,33 @@ describe("valueProblem and the trusted option", () => {
     expect(bound.values).toEqual(["-o/tmp/victim"]);
   });
 });
+
+describe("a value-carrying script that runs program text the build never sees", () => {
+  const withTool = (n: string) => n === "x" || n === "tool_path";
+  const ownTool = (p: { expr: string }) => p.expr === "tool_path";
+
+  it("refuses every caller placeholder with the rule's message, naming the command", () => {
+    const script = "echo {x} > s.sh; sh s.sh";
+    expect(() => bindShellScript(script, scriptPlaceholders(script, known), ["a"], { nonce: "N" })).toThrow(
+      "placeholder '{x}' is a value of a shell script that runs program text the build never sees: `sh s.sh` runs a shell that reads its program from a file or stdin. A script that carries a value may run only programs whose text rye has: commands by name, shells and interpreters with a literal -c/-e program, and the tool's own file ({tool_path}); put the program in the script or in the tool",
+    );
+    const recs = classifyScript(script, scriptPlaceholders(script, known));
+    expect(refusedPlaceholder(script, scriptPlaceholders(script, known), recs)).toMatch(/^placeholder '\{x\}' is a value of a shell script that runs program text the build never sees: `sh s.sh`/);
+    // A placeholder refused for its own position keeps that position's message.
+    expect(() => bind("let {x}; sh s.sh", ["1"])).toThrow(/^placeholder '\{x\}' sits as an argument of let/);
+  });
+
+  it("{tool_path} is the tool's own file only when the chain supplies it as a parameter", () => {
+    const script = "python3 {tool_path} {x}";
+    const ps = scriptPlaceholders(script, withTool);
+    expect(bindShellScript(script, ps, ["/t/tool.py", "abc"], { nonce: "N", trusted: ownTool }).values).toEqual(["/t/tool.py", "abc"]);
+    // From the caller, the same placeholder names a file the caller chose.
+    expect(() => bindShellScript(script, ps, ["/t/evil.py", "abc"], { nonce: "N" })).toThrow(/runs python3 with its program in a file/);
+    expect(() => bindShellScript(script, ps, ["/t/evil.py", "abc"], { nonce: "N", trusted: () => false })).toThrow(/runs python3 with its program in a file/);
+    // An environment placeholder is never the tool's own path, whatever its name.
+    const env = ps.map((p) => (p.expr === "tool_path" ? { ...p, system: "env" as const } : p));
+    expect(() => bindShellScript(script, env, ["/t/tool.py", "abc"], { nonce: "N", trusted: ownTool })).toThrow(/runs python3 with its program in a file/);
+    const other = ps.map((p) => (p.expr === "tool_path" ? { ...p, expr: "tool_dir" } : p));
+    expect(() => bindShellScript(script, other, ["/t/tool.py", "abc"], { nonce: "N", trusted: (p) => p.expr === "tool_dir" })).toThrow(/runs python3 with its program in a file/);
+  });
+});

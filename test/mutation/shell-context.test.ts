@@ -3,7 +3,8 @@
 // quoting, for every construct the reader follows or refuses.
 import { describe, expect, it } from "vitest";
 import { stringFormat } from "../../src/runtime/exec/data-commands.js";
-import { classifyScript } from "../../src/runtime/exec/shell-context.js";
+import { classifyScript, unseenProgramIn } from "../../src/runtime/exec/shell-context.js";
+import { MAX_SCRIPT_NESTING } from "../../src/runtime/exec/shell-lexer.js";
 import { scriptPlaceholders } from "../../src/runtime/exec/shell-script.js";
 
 const names = new Set(["x", "y", "HOME"]);
@@ -330,5 +331,117 @@ describe("any text at all", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+// The script-level rule (shell-context.ts with unseen-programs.ts): a script that holds a value runs
+// no program text the build did not see. Each command's verdict, the reading of nested shells'
+// literal scripts, the `{tool_path}` exception and what voids it, and which placeholders it reaches.
+const unseenNames = new Set(["x", "y", "tool_path"]);
+const unseenClassify = (script: string, options = {}) => classifyScript(script, scriptPlaceholders(script, (n) => unseenNames.has(n)), options);
+const reasons = (script: string, options = {}) => unseenClassify(script, options).map((r) => `${r.role}${r.unseen === true ? "*" : ""}: ${r.reason ?? ""}`);
+const first = (script: string) => unseenClassify(script)[0]!;
+
+describe("commands that run program text the build never sees", () => {
+  const unseen: [string, string][] = [
+    ["echo {x}; sh f", "`sh f` runs a shell that reads its program from a file or stdin"],
+    ["echo {x}; sh < f", "`sh` runs a shell that reads its program from a file or stdin"],
+    ["echo {x}; bash -O extglob -c 'true'", "`bash -O extglob -c true` runs a shell with options rye does not read"],
+    ['echo {x}; sh -c "$v"', "`sh -c …` runs a shell whose -c script is built at run time"],
+    ["echo {x}; . ./f", "`. ./f` reads a file as shell code"],
+    ["echo {x}; source f", "`source f` reads a file as shell code"],
+    ["echo {x}; ./f a", "`./f a` names its program by a path, which the script may have written"],
+    ["echo {x}; /usr/bin/printf a", "`/usr/bin/printf a` names its program by a path, which the script may have written"],
+    ["echo {x}; $r a", "`… a`, a command rye cannot follow (the program is not a literal word), may run any program"],
+    ["echo {x}; env --bogus true", "`env --bogus true`, a command rye cannot follow (env: unknown option --bogus), may run any program"],
+    ["echo {x}; python3 f.py", "`python3 f.py` runs python3 with its program in a file"],
+    ["echo {x}; python3 -m m", "`python3 -m m` runs a module that is looked up at run time"],
+    ["echo {x}; python3", "`python3` runs python3, which reads its program from stdin"],
+    ["echo {x}; python3 -X", "`python3 -X` runs python3, which reads its program from stdin"],
+    ["echo {x}; python3 -Q", "`python3 -Q` runs python3 with options rye cannot read"],
+    ['echo {x}; python3 -c "$(cat f)"', "`python3 -c …` runs python3 with program text built at run time"],
+    ["echo {x}; node -e", "`node -e` runs node with program text built at run time"],
+    ['echo {x}; eval "$v"', "`eval …` evaluates text built at run time"],
+    ["echo {x}; trap \"$v\" EXIT", "`trap … EXIT` evaluates text built at run time"],
+    ["echo {x}; find . -exec sh {} ;", "`find . -exec sh {}`: find is no launcher rye knows, and it may run sh"],
+    ["echo {x}; flock l perl f", "`flock l perl f`: flock is no launcher rye knows, and it may run perl"],
+    ["echo {x}; w busybox sh", "`w busybox sh`: w is no launcher rye knows, and it may run busybox"],
+    ["echo {x}; echo f | xargs sh", "`xargs sh` runs a shell that reads its program from a file or stdin"],
+    ["echo {x}; timeout 5 env sh f", "`timeout 5 env sh f` runs a shell that reads its program from a file or stdin"],
+    ["echo {x}; echo $(sh f)", "`sh f` runs a shell that reads its program from a file or stdin"],
+    ["echo {x}; sh -c 'sh f'", "`sh f` runs a shell that reads its program from a file or stdin, inside a nested shell's -c script"],
+    ["echo {x}; sh -c 'cat <<E'", "a script rye cannot read (a here-document), inside a nested shell's -c script"],
+    [`echo {x}; ./${"x".repeat(80)}`, `\`./${"x".repeat(55)}...\` names its program by a path, which the script may have written`],
+  ];
+  for (const [script, why] of unseen) {
+    it(JSON.stringify(script), () => {
+      expect(first(script)).toMatchObject({ role: "refuse", unseen: true, reason: why });
+      expect(unseenProgramIn(script)).toBe(why);
+    });
+  }
+
+  it("commands the build sees leave the script alone", () => {
+    for (const script of ["echo {x}; find . -name '*.txt'", "echo {x}; sh -c 'echo hi'", "echo {x}; python3 -c 'print(1)'", "echo {x}; python3 -c {y}", "echo {x}; node -e 'x' a", "echo {x}; perl -e 1", "echo {x}; eval 'a=1'", "echo {x}; trap 'rm f' EXIT", "echo {x}; exec 2>&1", "echo {x}; env", "echo {x}; git log", "echo {x}; sh -c {y}"]) {
+      expect(first(script).unseen, script).toBeUndefined();
+      expect(first(script).role, script).toBe("full");
+    }
+    expect(unseenProgramIn("git log; sh -c 'echo hi'")).toBeNull();
+  });
+
+  it("the verdict reaches every placeholder but a comment's, and never hides a nearer refusal", () => {
+    expect(reasons("cat {x}; sh f # {y}")).toEqual(["refuse*: `sh f` runs a shell that reads its program from a file or stdin", "undefined: "]);
+    expect(reasons("let {x}; x={y}; sh f")).toEqual(["refuse: as an argument of let, which reads it as code, a name or arithmetic", "refuse*: `sh f` runs a shell that reads its program from a file or stdin"]);
+    expect(unseenClassify("sh f # {x}")[0]).toMatchObject({ quote: "comment" });
+    expect(unseenClassify("sh f # {x}")[0]!.role).toBeUndefined();
+  });
+
+  it("nested shells' literal scripts are read at most MAX_SCRIPT_NESTING deep", () => {
+    const nest = (n: number, inner: string) => {
+      let s = inner;
+      for (let k = 0; k < n; k++) s = `sh -c ${s.replace(/[ '\\]/g, (c) => `\\${c}`)}`;
+      return s;
+    };
+    expect(nest(2, "true")).toBe("sh -c sh\\ -c\\ true");
+    expect(unseenProgramIn(nest(3, "true"))).toBeNull();
+    expect(unseenProgramIn(nest(3, "sh f"))).toMatch(/^`sh f` runs a shell that reads its program from a file or stdin, inside a nested shell's -c script/);
+    expect(MAX_SCRIPT_NESTING).toBe(128);
+  });
+});
+
+describe("the tool's own file", () => {
+  it("runs as the program, or as a shell's or interpreter's file, bare or quoted", () => {
+    for (const script of ["{tool_path} {x}", "python3 {tool_path} {x}", "python3 -u \"{tool_path}\" {x}", "sh '{tool_path}' {x}", "node {tool_path} {x} | head -n 1", "echo a | perl {tool_path} {x} > out.txt"]) {
+      const recs = unseenClassify(script);
+      expect(recs.filter((r) => r.unseen === true), script).toEqual([]);
+    }
+  });
+
+  it("is no exception where it is not the whole word, not a parameter, or not the tool's", () => {
+    for (const script of ["python3 {tool_path}x {x}", 'python3 "{tool_path}"x {x}', "python3 a{tool_path} {x}", 'python3 \\"{tool_path}\\" {x}']) {
+      expect(unseenClassify(script)[1]!.reason, script).toBe("`python3 … …` runs python3 with its program in a file");
+    }
+    expect(unseenClassify("python3 $(echo {tool_path}) {x}")[1]!.reason).toBe("`python3 … …` runs python3 with options rye cannot read");
+    expect(reasons("python3 {tool_path} {x}", { tool: () => false })[1]).toBe("refuse*: `python3 … …` runs python3 with its program in a file");
+    const spans = scriptPlaceholders("python3 {tool_path} {x}", (n) => unseenNames.has(n)).map(({ start, end }) => ({ start, end }));
+    expect(classifyScript("python3 {tool_path} {x}", spans)[1]).toMatchObject({ unseen: true });
+    const env = scriptPlaceholders("python3 {tool_path} {x}", (n) => unseenNames.has(n)).map((p) => ({ ...p, system: "env" as const }));
+    expect(classifyScript("python3 {tool_path} {x}", env)[1]).toMatchObject({ unseen: true });
+  });
+
+  it("holds only while nothing in the script could rewrite it first", () => {
+    const voided = (script: string) => unseenClassify(script).find((r) => r.unseen === true)?.reason;
+    expect(voided("echo {x} > {y}; python3 {tool_path}")).toBe("the tool's own file runs after an output redirection to a name built at run time, which could rewrite it");
+    expect(voided('echo {x} >> "$0"; python3 {tool_path}')).toBe("the tool's own file runs after an output redirection to a name built at run time, which could rewrite it");
+    expect(voided("echo {x} >| $f; python3 {tool_path}")).toBe("the tool's own file runs after an output redirection to a name built at run time, which could rewrite it");
+    expect(voided("cp {x} t; python3 {tool_path}")).toBe("the tool's own file runs after `cp … t`, which could rewrite it");
+    expect(voided("python3 {tool_path}; dd of=t")).toBe("the tool's own file runs after `dd of=t`, which could rewrite it");
+    expect(voided(`python3 {tool_path}; sed -i ${"s".repeat(70)} {x}`)).toBe(`the tool's own file runs after \`sed -i ${"s".repeat(53)}\`, which could rewrite it`);
+    // Reading commands, literal targets and input redirections leave it standing.
+    for (const script of ["echo {x} > log; cat < {y}; python3 {tool_path}", "printf '%s' {x} | python3 {tool_path} 2>&1 | tail -n 2", "ls; wc; cut; basename a; dirname a; realpath a; readlink a; stat a; du; true; false; head; python3 {tool_path} {x}"]) {
+      expect(voided(script), script).toBeUndefined();
+    }
+    // Without a value in the script there is nothing to refuse.
+    expect(unseenProgramIn("cp a b; python3 {tool_path}")).toBe("the tool's own file runs after `cp a b`, which could rewrite it");
+    expect(unseenProgramIn("cat a; python3 {tool_path}")).toBeNull();
   });
 });

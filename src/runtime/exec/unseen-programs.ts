@@ -77,7 +77,7 @@ export function judgeCommand(words: readonly CommandWord[], launch: Launch): Ver
   if (isInterpreter(name)) return interpreter(said, name, args, texts);
   if (EVALUATORS.has(name) && args.some((w) => w.expands)) return unseen(`${said} evaluates text built at run time`);
   if (!Object.hasOwn(LAUNCHERS, name) && !DATA_COMMANDS.has(name)) {
-    const inner = texts.find((t) => t !== null && (shellFamily(base(t), false) !== null || isInterpreter(base(t)) || ["busybox", ".", "source"].includes(base(t))));
+    const inner = texts.find((t) => t !== null && (shellFamily(base(t), false) !== null || isInterpreter(base(t)) || base(t) === "busybox"));
     if (inner !== undefined) return unseen(`${said}: ${name} is no launcher rye knows, and it may run ${inner}`);
   }
   return { ...NONE, readOnly: READ_ONLY.has(name) };
