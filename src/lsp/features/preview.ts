@@ -1,7 +1,7 @@
 // Preview: what the model receives from a directive, offered as a code lens and kept current (a
 // `rye/preview` notification after every check) for each directive whose preview was asked for.
 import { existsSync, lstatSync } from "node:fs";
-import { previewDirective, type PreviewResult } from "../../preview/preview-directive.js";
+import type { PreviewResult } from "../../preview/preview-directive.js";
 import { readRegularFile } from "../../project/source-text.js";
 import type { Session } from "../session.js";
 
@@ -45,6 +45,8 @@ async function preview(s: Session, uri: string, thread = true): Promise<PreviewR
   } catch (e) {
     return { status: "invalid", payload: { status: "error", error: `${samples}: ${(e as Error).message}` } };
   }
+  // The previewer compiles and emits: loaded by the first preview, not before the first diagnostics.
+  const { previewDirective } = await import("../../preview/preview-directive.js");
   return previewDirective(ws.sources(), { id: ref.id, inputs, thread }, ws.hookConfig);
 }
 

@@ -2,12 +2,13 @@
 // every run; where no built worker file exists (the sources run directly), the run happens here.
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { runCases, type CaseRunRequest, type TestRun } from "./case-run.js";
+import type { CaseRunRequest, TestRun } from "./case-run.js";
 
 const WORKER = ((url: URL) => (url.protocol === "file:" && url.pathname.endsWith(".js") && existsSync(url) ? url : null))(new URL("./case-worker.js", import.meta.url));
 
-export function runCasesApart(req: CaseRunRequest): Promise<TestRun> {
-  if (WORKER === null) return runCases(req);
+export async function runCasesApart(req: CaseRunRequest): Promise<TestRun> {
+  // The test runner (and execa behind it) loads with the first run here, not with the server.
+  if (WORKER === null) return (await import("./case-run.js")).runCases(req);
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { workerData: req });
     let answered = false;
