@@ -1,7 +1,7 @@
 // How a Vitest worker knows the rye-build/vite plugin feeds it: a token in the environment, made in
 // the process the plugin ran in with the user space's secret. A checkout's `.env` loaded into the
 // environment (`node --env-file=.env`) can set the variable, but cannot make the token: output is
-// still refused. Worker threads (`--pool=threads`) accept the plugin's token as forked workers do.
+// still refused. Worker threads (`--pool=threads`, `--pool=vmThreads`) accept the plugin's token as forked workers do.
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -64,14 +64,15 @@ test("greets", () => { expect(directives["examples/greet"].render({ name: "Ada" 
     expect(markerRan(marker)).toBe(false);
   }, 120_000);
 
-  test("the plugin's token reaches worker threads: the untouched build runs with --pool=threads", () => {
-    const r = vitest(PLUGIN, false, [], ["--pool=threads"]);
+  // threads: worker threads of the plugin's process; vmThreads: each test file in a vm context of such a thread.
+  test.each(["threads", "vmThreads"])("the plugin's token reaches --pool=%s: the untouched build runs", (pool) => {
+    const r = vitest(PLUGIN, false, [], [`--pool=${pool}`]);
     expect(r.status, r.all).toBe(0);
     expect(r.all).toMatch(/1 passed/);
   }, 120_000);
 
-  test("with the plugin and --pool=threads, a tampered module is refused and its payload never runs", () => {
-    const r = vitest(PLUGIN, true, [], ["--pool=threads"]);
+  test.each(["threads", "vmThreads"])("with the plugin and --pool=%s, a tampered module is refused and its payload never runs", (pool) => {
+    const r = vitest(PLUGIN, true, [], [`--pool=${pool}`]);
     expect(r.status).not.toBe(0);
     expect(r.all).toContain("Content modified since signing: examples/greet");
     expect(markerRan(marker)).toBe(false);
