@@ -7,6 +7,7 @@ import { splicedValueProblem } from "./spliced-args.js";
 import { templateExecStages } from "./template-exec.js";
 import { placeholdersOf } from "./caller-params.js";
 import { launchPositionProblem, stdinProblem } from "./caller-positions.js";
+import { envTypeProblem, envValueProblem, openWholeFields, restoreChannels } from "./value-channels.js";
 
 /** The chain's templates and values, to bind a `-c` script and check spliced values after templating. */
 export interface ScriptBinding {
@@ -58,19 +59,22 @@ export async function executePrimitive(
 ): Promise<ProcessResult> {
   const started = performance.now();
   let t;
+  const restore = options.restore ?? (<T>(v: T): T => v);
   try {
-    t = templateExecStages(config, params, options.osEnv);
-    if (options.restore) t = { ...options.restore({ command: t.command, args: t.args, cwd: t.cwd, input_data: t.input_data }), env: t.env };
+    const opened = options.restore ? openWholeFields(config, options.restore) : { config, restore };
+    t = restoreChannels(templateExecStages(opened.config, params, options.osEnv), opened.restore);
   } catch (e) {
     return failure(e instanceof Error ? e.message : String(e), started);
   }
   if (!t.command) return failure("No command specified", started);
   const nonString = [t.command, ...t.args, t.cwd ?? "", t.input_data ?? ""].find((v) => typeof v !== "string");
   if (nonString !== undefined) return failure(`expected str for a process argument, got ${JSON.stringify(nonString)}`, started);
+  const badEnv = envTypeProblem(t.env);
+  if (badEnv) return failure(badEnv, started);
   let args = t.args as string[];
   if (options.script) {
     try {
-      args = bindValues(t.command as string, args, config, params, options.script);
+      args = bindValues(t.command as string, args, { config, params, restore }, options.script);
     } catch (e) {
       return failure(e instanceof Error ? e.message : String(e), started);
     }
@@ -87,18 +91,27 @@ export async function executePrimitive(
   });
 }
 
+/** What one run resolved: the templated config and the parameters it was templated with. */
+interface RunValues {
+  config: Readonly<Record<string, unknown>>;
+  params: Readonly<Record<string, unknown>>;
+  restore: <T>(value: T) => T;
+}
+
 /**
  * Binds the `-c` script a proven shell runs (through any launchers) and checks every other spliced
  * value is inert; throws with a message naming the placeholder when a value is refused.
  */
-function bindValues(command: string, args: string[], config: Readonly<Record<string, unknown>>, params: Readonly<Record<string, unknown>>, b: ScriptBinding): string[] {
+function bindValues(command: string, args: string[], run: RunValues, b: ScriptBinding): string[] {
   const { parameters, chainConfig, callerParams } = b;
+  const { config, params } = run;
   const c = config as Record<string, unknown>;
   // A parameter's value as the caller gave it: the original's later passes would re-scan it for
   // placeholders. `command`/`args` and the chain's own keys resolve as pass 2 leaves them.
   const own = (o: object, name: string) => Object.hasOwn(o, name);
+  // A chain key templated with a caller's value holds that value sealed: put it back.
   const param = (name: string) =>
-    !CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined;
+    run.restore(!CONFIG_KEYS.has(name) && own(parameters, name) ? parameters[name] : own(c, name) ? c[name] : own(params, name) ? params[name] : undefined);
   // params_json is the caller's parameters as JSON text: as untrusted as they are. Trust follows a
   // value's origin, not its name: a chain key whose authored text takes a caller's parameter or an
   // environment value (`n: "{count}"`, `m: "${X}"`) holds that value after pass 2, so it is the caller's too.
@@ -114,6 +127,8 @@ function bindValues(command: string, args: string[], config: Readonly<Record<str
     return names.some((n) => tainted(n, seen));
   };
   const origin = { fromCaller, known: (name: string) => param(name) !== undefined };
+  const envProblem = envValueProblem({ templates: b.env, param, fromCaller });
+  if (envProblem) throw new Error(envProblem);
   const positions = { chainConfig, callerParams, env: b.env, param, origin };
   const refused = launchPositionProblem(command, args, positions) ?? stdinProblem(command, args, positions);
   if (refused) throw new Error(refused);

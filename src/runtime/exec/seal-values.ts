@@ -1,39 +1,71 @@
 // A caller's value is never a template (docs/security-model.md): the executor's passes expand
 // `${VAR}` and re-scan substituted text for `{name}` up to three times, which is right for the
 // chain's own text and wrong for a value, where `${API_KEY}` or `{tool_path}` would be filled in. So
-// before templating each caller string that holds `{` or `$` is replaced by an opaque token (no
-// `{`, `}` or `$`, ASCII only, so every pass and Python's repr leave it as it is), and the tokens
-// are put back once templating is done: substitution is single-pass for values.
+// before templating, each caller value whose text could hold a template is replaced by ONE opaque
+// token (no `{`, `}` or `$`, ASCII only, so every pass and Python's repr leave it as it is) standing
+// for the whole value: a string, or a dict or list with its keys, nested reprs and numbers, all of
+// whose text comes from the caller. Sealing parts (strings inside a container) is not enough: str()
+// of a dict writes its keys raw. Restoring puts back, once templating is done, the text the original
+// would have substituted, computed once from the raw value: the value itself where a token is the
+// whole field (a typed substitution), its str() where a token sits inside larger text.
 import { randomBytes } from "node:crypto";
+import { PyFloat, pyStr } from "../pystr.js";
 import { defineKey, isPlainObject } from "./expand-env.js";
 
 /** Tokens for values, and the way back. */
 export interface ValueSeal {
-  /** The value, or its token when it holds a templating character. */
+  /** The value, or one token for all of it when its text could hold a template. */
   seal: (value: unknown) => unknown;
-  /** Puts every token in `value` (strings, arrays, objects) back to its original text. */
+  /**
+   * Puts every token in `value` (strings, arrays, plain objects) back: a string that is exactly a
+   * token becomes the raw value (typed), a token inside text becomes the raw value's str().
+   */
   restore: <T>(value: T) => T;
+}
+
+/** Whether str() of `value` could hold a template: it has `{` or `$` and is not an empty container. */
+export function mayHoldTemplate(value: unknown): boolean {
+  if (typeof value === "string") return /[{$]/.test(value);
+  if (!isContainer(value)) return false;
+  // An empty container renders as `{}` or `[]`: no placeholder, and sealing it would change its truth.
+  if (containerSize(value) === 0) return false;
+  return /[{$]/.test(pyStr(value));
 }
 
 /** A fresh seal with its own random token part, so no caller can write a token of another value. */
 export function valueSeal(): ValueSeal {
   const nonce = randomBytes(8).toString("hex");
-  const values: string[] = [];
+  const values: unknown[] = [];
+  const texts: string[] = [];
   const token = new RegExp(`@rye-value-${nonce}-(\\d+)@`, "g");
+  const whole = new RegExp(`^@rye-value-${nonce}-(\\d+)@$`);
   const seal = (value: unknown): unknown => {
-    if (typeof value === "string") {
-      if (!/[{$]/.test(value)) return value;
-      values.push(value);
-      return `@rye-value-${nonce}-${values.length - 1}@`;
-    }
-    return deep(value, seal);
+    if (!mayHoldTemplate(value)) return value;
+    values.push(value);
+    texts.push(pyStr(value));
+    return `@rye-value-${nonce}-${values.length - 1}@`;
   };
   const restore = <T>(value: T): T => {
     if (values.length === 0) return value;
-    const one = (v: unknown): unknown => (typeof v === "string" ? v.replace(token, (_m, i: string) => values[Number(i)]!) : deep(v, one));
+    const one = (v: unknown): unknown => {
+      if (typeof v !== "string") return deep(v, one);
+      const w = whole.exec(v);
+      if (w) return values[Number(w[1])];
+      return v.replace(token, (_m, i: string) => texts[Number(i)]!);
+    };
     return one(value) as T;
   };
   return { seal, restore };
+}
+
+function isContainer(value: unknown): value is unknown[] | Map<unknown, unknown> | Record<string, unknown> {
+  return Array.isArray(value) || value instanceof Map || (value !== null && typeof value === "object" && !(value instanceof PyFloat));
+}
+
+function containerSize(value: unknown[] | Map<unknown, unknown> | Record<string, unknown>): number {
+  if (Array.isArray(value)) return value.length;
+  if (value instanceof Map) return value.size;
+  return Object.keys(value).length;
 }
 
 function deep(value: unknown, f: (v: unknown) => unknown): unknown {
