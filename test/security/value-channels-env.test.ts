@@ -1,0 +1,66 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ChainPlan } from "../../src/runtime/exec/plan.js";
+import { hostileValue, plan, run, which } from "./interpreters-helpers.js";
+
+// Class 1, the env channel: an env_config value filled from a caller's parameter reaches a program
+// rye cannot read (a shell's arithmetic reads a variable's value as an expression, `a[$(…)]` runs),
+// so each caller placeholder in an env value must be inert, whole or spliced, or the run is refused
+// before anything starts; an accepted value arrives as the caller sent it (never as a seal token).
+
+const dir = mkdtempSync(join(tmpdir(), "rye-env-channel-"));
+const MARKER = join(dir, "marker");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_";
+const inert = (v: string) => v.length <= 4096 && [...v].every((c) => SET.includes(c));
+
+function withEnv(p: ChainPlan, env: Record<string, string>): ChainPlan {
+  return { ...p, env_configs: [{ item_id: "t/interp", env_config: { env } }] };
+}
+
+const bash = which("bash");
+if (!bash) console.log("skipped: bash is not installed (the arithmetic reader of the env channel)");
+
+describe.skipIf(!bash)("a caller's value in the environment is inert or refused", () => {
+  const arithmetic = (g: string, template = "{g}") =>
+    run(dir, withEnv(plan(dir, "bash", ["-c", 'printf "%s" "$GREETING"; [[ $GREETING -gt 0 ]] || true']), { GREETING: template }), { g }, {});
+
+  it("an inert value arrives as sent", async () => {
+    const r = await arithmetic("hello_42");
+    expect(r.status, String(r.error)).toBe("success");
+    expect(r.data?.stdout).toBe("hello_42");
+  });
+
+  it("a value that would run code through the shell's arithmetic is refused, naming the placeholder and the variable; no marker", async () => {
+    for (const g of [`a[$(touch ${MARKER})]`, `x[\`touch ${MARKER}\`]`, "cost is $5 {approx}"]) {
+      for (const template of ["{g}", "pre_{g}"]) {
+        const r = await arithmetic(g, template);
+        expect(r.status, g).toBe("error");
+        expect(String(r.error)).toContain("the value of {g}");
+        expect(String(r.error)).toContain("GREETING");
+        expect(existsSync(MARKER)).toBe(false);
+      }
+    }
+  });
+
+  it("accepts exactly the inert values, whole or spliced (property over hostile values)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(hostileValue(MARKER), fc.stringMatching(/^[A-Za-z0-9_]{0,12}$/)), fc.constantFrom("{g}", "v_{g}_w"), async (g, template) => {
+        const r = await arithmetic(g, template);
+        if (inert(g)) expect(r.data?.stdout, g).toBe(template.replace("{g}", g));
+        else expect(r.status, g).toBe("error");
+        expect(existsSync(MARKER)).toBe(false);
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it("the chain's own env values and rye's paths are not the caller's: they pass unchecked", async () => {
+    const r = await run(dir, withEnv(plan(dir, "sh", ["-c", 'printf "%s|%s" "$A" "$B"']), { A: "x y {tool_dir}", B: "${HOME}" }), {}, { HOME: "/h o" });
+    expect(r.data?.stdout ?? r.error).toBe(`x y ${dir}|/h o`);
+  });
+});
