@@ -22,7 +22,7 @@ const bySpace = new Map<string, Buffer | null>();
 export function bookkeepingFor(project: string, env: NodeJS.ProcessEnv, cwd = process.cwd()): Bookkeeping {
   const space = resolve(cwd, userSpace(env));
   // Checked as a folder the project holds, so "the project that holds it" is the project itself.
-  if (userSpaceRefusal(space, join(resolve(cwd, project), ".rye-cache")) !== null) return UNAUTHENTICATED;
+  if (userSpaceRefusal(space, join(resolve(cwd, project), ".rye-cache"), Boolean(env.USER_SPACE)) !== null) return UNAUTHENTICATED;
   let secret = bySpace.get(space);
   if (secret === undefined) bySpace.set(space, (secret = readSecret(secretFile(space)) ?? createSecret(secretFile(space))));
   return secret ? new Bookkeeping(secret) : UNAUTHENTICATED;

@@ -9,10 +9,11 @@
  * read. The user space (2, 3 when not pinned by RYE_SIGNING_KEY_DIR) is refused when it could be part
  * of the checkout that holds the checked path: see `userSpaceRefusal`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { fingerprint, normalizePem, TRUST_DIRS, userSpace } from "../sign/keys.js";
-import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore } from "../sign/trust-store.js";
+import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore, type UnreadableEntry } from "../sign/trust-store.js";
+import { readRegularText } from "../project/read-regular.js";
 import { userSpaceRefusal } from "./user-space-refusal.js";
 
 export { userSpaceRefusal };
@@ -40,7 +41,8 @@ export interface TrustAnchors {
 
 /** Public keys in a .pem file, or in a trusted-key .toml (whose own fingerprint is recomputed). */
 function keysIn(path: string, source: string): TrustedKey[] {
-  const text = readFileSync(path, "utf8").replace(/\r\n?/g, "\n");
+  // Named by whoever runs the check (a flag, RYE_TRUSTED_KEYS, the signing key folder): links followed, still regular and bounded.
+  const text = readRegularText(path, { kind: "key", link: { links: "follow" } }).replace(/\r\n?/g, "\n");
   if (path.endsWith(".toml")) return [parseTrustedKeyToml(text, source, path)];
   const pems = [...text.matchAll(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g)].map((m) => normalizePem(m[0]));
   if (pems.length === 0) throw new Error("no PUBLIC KEY block");
@@ -103,7 +105,7 @@ export function userSpaceSigningKey(space: string, env: NodeJS.ProcessEnv, warni
 /** The user space a check of `checkedPath` would read, and why it refuses it (null when it does not: see `userSpaceRefusal`). */
 export function userSpaceFor(checkedPath: string, env: NodeJS.ProcessEnv, cwd: string): { space: string; refusal: string | null } {
   const space = resolve(cwd, userSpace(env));
-  return { space, refusal: userSpaceRefusal(space, resolve(cwd, checkedPath)) };
+  return { space, refusal: userSpaceRefusal(space, resolve(cwd, checkedPath), Boolean(env.USER_SPACE)) };
 }
 
 /** The trust anchors for checking `checkedPath` (an output folder or a bundle). */
@@ -112,6 +114,7 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
   const cwd = options.cwd ?? process.cwd();
   const warnings: string[] = [];
   const consulted: string[] = [];
+  const unreadable: UnreadableEntry[] = [];
   const keys = pinnedKeys(options.trustedKeys ?? [], env, cwd, warnings, consulted);
   const { space, refusal } = userSpaceFor(options.checkedPath, env, cwd);
   if (refusal) {
@@ -124,6 +127,7 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
     const store = loadTrustStore([{ root: space, label: "user space trust store" }]);
     keys.push(...store.list());
     warnings.push(...store.warnings);
+    unreadable.push(...store.unreadable);
   }
-  return { store: createTrustStore(keys, warnings, options.now), consulted, warnings };
+  return { store: createTrustStore(keys, warnings, options.now, unreadable), consulted, warnings };
 }

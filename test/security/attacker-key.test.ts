@@ -10,11 +10,11 @@ import { cleanEnv, inject, makeProject, markerRan, node, plantTrustedKey, resign
 type Layout = "project" | "out" | "ancestor";
 
 /** The clone: `<base>/clone` (a git checkout), the project at its root or in `app/`, built and poisoned by the attacker. */
-function attackerCheckout(layout: Layout) {
+function attackerCheckout(layout: Layout, git = true) {
   const base = tempDir();
   const clone = join(base, "clone");
   const project = makeProject(layout === "ancestor" ? join(clone, "app") : clone);
-  mkdirSync(join(clone, ".git"), { recursive: true });
+  if (git) mkdirSync(join(clone, ".git"), { recursive: true });
   const attackerHome = join(base, "attacker-home");
   const built = rye(project, cleanEnv({ USER_SPACE: attackerHome }), "bundle");
   expect(built.status, built.stderr).toBe(0);
@@ -86,6 +86,14 @@ describe("an attacker's out/ and bundle, signed with the attacker's key", () => 
     const env = cleanEnv({ USER_SPACE: c.clone });
     expectEverythingRefused(c, env);
     expect(rye(c.project, env, "verify", "out").stderr).toMatch(/The user space .*clone is not used to verify .*: it is in the same git working tree/);
+  }, 120_000);
+
+  test("HOME is the checkout's root, with no .git anywhere (a container): a user space nobody named does not vouch for a sub-project", () => {
+    const c = attackerCheckout("ancestor", false);
+    // No USER_SPACE: the user space is HOME, which is the clone, and not this account's home folder.
+    const env = { PATH: process.env.PATH ?? "", HOME: c.clone };
+    expectEverythingRefused(c, env);
+    expect(rye(c.project, env, "verify", "out").stderr).toMatch(/it lies above the checked path with no git repository between them, and it is not this account's home folder/);
   }, 120_000);
 
   test("a user space that is the project itself does not vouch, git or not", () => {
