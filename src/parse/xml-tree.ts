@@ -72,10 +72,28 @@ function failed(e: unknown): never {
 function tree(raw: RawElement, src: XmlSource): XmlElement {
   const loc = (start: number, end: number): Location =>
     src.lines.location(src.source, src.toFile(start), src.toFile(end));
-  return convert(raw, loc, new Map());
+  return convert(raw, loc, null);
 }
 
-function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope: Map<string, string>): XmlElement {
+/**
+ * The namespace declarations in force: an element's own, then its ancestors'. Chained rather than
+ * copied: a copy per declaring element made siblings under an element with many declarations
+ * quadratic; a lookup walks at most MAX_XML_DEPTH levels.
+ */
+interface Scope {
+  own: Map<string, string>;
+  parent: Scope | null;
+}
+
+function lookup(scope: Scope | null, prefix: string): string | undefined {
+  for (let s = scope; s; s = s.parent) {
+    const uri = s.own.get(prefix);
+    if (uri !== undefined) return uri;
+  }
+  return undefined;
+}
+
+function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope: Scope | null): XmlElement {
   const local = withNamespaces(raw, scope);
   const attrib: Record<string, string> = {};
   const attribLocs: Record<string, Location> = {};
@@ -132,23 +150,22 @@ function convert(raw: RawElement, loc: (s: number, e: number) => Location, scope
 
 const declaresNamespace = (a: RawElement["attrs"][number]) => a.name === "xmlns" || a.name.startsWith("xmlns:");
 
-function withNamespaces(raw: RawElement, scope: Map<string, string>): Map<string, string> {
-  // Nearly every element declares none: no list is made for it.
+function withNamespaces(raw: RawElement, scope: Scope | null): Scope | null {
+  // Nearly every element declares none: no map is made for it.
   if (!raw.attrs.some(declaresNamespace)) return scope;
-  const decls = raw.attrs.filter(declaresNamespace);
-  const next = new Map(scope);
-  for (const d of decls) next.set(d.name === "xmlns" ? "" : d.name.slice(6), d.value);
-  return next;
+  const own = new Map<string, string>();
+  for (const d of raw.attrs) if (declaresNamespace(d)) own.set(d.name === "xmlns" ? "" : d.name.slice(6), d.value);
+  return { own, parent: scope };
 }
 
 /** ElementTree's `{uri}local` names; an undeclared prefix is expat's "unbound prefix". */
-function qualify(name: string, scope: Map<string, string>, at: number, isElement = false): string {
+function qualify(name: string, scope: Scope | null, at: number, isElement = false): string {
   const colon = name.indexOf(":");
   if (colon === -1) {
-    const uri = isElement ? scope.get("") : undefined;
+    const uri = isElement ? lookup(scope, "") : undefined;
     return uri ? `{${uri}}${name}` : name;
   }
-  const uri = scope.get(name.slice(0, colon));
+  const uri = lookup(scope, name.slice(0, colon));
   if (uri === undefined) throw new XmlSyntaxError("unbound prefix", at);
   return `{${uri}}${name.slice(colon + 1)}`;
 }
