@@ -2,7 +2,7 @@
 // sourceURL, a vm filename, an import.meta stand-in), and the token that tells a Vitest worker the
 // Vite plugin feeds it. The whole guard runs in real processes in load-paths-function-runners,
 // load-paths-vite-ssr and load-paths-vitest-token.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -162,12 +162,10 @@ describe("the token that tells a runner the plugin feeds it", () => {
   });
 
   test("a user space inside the project has no secret: the mark is kept in memory, and no token is handed on or accepted", () => {
-    const project = mkdtempSync(join(tmpdir(), "rye-runner-project-"));
-    mkdirSync(join(project, "home"));
-    const cwd = process.cwd();
-    process.chdir(project);
+    // Inside the working directory's project (its git working tree), as a checkout could carry one.
+    const inside = mkdtempSync(join(process.cwd(), "node_modules", ".rye-runner-space-"));
     try {
-      process.env.USER_SPACE = join(project, "home");
+      process.env.USER_SPACE = inside;
       process.env[RUNNER_VERIFIED] = "stale";
       markRunnerVerified();
       expect(process.env[RUNNER_VERIFIED]).toBeUndefined();
@@ -176,7 +174,7 @@ describe("the token that tells a runner the plugin feeds it", () => {
       process.env[RUNNER_VERIFIED] = tokenFor(process.pid, "anything");
       expect(runnerUnverified()).not.toBeNull();
     } finally {
-      process.chdir(cwd);
+      rmSync(inside, { recursive: true, force: true });
     }
   });
 });
