@@ -99,8 +99,8 @@ interface RunValues {
 }
 
 /**
- * Binds the `-c` script a proven shell runs (through any launchers) and checks every other spliced
- * value is inert; throws with a message naming the placeholder when a value is refused.
+ * Binds the `-c` script a proven shell runs (through any launchers) and checks every value channel
+ * (spliced values inert or path-safe, env values, launch positions, stdin); throws with a message naming the placeholder when a value is refused.
  */
 function bindValues(command: string, args: string[], run: RunValues, b: ScriptBinding): string[] {
   const { parameters, chainConfig, callerParams } = b;
@@ -134,7 +134,13 @@ function bindValues(command: string, args: string[], run: RunValues, b: ScriptBi
   if (refused) throw new Error(refused);
   const source = scriptSource(command, args, chainConfig, callerParams, origin);
   const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
-  const problem = splicedValueProblem(shellName(command), source ? source.index : -1, { chainConfig, callerParams, env: b.env, param, fromCaller });
+  // The chain's own key holding text with no placeholder is constant: the build saw it.
+  const constant = (name: string) => !own(parameters, name) && own(chainConfig, name) && isConstantText(chainConfig[name]);
+  const problem = splicedValueProblem(shellName(command), source ? source.index : -1, { chainConfig, callerParams, env: b.env, param, fromCaller, constant });
   if (problem) throw new Error(problem);
   return bound;
+}
+
+function isConstantText(value: unknown): boolean {
+  return typeof value === "string" ? !/[{$]/.test(value) : value === null || typeof value !== "object";
 }
