@@ -354,6 +354,14 @@ describe("commands that run program text the build never sees", () => {
     ["echo {x}; /usr/bin/printf a", "`/usr/bin/printf a` names its program by a path, which the script may have written"],
     ["echo {x}; $r a", "`… a`, a command rye cannot follow (the program is not a literal word), may run any program"],
     ["echo {x}; env --bogus true", "`env --bogus true`, a command rye cannot follow (env: unknown option --bogus), may run any program"],
+    ["echo {x}; builtin . f", "`builtin . f` reads a file as shell code"],
+    ["echo {x}; builtin source f", "`builtin source f` reads a file as shell code"],
+    ["echo {x}; zsh -c 'true'", "`zsh -c true` runs zsh, which first reads startup files such as ~/.zshenv"],
+    ["echo {x}; bash -lc 'true'", "`bash -lc true` runs a login shell, which first reads startup files such as ~/.profile"],
+    ["echo {x}; bash -e -l -c 'true'", "`bash -e -l -c true` runs a login shell, which first reads startup files such as ~/.profile"],
+    ["echo {x}; bash --login -c 'true'", "`bash --login -c true` runs a login shell, which first reads startup files such as ~/.profile"],
+    ["echo {x}; BASH_ENV=f bash -c 'true'", "`bash -c true` runs a shell with environment assignments, which can name startup files it reads first"],
+    ["echo {x}; env ENV=f sh -c 'true'", "`env ENV=f sh -c true` runs a shell with environment assignments, which can name startup files it reads first"],
     ["echo {x}; python3 f.py", "`python3 f.py` runs python3 with its program in a file"],
     ["echo {x}; python3 -m m", "`python3 -m m` runs a module that is looked up at run time"],
     ["echo {x}; python3", "`python3` runs python3, which reads its program from stdin"],
@@ -381,7 +389,7 @@ describe("commands that run program text the build never sees", () => {
   }
 
   it("commands the build sees leave the script alone", () => {
-    for (const script of ["echo {x}; find . -name '*.txt'", "echo {x}; sh -c 'echo hi'", "echo {x}; python3 -c 'print(1)'", "echo {x}; python3 -c {y}", "echo {x}; node -e 'x' a", "echo {x}; perl -e 1", "echo {x}; eval 'a=1'", "echo {x}; trap 'rm f' EXIT", "echo {x}; exec 2>&1", "echo {x}; env", "echo {x}; git log", "echo {x}; sh -c {y}"]) {
+    for (const script of ["echo {x}; find . -name '*.txt'", "echo {x}; builtin echo .", "echo {x}; A=1 cat f; sh -c 'true'", "echo {x}; env -i sh -c 'true'", "echo {x}; sh -c 'echo l' -l", "echo {x}; sh -c 'echo hi'", "echo {x}; python3 -c 'print(1)'", "echo {x}; python3 -c {y}", "echo {x}; node -e 'x' a", "echo {x}; perl -e 1", "echo {x}; eval 'a=1'", "echo {x}; trap 'rm f' EXIT", "echo {x}; exec 2>&1", "echo {x}; env", "echo {x}; git log", "echo {x}; sh -c {y}"]) {
       expect(first(script).unseen, script).toBeUndefined();
       expect(first(script).role, script).toBe("full");
     }

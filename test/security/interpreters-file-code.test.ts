@@ -56,6 +56,10 @@ const RUNNERS: [string, Lang, boolean][] = [
   ["chmod +x F && ./F", "sh", true],
   ["chmod +x F && r=./F && $r", "sh", true],
   ["chmod +x F && $(pwd)/F", "sh", true],
+  ["BASH_ENV=F bash -c true", "sh", which("bash") !== null],
+  ["env BASH_ENV=F bash -c true", "sh", which("bash") !== null],
+  ["cp F .zshenv && HOME=$(pwd) zsh -c true", "sh", which("zsh") !== null],
+  ["builtin . ./F", "sh", which("bash") !== null],
   ["python3 F", "py", python !== null],
   ["cp F m.py && python3 -m m", "py", python !== null],
   ["python3 < F", "py", python !== null],
@@ -104,13 +108,17 @@ describe("a value-carrying shell script runs no program text the build did not s
 
   it("refused at run and at build, marker absent (matrix: channels × writers × runners × shells)", async () => {
     let rows = 0;
-    for (const shell of shells) {
+    for (const [k, shell] of shells.entries()) {
+      // Every writer under the first shell; two of each kind under the others (the rule reads the
+      // script, not the shell, so the outer shell varies the launch only).
+      const writers = k === 0 ? WRITERS : [WRITERS[0]!, WRITERS[2]!];
+      const stdinWriters = k === 0 ? STDIN_WRITERS : STDIN_WRITERS.slice(0, 2);
       for (const [runner, lang] of installed) {
         const value = PAYLOAD[lang];
         const cases: [string, unknown[], Record<string, unknown>][] = [
-          ...WRITERS.map((w): [string, unknown[], Record<string, unknown>] => [`${w.replace("SRC", "{v}")} && ${runner}`, [], {}]),
-          ...WRITERS.map((w): [string, unknown[], Record<string, unknown>] => [`${w.replace("SRC", '"$1"')} && ${runner}`, ["sh", "{v}"], {}]),
-          ...STDIN_WRITERS.map((w): [string, unknown[], Record<string, unknown>] => [`${w} && ${runner}`, [], { input_data: "{v}" }]),
+          ...writers.map((w): [string, unknown[], Record<string, unknown>] => [`${w.replace("SRC", "{v}")} && ${runner}`, [], {}]),
+          ...writers.map((w): [string, unknown[], Record<string, unknown>] => [`${w.replace("SRC", '"$1"')} && ${runner}`, ["sh", "{v}"], {}]),
+          ...stdinWriters.map((w): [string, unknown[], Record<string, unknown>] => [`${w} && ${runner}`, [], { input_data: "{v}" }]),
         ];
         for (const [script, after, extra] of cases) {
           reset();

@@ -114,9 +114,12 @@ function classifyList(tokens: readonly Token[], programs: Programs): void {
   let redirect: string | null = null;
   let forState: "name" | "in" | "list" | null = null;
   const pipes: [number, PipeRole][] = [];
+  // The command's own environment assignments (`BASH_ENV=f sh -c …`): they can name startup files.
+  let assigned = false;
   const finish = () => {
-    classifyCommand(argv, programs);
+    classifyCommand(argv, programs, assigned);
     argv = [];
+    assigned = false;
   };
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
@@ -153,6 +156,7 @@ function classifyList(tokens: readonly Token[], programs: Programs): void {
       continue;
     }
     if (argv.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(t.prefix)) {
+      assigned = true;
       apply(t, { role: "inert", reason: "an assignment's value (the variable could later be read as arithmetic or a name)" });
       continue;
     }
@@ -194,10 +198,10 @@ function doubleBracket(tokens: readonly Token[], k: number): number {
  * the program's first argument (launchers, their options, the program) are all literal: a
  * placeholder there stops the launcher walk, so they hold no placeholder a role could reach.
  */
-function classifyCommand(argv: readonly WordTok[], programs: Programs): void {
+function classifyCommand(argv: readonly WordTok[], programs: Programs, assigned = false): void {
   const launch = walkLaunchers(argv.map((w) => w.text));
   if (launch.proven && REDEFINING_COMMANDS.has(launch.name)) throw new Poison(`${launch.name}, which changes what command names mean`);
-  if (argv.length > 0) judge(argv, launch, programs);
+  if (argv.length > 0) judge(argv, launch, programs, assigned);
   const role = commandRole(launch);
   const roles = argv.map(() => role);
   // Only a data command rye followed may give its arguments more (printf: after a string-only format).
@@ -209,8 +213,8 @@ function classifyCommand(argv: readonly WordTok[], programs: Programs): void {
 }
 
 /** Records what one command does with program text; a nested shell's literal script is read too. */
-function judge(argv: readonly WordTok[], launch: Launch, programs: Programs): void {
-  const verdict = judgeCommand(argv.map((w) => ({ text: w.text, expands: w.expands, tool: isToolWord(w, programs) })), launch);
+function judge(argv: readonly WordTok[], launch: Launch, programs: Programs, assigned: boolean): void {
+  const verdict = judgeCommand(argv.map((w) => ({ text: w.text, expands: w.expands, tool: isToolWord(w, programs) })), launch, assigned);
   // A backstop: quoting each level of a literal -c script at least doubles its escapes, so no script
   // under the file-size limit reaches it.
   // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator,StringLiteral: see above.

@@ -46,8 +46,11 @@ const base = (word: string) => word.slice(word.lastIndexOf("/") + 1);
 const NONE: Verdict = { unseen: null, nested: null, runsTool: false, readOnly: false };
 const unseen = (why: string): Verdict => ({ ...NONE, unseen: why });
 
-/** Judges one simple command (`words`, with `launch` from the launcher walk over their texts). */
-export function judgeCommand(words: readonly CommandWord[], launch: Launch): Verdict {
+/**
+ * Judges one simple command (`words`, with `launch` from the launcher walk over their texts);
+ * `assigned` says environment assignments stand before it (`BASH_ENV=f sh -c …`).
+ */
+export function judgeCommand(words: readonly CommandWord[], launch: Launch, assigned = false): Verdict {
   const shown = words.map((w) => w.text ?? "…").join(" ");
   const said = `\`${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}\``;
   if (words[0]?.tool === true) return { ...NONE, runsTool: true };
@@ -59,13 +62,25 @@ export function judgeCommand(words: readonly CommandWord[], launch: Launch): Ver
   const program = words[launch.program]!.text!;
   if (program.includes("/")) return unseen(`${said} names its program by a path, which the script may have written`);
   const name = launch.name;
-  if (name === "." || name === "source") return unseen(`${said} reads a file as shell code`);
+  if (name === "." || name === "source" || (name === "builtin" && (words[launch.program + 1]?.text === "." || words[launch.program + 1]?.text === "source"))) {
+    return unseen(`${said} reads a file as shell code`);
+  }
   const args = words.slice(launch.program + 1);
   // A word that only placeholders keep from being literal is read as one operand (a value placed
   // there cannot be an option: its own role refuses that), the tool's own path among them.
   const texts = args.map((w) => w.text ?? (w.expands ? null : "…"));
   if (launch.family !== null) {
     if (typeof parseShellOptions(texts) === "string") return unseen(`${said} runs a shell with options rye does not read`);
+    // A shell reads startup files before its script: always for zsh (.zshenv), for a login shell
+    // (.profile), and wherever the environment names one (BASH_ENV, ENV, ZDOTDIR, HOME).
+    if (launch.family === "zsh") return unseen(`${said} runs zsh, which first reads startup files such as ~/.zshenv`);
+    // The shell's own options: the words before its script (`-c`) or its first operand.
+    const end = launch.script >= 0 ? launch.script - launch.program - 1 : texts.findIndex((t) => t === null || !/^[-+]/.test(t));
+    const options = texts.slice(0, end < 0 ? texts.length : end);
+    if (options.some((t) => t === "--login" || /^-[A-Za-z]*l/.test(t!))) return unseen(`${said} runs a login shell, which first reads startup files such as ~/.profile`);
+    if (assigned || words.slice(0, launch.program).some((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text!))) {
+      return unseen(`${said} runs a shell with environment assignments, which can name startup files it reads first`);
+    }
     if (launch.script >= 0) {
       const script = words[launch.script]!;
       if (script.expands) return unseen(`${said} runs a shell whose -c script is built at run time`);
