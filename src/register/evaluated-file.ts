@@ -27,7 +27,7 @@ function real(path: string): string {
  * decoded; a relative name is taken from the working directory.
  */
 export function fileOfName(name: string, cwd: string = process.cwd()): string | null {
-  if (name === "" || name.startsWith("\0")) return null;
+  if (name.startsWith("\0")) return null;
   let path = name.replace(/[?#].*$/s, "");
   if (path.startsWith("file:")) {
     try {
@@ -37,7 +37,7 @@ export function fileOfName(name: string, cwd: string = process.cwd()): string | 
     }
   } else if (/^[a-z][a-z0-9+.-]+:/i.test(path)) {
     return null;
-  } else if (path.includes("%")) {
+  } else {
     try {
       path = decodeURIComponent(path);
     } catch {

@@ -34,6 +34,7 @@ describe("fileOfName", () => {
     ["percent-escaped whitespace", join(dir, "a%20b.js"), spaced],
     ["a link, resolved", link, file],
     ["a file that does not exist, as named", join(dir, "none.js"), join(dir, "none.js")],
+    ["a colon inside a path (no scheme)", join(dir, "ab:c.js"), join(dir, "ab:c.js")],
   ])("%s", (_, name, expected) => {
     expect(fileOfName(name)).toBe(expected);
   });
@@ -89,6 +90,8 @@ describe("metaFiles", () => {
     ["a url that is no string", { url: new URL(pathToFileURL(file).href) }],
     ["an inherited url", Object.create({ url: pathToFileURL(file).href }) as object],
     ["a string argument", pathToFileURL(file).href],
+    ["a url that is a bare path", { url: "real.js" }],
+    ["a file URL that names no local file", { url: "file://host/x.js" }],
   ])("names nothing: %s", (_, arg) => {
     expect(metaFiles([arg])).toEqual([]);
   });
