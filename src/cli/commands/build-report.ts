@@ -4,7 +4,7 @@
 import { relative, resolve } from "node:path";
 import type { SourceFile } from "../../model/source.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { formatDiagnostic, formatGithubAnnotation, formatSummary } from "../../diagnostics/format.js";
+import { formatDiagnostic, formatGithubAnnotation, formatSummary, type FormatOptions } from "../../diagnostics/format.js";
 import { VERSION } from "../../version.js";
 import type { Io } from "../io.js";
 import { useColor } from "../io.js";
@@ -97,11 +97,25 @@ export function writeDiagnostics(
   const color = useColor(io);
   const shown = o.verbose ? diagnostics : diagnostics.filter((d) => d.severity !== "info");
   // One write for the whole report: a no-op build repeats hundreds of stored warnings.
-  const report = shown.map((d) => `${formatDiagnostic(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
+  const report = shown.map((d) => `${formatted(d, { color, sources: sourcesByPath, displayPath: display })}\n`);
   const summary = formatSummary(shown);
   if (summary) report.push(`${summary}\n`);
   if (report.length > 0) io.stderr.write(report.join(""));
   if (io.env.GITHUB_ACTIONS === "true" && shown.length > 0) io.stdout.write(shown.map((d) => `${formatGithubAnnotation(d, display)}\n`).join(""));
+}
+
+// A watch cycle reprints every diagnostic, and most are the same objects as the cycle before (the
+// items that did not change): each keeps its text while what it was formatted from stays the same.
+const lastFormatted = new WeakMap<Diagnostic, { text: string | undefined; color: boolean; path: string | undefined; out: string }>();
+
+function formatted(d: Diagnostic, opts: Required<FormatOptions>): string {
+  const text = d.loc ? opts.sources.get(d.loc.source) : undefined;
+  const path = d.loc && opts.displayPath(d.loc.source);
+  const last = lastFormatted.get(d);
+  if (last && last.text === text && last.color === opts.color && last.path === path) return last.out;
+  const out = formatDiagnostic(d, opts);
+  lastFormatted.set(d, { text, color: opts.color, path, out });
+  return out;
 }
 
 export function withDisplay(d: Diagnostic, display: (s: string) => string): Diagnostic {
