@@ -58,14 +58,13 @@ export function valueSeal(): ValueSeal {
   return { seal, restore };
 }
 
-function isContainer(value: unknown): value is unknown[] | Map<unknown, unknown> | Record<string, unknown> {
-  return Array.isArray(value) || value instanceof Map || (value !== null && typeof value === "object" && !(value instanceof PyFloat));
+// Arrays, Maps and plain objects alike: Object.keys of an array counts its elements.
+function isContainer(value: unknown): value is object {
+  return value !== null && typeof value === "object" && !(value instanceof PyFloat);
 }
 
-function containerSize(value: unknown[] | Map<unknown, unknown> | Record<string, unknown>): number {
-  if (Array.isArray(value)) return value.length;
-  if (value instanceof Map) return value.size;
-  return Object.keys(value).length;
+function containerSize(value: object): number {
+  return value instanceof Map ? value.size : Object.keys(value).length;
 }
 
 function deep(value: unknown, f: (v: unknown) => unknown): unknown {
