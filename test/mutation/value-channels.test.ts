@@ -29,14 +29,16 @@ describe("the path-safe set", () => {
     const quote = pathValueProblem("{project_path}", "/w'x", "argument 2 of python3")!;
     expect(quote).toContain(`the value of {project_path} ("/w'x") holds "'"; it is spliced into argument 2 of python3`);
     expect(quote).toContain('Make {project_path} a whole argument of its own (e.g. args: [..., "{project_path}"])');
+    expect(quote).toContain("path-safe values (ASCII letters, digits and _ . / + - only, not starting with -, at most 4096 characters)");
     expect(pathValueProblem("{p}", "-rf", "x")).toContain('starts with "-"');
+    expect(pathValueProblem("{p}", "-r f", "x")).toContain('starts with "-"');
     expect(pathValueProblem("{p}", "a".repeat(4097), "x")).toContain("is 4097 characters long");
   });
 
   it("an argument is one path when its literal text is path-safe and it starts with no -", () => {
     const at = (t: string) => [...t.matchAll(/\{[a-z_]+\}/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
     for (const t of ["{a}/Gemfile", "{a}/{b}.py", "x/{a}", "{a}"]) expect(isPathArgument(t, at(t)), t).toBe(true);
-    for (const t of ["print('{a}')", "{a} x", "-I{a}", "{a};", "plain/text"]) expect(isPathArgument(t, at(t)), t).toBe(false);
+    for (const t of ["print('{a}')", "'{a}", "x y/{a}", "{a} x", "-I{a}", "{a};", "plain/text"]) expect(isPathArgument(t, at(t)), t).toBe(false);
   });
 });
 
@@ -68,7 +70,11 @@ describe("the channels", () => {
     const d = { a: 1 };
     const opened = openWholeFields({ args: ["-c", s.seal(d), s.seal("{t}")] }, s.restore);
     expect(opened.config.args).toEqual(["-c", d, expect.stringMatching(/^@rye-value-/)]);
-    expect(openWholeFields({ command: "x" }, s.restore).config).toEqual({ command: "x" });
+    expect(Object.keys(openWholeFields({ command: "x" }, s.restore).config)).toEqual(["command"]);
+    const own = { a: 1 };
+    const kept = openWholeFields({ command: own, args: [own] }, s.restore).config;
+    expect(kept.command).toBe(own);
+    expect((kept.args as unknown[])[0]).toBe(own);
   });
 
   it("every channel is put back, the env included", () => {
@@ -85,11 +91,11 @@ describe("the channels", () => {
   });
 
   it("a caller's value in an env template must be inert, whole or spliced; others pass", () => {
-    const values: Record<string, unknown> = { g: "a b", ok: "fine_1", chain: "x y;", n: 5 };
+    const values: Record<string, unknown> = { g: "a b", ok: "fine_1", chain: "x y;", n: 5, HOME: "/h o" };
     const fromCaller = (n: string) => n !== "chain";
     const param = (n: string) => values[n];
     const check = (templates: Record<string, string | undefined>) => envValueProblem({ templates, param, fromCaller });
-    expect(check({ A: "{ok}", B: "pre {ok} {n}", C: "{chain}", D: "{missing}", E: "no braces $g", F: undefined })).toBeNull();
+    expect(check({ A: "{ok}", B: "pre {ok} {n}", C: "{chain}", D: "{missing}", E: "no braces $g", F: undefined, H: "${HOME}/x" })).toBeNull();
     expect(check({ A: "{ok}", GREETING: "v_{g}" })).toContain("the value of {g} holds \" \"; it is spliced into the environment variable GREETING");
     expect(check({ W: "{g}" })).toContain("environment variable W");
     expect(check({ X: "${HOME}{g}" })).toContain("{g}");

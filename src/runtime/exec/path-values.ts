@@ -24,8 +24,8 @@ export const isPathSafe = (value: string): boolean => PATH_SAFE_VALUE.test(value
  */
 export function pathValueProblem(placeholder: string, value: string, where: string): string | null {
   if (isPathSafe(value)) return null;
-  const outside = value.startsWith("-") ? "-" : /[^A-Za-z0-9_./+-]/u.exec(value)?.[0];
-  const bad = outside === undefined ? `is ${value.length} characters long` : value.startsWith("-") ? `starts with "-"` : `holds ${JSON.stringify(outside)}`;
+  const outside = /[^A-Za-z0-9_./+-]/u.exec(value)?.[0];
+  const bad = value.startsWith("-") ? `starts with "-"` : outside === undefined ? `is ${value.length} characters long` : `holds ${JSON.stringify(outside)}`;
   return (
     `the value of ${placeholder} (${JSON.stringify(value)}) ${bad}; it is spliced into ${where}, where rye accepts only path-safe values (${PATH_SAFE_DESCRIPTION}). ` +
     `Make ${placeholder} a whole argument of its own (e.g. args: [..., "${placeholder}"]) and read it there (sys.argv, process.argv, "$1"), or move the project to a folder whose path is path-safe`
