@@ -9,6 +9,7 @@ import type { EnvMap } from "./expand-env.js";
 import { inertProblem } from "./inert.js";
 import { launchCode, launchCodeProblem } from "./launch-code.js";
 import { walkLaunchers } from "./launchers.js";
+import { wholeArgProblem, wholeArgRule } from "./whole-args.js";
 import type { Word } from "./shell-options.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { isWholePlaceholder } from "./spliced-args.js";
@@ -23,10 +24,14 @@ export interface CallerValues {
   origin: ValueOrigin;
 }
 
-/** The first caller value in `command args…` that a launch position refuses, as a message, or null. */
+/**
+ * The first caller value in `command args…` that a launch position refuses, as a message, or null:
+ * the launch rule (launch-code.ts), then the program's own grammar for each whole value (whole-args.ts).
+ */
 export function launchPositionProblem(command: string, args: readonly string[], v: CallerValues): string | null {
-  const code = launchCode(scriptAsWritten(walkWords(command, args, v.chainConfig, v.callerParams, v.origin), v));
-  if (code.from >= args.length + 1 && code.script < 0 && !code.all) return null;
+  const words = scriptAsWritten(walkWords(command, args, v.chainConfig, v.callerParams, v.origin), v);
+  const code = launchCode(words);
+  const actual = [command, ...args];
   const templates = [v.chainConfig.command, ...(Array.isArray(v.chainConfig.args) ? v.chainConfig.args : [])];
   for (const [i, raw] of templates.entries()) {
     if (typeof raw !== "string") continue;
@@ -34,7 +39,8 @@ export function launchPositionProblem(command: string, args: readonly string[], 
     const whole = isWholePlaceholder(template);
     for (const p of scriptPlaceholders(template, v.origin.known)) {
       if (p.system !== "param" || !v.origin.fromCaller(p.expr)) continue;
-      const problem = launchCodeProblem(code, template.slice(p.start, p.end), i, whole);
+      const name = template.slice(p.start, p.end);
+      const problem = launchCodeProblem(code, name, i, whole) ?? (whole && i > 0 ? wholeArgProblem(name, actual[i] ?? "", wholeArgRule(words, i, command)) : null);
       if (problem) return problem;
     }
   }

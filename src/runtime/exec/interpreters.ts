@@ -79,3 +79,15 @@ function cluster(word: string, grammar: Grammar): number {
   }
   return 0;
 }
+
+/**
+ * Whether interpreter `name` goes on reading its own options after an inline program (`-e`/`-c`):
+ * Node until `--`, Perl and Ruby until `--` or their first operand. Python stops at `-c` and `-m`.
+ */
+export const optionsAfterProgram = (name: string): boolean => !/^(?:python|pypy)[0-9.]*$/.test(name);
+
+/**
+ * Whether interpreter `name` may open its operands with a two-argument open, which reads a mode or a
+ * pipe from the name itself: Perl's `<>` (and so `-n`, `-p`), Ruby's ARGF and `open`.
+ */
+export const opensOperands = (name: string): boolean => /^(?:perl|ruby)[0-9.]*$/.test(name);
