@@ -5,7 +5,10 @@
 // (RYE_MAX_FILE_SIZE, 1 MiB) is compiled whole, in this process. Quadratic work at that size takes
 // hours, so vitest's timeout is a margin, not a speed bound; speed itself is measured by the bench.
 import { describe, expect, test } from "vitest";
+import { LineIndex } from "../../src/diagnostics/diagnostic.js";
 import { build, type Diagnostic } from "../../src/index.js";
+import { scanCalls } from "../../src/parse/scan-calls.js";
+import { buildXmlTree } from "../../src/parse/xml-tree.js";
 import { source } from "../helpers/compile.js";
 
 /** The documented default size limit of a source file. */
@@ -123,4 +126,50 @@ describe("a directive filled to the size limit with one opener compiles in linea
     }
     if (!result.diagnostics.some((d) => d.severity === "error")) expect(result.compiled).toContain("t");
   }, 120_000);
+});
+
+/**
+ * The generated parsers test each character against a class with RegExp.prototype.test: counting
+ * those calls measures their work without a clock. Doubling the repetition must at most double it
+ * (with 10 % for the fixed parts); a quadratic reader quadruples it.
+ */
+function classTests(read: () => unknown): number {
+  const original = RegExp.prototype.test;
+  let count = 0;
+  RegExp.prototype.test = function (this: RegExp, text: string) {
+    count++;
+    return original.call(this, text);
+  };
+  try {
+    read();
+  } catch {
+    // Malformed metadata is reported by throwing: the work is what was counted until then.
+  } finally {
+    RegExp.prototype.test = original;
+  }
+  return count;
+}
+
+const xmlTree = (xml: string) => () => buildXmlTree({ xml, source: "x.md", lines: new LineIndex(xml), toFile: (o) => o });
+
+const WORK: Record<string, (n: number) => () => unknown> = {
+  "`rye_execute(a={input:": (n) => () => scanCalls("`rye_execute(a={input:".repeat(n)),
+  "`rye_execute(a={input: closed at the end": (n) => () => scanCalls(`${"`rye_execute(a={input:".repeat(n)}}`),
+  '`rye_execute(a="\\`': (n) => () => scanCalls('`rye_execute(a="\\`'.repeat(n)),
+  "`rye_execute(a=[1, ": (n) => () => scanCalls("`rye_execute(a=[1, ".repeat(n)),
+  "&amp; in metadata": (n) => xmlTree(`<r>${"&amp;".repeat(n)}</r>`),
+  "<!-- in metadata": (n) => xmlTree(`<r>${"<!--".repeat(n)}</r>`),
+  "<![CDATA[ in metadata": (n) => xmlTree(`<r>${"<![CDATA[".repeat(n)}</r>`),
+  "<?x in metadata": (n) => xmlTree(`<r>${"<?x ".repeat(n)}</r>`),
+  "attribute with references": (n) => xmlTree(`<r a="${"&lt;x".repeat(n)}"/>`),
+};
+
+describe("the generated parsers' work doubles at most when the repetition doubles", () => {
+  test.each(Object.keys(WORK))("%s", (name) => {
+    const n = 2000;
+    const once = classTests(WORK[name]!(n));
+    const twice = classTests(WORK[name]!(2 * n));
+    expect(once).toBeGreaterThan(0);
+    expect(twice / once).toBeLessThanOrEqual(2.2);
+  });
 });
