@@ -12,7 +12,6 @@
 import { isInert, INERT_DESCRIPTION } from "./inert.js";
 import { optionsAfterProgram, programPlace, isInterpreter, opensOperands } from "./interpreters.js";
 import { walkLaunchers } from "./launchers.js";
-import { endsOptions } from "./data-commands.js";
 import { COMMAND_RUNNERS, GIT_DATA_SUBCOMMANDS, GIT_GLOBAL_WITH_ARG, operandGrammar, type OperandGrammar } from "./program-grammars.js";
 import { locateShellOperands, type Word } from "./shell-options.js";
 
@@ -92,7 +91,7 @@ function gitRule(argv: readonly Word[], index: number, from: number): WholeRule 
 }
 
 function knownRule(argv: readonly Word[], index: number, from: number, name: string, grammar: OperandGrammar): WholeRule {
-  if (hasEnd(argv, from, index, grammar.ends, name)) return ANY;
+  if (hasEnd(argv, from, index, grammar.ends, grammar)) return ANY;
   if (grammar.firstOperandEnds && argv.slice(from, index).some((w) => typeof w === "string" && !w.startsWith("-"))) return ANY;
   const prev = index > from ? argv[index - 1] : null;
   if (typeof prev === "string" && (prev.startsWith("-") || (grammar.plus && prev.startsWith("+"))) && prev.length > 1 && !takesNoWord(prev, grammar)) {
@@ -110,11 +109,17 @@ function takesNoWord(prev: string, grammar: OperandGrammar): boolean {
   return at < 0 || at + 2 < prev.length;
 }
 
-/** A literal end-of-options word in argv[from..index) that ends `name`'s options where it stands. */
-function hasEnd(argv: readonly Word[], from: number, index: number, ends: readonly string[], name = ""): boolean {
+/**
+ * A literal end-of-options word in argv[from..index) that ends the options where it stands: not the
+ * argument of an option before it (`sort -T --`, `node --require --`). Without a grammar, any
+ * option-looking word before it may take it.
+ */
+function hasEnd(argv: readonly Word[], from: number, index: number, ends: readonly string[], grammar: OperandGrammar | null = null): boolean {
   for (let i = from; i < index; i++) {
     const w = argv[i];
-    if (typeof w === "string" && ends.includes(w) && (name === "" || endsOptions(name, i > from ? (argv[i - 1] ?? null) : null))) return true;
+    if (typeof w !== "string" || !ends.includes(w)) continue;
+    const prev = i > from ? argv[i - 1] : null;
+    if (typeof prev !== "string" || !OPTION.test(prev) || (grammar !== null && takesNoWord(prev, grammar))) return true;
   }
   return false;
 }
