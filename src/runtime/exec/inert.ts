@@ -28,6 +28,7 @@ export function inertProblem(placeholder: string, value: string, where: string):
   const bad = outside === undefined ? `is ${value.length} characters long` : `holds ${JSON.stringify(outside)}`;
   return (
     `the value of ${placeholder} ${bad}; it is spliced into ${where}, where rye accepts only inert values (${INERT_DESCRIPTION}). ` +
-    `Make ${placeholder} a whole argument of its own (e.g. args: [..., "${placeholder}"]) and read it there (sys.argv, process.argv, "$1"), or pass it on stdin`
+    `Make ${placeholder} a whole argument of its own (e.g. args: [..., "${placeholder}"]) and read it there (sys.argv, process.argv, "$1"), or pass it on stdin. ` +
+    `Node, Perl and Ruby read options after their -e program: there, write "--" first (args: [..., "--", "${placeholder}"])`
   );
 }

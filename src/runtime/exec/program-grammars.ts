@@ -1,7 +1,8 @@
 // The operand grammars rye knows: for a program on this table, which argv positions it reads as
 // data and which words end its options. A whole caller value is an arbitrary string only at a
 // position this table proves to be data; every program that is not on it is unproven (inert values
-// only), and the programs that run their arguments as commands are refused outright.
+// only), and the programs that run their arguments as commands are refused outright. sudo, doas
+// and busybox are launchers (launchers.ts): walked with their option grammar to the program they run.
 import { DATA_COMMANDS, OPTIONS_WITH_ARGUMENT } from "./data-commands.js";
 
 /** How a known program reads its operands. */
@@ -24,12 +25,12 @@ export interface OperandGrammar {
  * through a shell: a caller's whole value anywhere in their argv is refused, inert or not.
  */
 export const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
-  "flock", "script", "su", "runuser", "sudo", "doas", "pkexec", "watch", "ssh", "rsh", "rlogin", "slogin", "mosh", "autossh",
+  "flock", "script", "su", "runuser", "pkexec", "watch", "ssh", "rsh", "rlogin", "slogin", "mosh", "autossh",
   "gdb", "lldb", "xterm", "uxterm", "gnome-terminal", "konsole", "tmux", "screen", "at", "batch", "systemd-run", "nsenter",
   "chroot", "unshare", "setpriv", "firejail", "bwrap", "parallel", "entr", "expect", "strace", "ltrace", "valgrind", "perf",
   "xdg-open", "open", "start-stop-daemon", "daemonize", "runcon", "sg", "newgrp", "machinectl", "docker", "podman", "kubectl",
   "make", "cmake", "npx", "npm", "yarn", "pnpm", "vim", "vi", "nvim", "emacs", "less", "more", "man", "tclsh", "wish", "lua",
-  "php", "Rscript", "osascript", "cron", "crontab", "busybox",
+  "php", "Rscript", "osascript", "cron", "crontab",
 ]);
 
 /**

@@ -58,9 +58,10 @@ export function wholeArgRule(argv: readonly Word[], index: number, resolved?: st
 function shellRule(argv: readonly Word[], index: number, from: number, script: number, name: string): WholeRule {
   // After a `-c` script or a script file, a shell's words are positional parameters, never options.
   if (script >= 0) return index >= script ? ANY : { kind: "refused", why: `it stands among ${name}'s own options` };
+  // A script file rye can place: the shell's first word, or the word after a leading `--`.
   const where = locateShellOperands(argv.slice(from));
-  const file = where && !where.stdin && where.script >= 0 ? from + where.script : -1;
-  if (file >= 0 && index > file) return ANY;
+  const file = argv[from] === "--" ? from + 1 : from;
+  if (where && !where.stdin && typeof argv[file] === "string" && !OPTION.test(argv[file]!) && index > file) return ANY;
   return { kind: "refused", why: `${name} would read it as an option or as the file of its script` };
 }
 
@@ -94,7 +95,8 @@ function knownRule(argv: readonly Word[], index: number, from: number, name: str
   if (hasEnd(argv, from, index, grammar.ends, grammar)) return ANY;
   if (grammar.firstOperandEnds && argv.slice(from, index).some((w) => typeof w === "string" && !w.startsWith("-"))) return ANY;
   const prev = index > from ? argv[index - 1] : null;
-  if (typeof prev === "string" && (prev.startsWith("-") || (grammar.plus && prev.startsWith("+"))) && prev.length > 1 && !takesNoWord(prev, grammar)) {
+  // A `--` that ended nothing is an option's argument or an operand itself: either way not an option.
+  if (typeof prev === "string" && prev !== "--" && (prev.startsWith("-") || (grammar.plus && prev.startsWith("+"))) && prev.length > 1 && !takesNoWord(prev, grammar)) {
     if (!(grammar.withArg !== null && /^-[^-]/.test(prev))) return optionRefusal(argv, index, name);
   }
   return { kind: "operand", program: name, plus: grammar.plus, end: grammar.ends[grammar.ends.length - 1] ?? null };
