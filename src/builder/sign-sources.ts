@@ -1,7 +1,8 @@
 // `rye sign`: finds source items (the project's, or the files, folders and `kind:id` references
 // given) and signs each in place with this machine's key. A file is replaced by a rename of a
 // complete copy with the same mode, so an interrupted run never leaves half a file.
-import { chmodSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readRegular } from "../project/read-regular.js";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { ITEM_DIRS, readProject } from "../project/read-project.js";
 import { decodeSource } from "../project/source-text.js";
@@ -101,7 +102,7 @@ export function signFile(target: SignTarget, key: SigningKey, timestamp: string)
   try {
     const outside = target.project === undefined ? null : leadsOutside(path, target.project);
     if (outside) throw new Error(`it is a link to ${outside}, outside the project; rye sign reads and writes only the project's own files`);
-    const text = decodeSource(readFileSync(path));
+    const text = decodeSource(readRegular(path, { kind: "source", link: { links: "follow" } }));
     const result = signSource(text, kind, basename(path), key, timestamp);
     if (result.status === "unchanged") return { path, kind, status: "unchanged" };
     replaceFile(path, result.text);

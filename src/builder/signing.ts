@@ -138,7 +138,7 @@ export function trustForSpaces(spaces: SpaceRoot[], env: NodeJS.ProcessEnv, trus
   const warnings = [...stores.warnings];
   const user = spaces.find((s) => s.label === "user");
   const machine = [...pinnedKeys(trustedKeys, env, cwd, warnings), ...(user ? userSpaceSigningKey(user.root, env, warnings) : [])];
-  return createTrustStore([...stores.list(), ...machine], warnings);
+  return createTrustStore([...stores.list(), ...machine], warnings, undefined, stores.unreadable);
 }
 
 /** A key that lives only in memory: `--check` signs with it so it never creates or needs a real key. */

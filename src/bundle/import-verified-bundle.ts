@@ -5,7 +5,8 @@
  * bundle on disk is never read a second time. A bundle that fails verification never reaches
  * `import()`, so not even its top level runs.
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { readRegular } from "../project/read-regular.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,8 +29,9 @@ export interface LoadedBundle<T> {
 
 /** Verifies the bundle at `path` (and its `.sig`, when present), then imports the verified bytes; throws IntegrityError otherwise. */
 export async function importVerifiedBundle<T>(path: string, label: string, options: BundleTrustOptions = {}): Promise<LoadedBundle<T>> {
-  const bytes = readFileSync(path);
-  const signature = existsSync(`${path}.sig`) ? readFileSync(`${path}.sig`) : null;
+  // The bundle the application names: a link is followed, but only a regular file of bounded size is read.
+  const bytes = readRegular(path, { kind: "output", link: { links: "follow" } });
+  const signature = existsSync(`${path}.sig`) ? readRegular(`${path}.sig`, { kind: "key", link: { links: "follow" } }) : null;
   const anchors = loadTrustAnchors({ checkedPath: path, trustedKeys: options.trustedKeys, env: options.env, cwd: options.cwd });
   const result = verifyBundleBytes(bytes, anchors.store, label, signature);
   if (!result.ok) {

@@ -9,7 +9,8 @@
 // edit is caught there; deleting `.rye-cache/` forces the full check.
 // The stamp lies in the checkout's .rye-cache/: it is believed only when it carries this user's seal
 // for this project (bookkeeping-seal.ts); a planted one is no stamp, and the build runs.
-import { lstatSync, type Stats, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { lstatSync, type Stats, readdirSync, rmSync, statSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { bookkeepingFor } from "./bookkeeping-secret.js";
 import { readSealed, writeSealed } from "./build-cache.js";
 import { dirname, join, resolve, sep } from "node:path";
@@ -195,7 +196,7 @@ function readStamp(o: StampOptions, file: string): (StampedResult & { sources: S
     const excerpt = stamp.excerpts[path];
     try {
       // The stat check above vouches that the file still holds the lines recorded with the stamp.
-      const text = excerpt ? Array.from({ length: excerpt.count }, (_, i) => excerpt.lines[i + 1] ?? "").join("\n") : readFileSync(resolve(o.project, path), "utf8");
+      const text = excerpt ? Array.from({ length: excerpt.count }, (_, i) => excerpt.lines[i + 1] ?? "").join("\n") : readRegularText(resolve(o.project, path), { kind: "source", link: { links: "follow" } });
       sources.push({ kind: "directive", id: "", path, text });
     } catch {
       // A cited file is gone only if the stat check above raced with its removal: no frame for it.

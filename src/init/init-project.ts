@@ -1,5 +1,6 @@
 // `rye init`: scaffold a project without ever overwriting anything that is already there.
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { dirname, join } from "node:path";
 import { GITIGNORE_LINES, TEMPLATE_FILES } from "./project-template.js";
 
@@ -55,7 +56,7 @@ function linkOnTheWay(root: string, rel: string): boolean {
 
 /** Appends the missing build-output and cache lines to a .gitignore; returns those lines. */
 function ensureIgnored(path: string): string[] {
-  const text = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const text = existsSync(path) ? readRegularText(path, { kind: "config", link: { links: "refuse" } }) : "";
   const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/^\//, "")));
   if (missing.length === 0) return [];

@@ -2,7 +2,7 @@
 // and carries its own package.json {"type": "module"}, so one output serves both kinds of package:
 // an ESM package imports it, a CommonJS one (npm init's default) requires it, which Node loads as
 // an ES module from 20.19 on. Nothing in the user's package.json has to change.
-import { readFileSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { join } from "node:path";
 
 /** The oldest Node whose require() loads an ES module without a flag. */
@@ -10,7 +10,7 @@ export const REQUIRE_ESM_SINCE = [20, 19] as const;
 
 function readJson(path: string): Record<string, unknown> | null {
   try {
-    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
+    const value: unknown = JSON.parse(readRegularText(path, { kind: "config", link: { links: "follow" } }));
     return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : null;
   } catch {
     return null;

@@ -3,26 +3,18 @@
 // files (a FIFO would block a read forever, a link would read another file), writes never go through
 // a symlink or into a file with a second name, and a path is used only when every folder on it
 // below its root is a plain folder.
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { join } from "node:path";
 
-const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** The text of `path` when it is a regular file (not a link, FIFO or device), else null. */
+/** The text of `path` when it is a regular file (not a link, FIFO or device) of bounded size, else null. */
 export function readRegular(path: string): string | null {
-  let fd: number;
   try {
-    fd = openSync(path, READ);
+    return readRegularText(path, { kind: "manifest", link: { links: "refuse" } });
   } catch {
     return null;
-  }
-  try {
-    return fstatSync(fd).isFile() ? readFileSync(fd, "utf8") : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -7,7 +7,8 @@ import { LineIndex, type Diagnostic, type Location } from "../diagnostics/diagno
 import { didYouMean } from "../runtime/did-you-mean.js";
 import { CONFIG_KEYS, type RyeConfig } from "./config-keys.js";
 import { membersOf, rootSpan, valueOf, type JsonMember, type JsonSpan } from "./json-members.js";
-import { decodeSource, NotReadable, readRegularFile } from "./source-text.js";
+import { decodeSource, NotReadable } from "./source-text.js";
+import { readRegular } from "./read-regular.js";
 
 /** Config files are a few hundred bytes; the bound keeps a checkout's link to /dev/zero from reading forever. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -25,7 +26,7 @@ export function readConfig(project: string): ProjectConfig {
   for (const [name, key] of [["rye.config.json", null], ["package.json", "rye"]] as const) {
     const path = join(project, name);
     if (!present(path)) continue;
-    const text = readConfigText(path, name);
+    const text = readConfigText(path, name, project);
     if (typeof text !== "string") return { config: {}, source: name, diagnostics: [text] };
     const parsed = parseConfigText(text, name, key);
     if (parsed) return parsed;
@@ -47,10 +48,11 @@ function present(path: string): boolean {
  * A config file's text, read only as a regular file of at most MAX_CONFIG_BYTES (the checkout may
  * make it a FIFO or a link to a device), or the located RYE8002 saying why it is not read.
  */
-export function readConfigText(path: string, name: string): string | Diagnostic {
+export function readConfigText(path: string, name: string, project?: string): string | Diagnostic {
   const at = { source: name, start: { offset: 0, line: 1, column: 1 }, end: { offset: 0, line: 1, column: 1 } };
   try {
-    return decodeSource(readRegularFile(path, MAX_CONFIG_BYTES));
+    // A link only to a file inside the project: the checkout chooses what its config is, not which file of the machine.
+    return decodeSource(readRegular(path, { kind: "config", maxBytes: MAX_CONFIG_BYTES, link: project === undefined ? { links: "follow" } : { links: "inside", root: project } }));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = e instanceof NotReadable ? e.reason : code === "ENOENT" ? "it is a link to nothing" : code ?? "it is not valid UTF-8";

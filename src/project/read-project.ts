@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import { LineIndex } from "../diagnostics/diagnostic.js";
@@ -7,6 +7,7 @@ import type { ItemKind, SourceFile } from "../model/source.js";
 import { readTextOnUse } from "./source-facts.js";
 import type { KeptSourceBytes } from "./kept-bytes.js";
 import { decodeSource, readBuffer } from "./source-text.js";
+import { readRegularBytes, Unreadable } from "./read-regular.js";
 import { CACHE_FOLDER, fileVerdict, KIND_EXTS, MAX_FOLDER_DEPTH, skippedFolder, TOO_DEEP } from "./file-kinds.js";
 
 /** Where each kind of item lives under `.ai/`, and which file extensions count, in probing order. */
@@ -95,38 +96,19 @@ function usableId(id: string): boolean {
 function readText(file: string, path: string, maxBytes: number, diagnostics: Diagnostic[]): { text: string; bytes: Buffer; mtimeMs: number; ino: number } | null {
   const loc = { source: path, start: START, end: START };
   let bytes: Buffer;
-  let fd: number | undefined;
   let mtimeMs: number;
   let ino: number;
   try {
-    // Without blocking: a FIFO swapped in after the walk would otherwise wait for a writer forever.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    // Size from the open file, so a file swapped after the walk is still measured before reading.
-    const st = fstatSync(fd);
-    if (!st.isFile()) {
-      diagnostics.push(d.unreadablePath(loc, notRegular(st)));
-      return null;
-    }
-    const size = st.size;
-    mtimeMs = st.mtimeMs;
-    ino = st.ino;
-    if (size > maxBytes) {
-      diagnostics.push(d.fileTooLarge(loc, size, maxBytes));
-      return null;
-    }
-    bytes = readBuffer(size);
-    let n = 0;
-    while (n < size) {
-      const got = readSync(fd, bytes, n, size - n, n);
-      if (got === 0) break;
-      n += got;
-    }
-    bytes = bytes.subarray(0, n);
+    // The one reader: without blocking, checked and measured on the open file (a swap after the
+    // walk is still caught), into the shared buffer. The walk judged links already.
+    const read = readRegularBytes(file, { kind: "source", maxBytes, link: { links: "follow" }, buffer: readBuffer });
+    ({ bytes } = read);
+    mtimeMs = read.stat.mtimeMs;
+    ino = read.stat.ino;
   } catch (e) {
-    diagnostics.push(d.unreadablePath(loc, describe(e)));
+    if (e instanceof Unreadable && e.size !== undefined) diagnostics.push(d.fileTooLarge(loc, e.size, maxBytes));
+    else diagnostics.push(d.unreadablePath(loc, e instanceof Unreadable ? e.reason : describe(e)));
     return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
   let text: string;
   try {

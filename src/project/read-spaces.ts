@@ -1,11 +1,12 @@
-import { existsSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SourceFile } from "../model/source.js";
 import * as d from "../diagnostics/codes.js";
 import { DEFAULT_MAX_FILE_BYTES, describe, readProject, type ReadOptions } from "./read-project.js";
-import { NotReadable, readRegularFile } from "./source-text.js";
+import { NotReadable } from "./source-text.js";
+import { readRegular } from "./read-regular.js";
 import { KeptSourceBytes } from "./kept-bytes.js";
 
 export interface Spaces {
@@ -66,10 +67,13 @@ export function readSpaces(
   let hookConfig: { path: string; text: string } | null = null;
   for (const root of [spaces.project, ...others.map(([, r]) => r)]) {
     const path = join(root, ".ai", "config", "agent", "hook_conditions.yaml");
-    if (existsSync(path)) {
+    // Present as any entry (a dangling link is reported, not taken for "none").
+    if (lstatSync(path, { throwIfNoEntry: false })) {
       try {
-        // A regular file within the size limit only: a FIFO here would block the build, /dev/zero never end.
-        hookConfig = { path, text: readRegularFile(path, spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES).toString("utf8") };
+        // A regular file within the size limit only, a link only to a file inside its space: a FIFO
+        // here would block the build, /dev/zero never end, a link out read another file.
+        const read = readRegular(path, { kind: "config", maxBytes: spaces.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, link: { links: "inside", root } });
+        hookConfig = { path, text: read.toString("utf8") };
       } catch (e) {
         const at = { offset: 0, line: 1, column: 1 };
         project.diagnostics.push(d.unreadablePath({ source: path, start: at, end: at }, e instanceof NotReadable ? e.reason : describe(e)));

@@ -84,7 +84,7 @@ function configKeyDir(project: string, dir: string | undefined, source: string |
 /** Where the config file names `key` (its first mention), for a located diagnostic. */
 function settingAt(project: string, source: string, key: string) {
   // Read a moment ago, and again only as a bounded regular file; at its start when that fails now.
-  const read = readConfigText(join(project, source), source);
+  const read = readConfigText(join(project, source), source, project);
   const text = typeof read === "string" ? read : "";
   const at = Math.max(text.indexOf(JSON.stringify(key)), 0);
   return new LineIndex(text).location(source, at, at + key.length + 2);

@@ -4,7 +4,7 @@
 // bytes kept in shared memory (kept-bytes.ts) or, beyond their budget, from the file read again.
 // At 10k items the texts are ~37 MB of strings that lived long enough on the main thread to be
 // promoted to its old generation, and the heap that grew for them stayed committed to the build's end.
-import { closeSync, constants, openSync, readSync } from "node:fs";
+import { readRegular } from "./read-regular.js";
 import type { SourceFile } from "../model/source.js";
 import { OutputError } from "../output/output-fs.js";
 import { sha256Hex } from "../sign/hash-region.js";
@@ -106,28 +106,15 @@ export function textGetter(src: SourceFile, get: () => string): void {
  * `path`: its output would not match what was checked.
  */
 export function readAgain(path: string, read: Pick<SourceFacts, "file" | "size" | "sha256">): string {
-  // One byte more than expected, so a file that grew is seen to.
-  const buffer = readBuffer(read.size + 1);
-  let n = -1;
-  let fd: number | undefined;
+  let bytes: Buffer | null = null;
   try {
-    // Without blocking: a FIFO put in the file's place fails the check instead of waiting for a writer.
-    fd = openSync(read.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    n = 0;
-    // Asked for one byte more than expected, a regular file returns fewer only at its end: reaching
-    // `size` is the end, with no second read to see it.
-    let got: number;
-    do {
-      got = readSync(fd, buffer, n, read.size + 1 - n, null);
-      n += got;
-    } while (got > 0 && n < read.size);
+    // The one reader, limited to the size first read: a FIFO put in the file's place, or a file
+    // that grew, fails the check instead of blocking or reading on.
+    bytes = readRegular(read.file, { kind: "source", maxBytes: read.size, link: { links: "follow" }, buffer: readBuffer });
   } catch {
-    n = -1;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    bytes = null;
   }
-  const bytes = buffer.subarray(0, Math.max(n, 0));
-  if (n === read.size && sha256Hex(bytes) === read.sha256) return decodeSource(bytes);
+  if (bytes !== null && bytes.length === read.size && sha256Hex(bytes) === read.sha256) return decodeSource(bytes);
   const reason = "it changed while the build was reading it, so nothing was written; build again";
   throw new OutputError(`${path}: ${reason}`, path, "RYE8002", undefined, reason);
 }

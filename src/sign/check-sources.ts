@@ -5,7 +5,7 @@ import type { Diagnostic, Location } from "../diagnostics/diagnostic.js";
 import * as d from "../diagnostics/codes.js";
 import type { SourceFile } from "../model/source.js";
 import { createTrustStore, type TrustStore } from "./trust-store.js";
-import { verifyItem } from "./verify-item.js";
+import { UNREADABLE_FIX, verifyItem } from "./verify-item.js";
 import { factsOf, mayBeSigned } from "../project/source-facts.js";
 
 const NO_KEYS = createTrustStore([]);
@@ -31,6 +31,9 @@ const seen = new WeakMap<SourceFile, Diagnostic[]>();
 /** Diagnostics for the project's source signatures; `trust` switches on full verification. */
 export function checkSourceSignatures(sources: readonly SourceFile[], trust: TrustStore | null): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // A store entry that could not be read is an error at that entry; judge() then refuses every signature too.
+  const start = { offset: 0, line: 1, column: 1 };
+  for (const u of trust?.unreadable ?? []) out.push(d.unreadablePath({ source: u.path, start, end: start }, `trust store entry: ${u.reason}; ${UNREADABLE_FIX}`));
   for (const source of sources) {
     if ((source.space ?? "project") !== "project") continue;
     if (trust) out.push(...checkSource(source, trust));

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { toPrivateKey, toPublicKey, type PrivateKeyInput } from "./ed25519.js";
@@ -74,7 +75,7 @@ export function loadPrivateKey(path: string): SigningKey {
         `(mode ${mode.toString(8).padStart(4, "0")}). Run: chmod 600 ${path}`,
     );
   }
-  return signingKeyFrom(readFileSync(path, "utf8"));
+  return signingKeyFrom(readRegularText(path, { kind: "key", link: { links: "follow" } }));
 }
 
 /** `$USER_SPACE` (with `~` expanded) or the home directory. */

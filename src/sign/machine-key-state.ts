@@ -3,7 +3,8 @@
 // that used it would exit 0 with output nothing accepts: they refuse it first and say how to rotate.
 // The entries are parsed (and their TOML reader loaded) only when the user space holds any, so a
 // no-op build of a user without entries stays as light as before.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { join, resolve } from "node:path";
 import { fingerprint, signingKeyDir, TRUST_DIRS, userSpace } from "./keys.js";
 
@@ -23,8 +24,12 @@ export async function machineKeyRefusal(env: NodeJS.ProcessEnv, cwd: string, now
   const space = resolve(cwd, userSpace(env));
   if (!existsSync(pem) || !hasEntries(space)) return null;
   const [{ trustEntries }, { keyRefusal }] = await Promise.all([import("./trust-entries.js"), import("./key-lifecycle.js")]);
-  const fp = fingerprint(readFileSync(pem, "utf8"));
-  const limits = trustEntries(space).flatMap((e) => (e.key?.fingerprint === fp ? (e.key.limits ?? []) : []));
+  const fp = fingerprint(readRegularText(pem, { kind: "key", link: { links: "follow" } }));
+  const entries = trustEntries(space);
+  // Fail closed: the entry that cannot be read may be this key's revocation.
+  const unreadable = entries.find((e) => e.unreadable);
+  if (unreadable) return `the trust entry ${unreadable.path} cannot be read (${unreadable.problem}), so whether this key was revoked cannot be told. Remove it or make it a regular .toml file, then build again.`;
+  const limits = entries.flatMap((e) => (e.key?.fingerprint === fp ? (e.key.limits ?? []) : []));
   const refusal = keyRefusal(fp, limits, now);
   return refusal && `${refusal}. Make a new signing key with rye keys rotate, then build again.`;
 }

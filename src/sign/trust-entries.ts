@@ -5,12 +5,12 @@
  * key-lifecycle.ts) are top-level string keys the original ignores. An edited entry is re-signed
  * with this machine's key when there is one, so a later hand edit shows (and rejects the entry).
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { TRUST_DIRS, type SigningKey } from "./keys.js";
 import { signItem } from "./sign-item.js";
 import { formatFor, removeSignatureLine } from "./signature-line.js";
-import { parseTrustedKeyToml, type TrustedKey } from "./trust-store.js";
+import { parseTrustedKeyToml, readTrustEntry, type TrustedKey } from "./trust-store.js";
 
 const LIFECYCLE = ["revoked", "expires", "not_before", "replaced_by"] as const;
 export type LifecycleField = (typeof LIFECYCLE)[number];
@@ -20,6 +20,8 @@ export interface TrustEntry {
   path: string;
   key: TrustedKey | null;
   problem?: string;
+  /** The file itself could not be read (not a regular file, too large, a link out of the space), as opposed to not parsing. */
+  unreadable?: boolean;
 }
 
 /** Every entry file of a space's trust folders (current location first). */
@@ -35,8 +37,15 @@ export function trustEntries(space: string): TrustEntry[] {
     }
     for (const n of names) {
       const path = join(dir, n);
+      let text: string;
       try {
-        out.push({ path, key: parseTrustedKeyToml(readFileSync(path, "utf8").replace(/\r\n?/g, "\n"), "trust entry", path) });
+        text = readTrustEntry(path, space);
+      } catch (e) {
+        out.push({ path, key: null, problem: (e as Error).message, unreadable: true });
+        continue;
+      }
+      try {
+        out.push({ path, key: parseTrustedKeyToml(text, "trust entry", path) });
       } catch (e) {
         out.push({ path, key: null, problem: (e as Error).message });
       }
@@ -70,7 +79,8 @@ export function withFields(text: string, fields: Partial<Record<LifecycleField, 
 /** Rewrites the entry at `path` with `fields`, re-signed with `signer` when given; returns the new text. */
 export function setEntryFields(path: string, fields: Partial<Record<LifecycleField, string | null>>, signer: SigningKey | undefined, timestamp: string): string {
   const format = formatFor("config", "key.toml");
-  const bare = removeSignatureLine(readFileSync(path, "utf8").replace(/\r\n?/g, "\n"), format);
+  // Only an entry trustEntries() read is rewritten, so it is a regular file; its folder bounds the read.
+  const bare = removeSignatureLine(readTrustEntry(path, dirname(path)), format);
   let text = withFields(bare, fields);
   if (signer) text = signItem(text, "config", signer, timestamp, "key.toml");
   // Parsed before it is written: an entry this writes must read back with the same key.

@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readRegularText, Unreadable } from "../project/read-regular.js";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { verifyMessage } from "./ed25519.js";
@@ -27,6 +28,18 @@ export interface TrustStore {
   readonly warnings: readonly string[];
   /** The time keys' limits are judged at (default: the clock when checked). */
   readonly now?: Date;
+  /**
+   * Entries of a store that could not be read at all (a link out of the space, a FIFO, a device, a
+   * folder, an oversized file). A store with one judges no signature (verify-item.ts `judge`): the
+   * entry it cannot read may be the revocation of a key it would otherwise accept.
+   */
+  readonly unreadable: readonly UnreadableEntry[];
+}
+
+/** A trust-store entry rye would not read, and why. */
+export interface UnreadableEntry {
+  path: string;
+  reason: string;
 }
 
 /** A space root (the directory holding `.ai/`) and the label its keys are reported with. */
@@ -42,14 +55,14 @@ const TOML_FORMAT = formatFor("config", "key.toml");
  * A trust store over the given keys; the first key for a fingerprint wins, but the limits of every
  * entry for it (a revocation in any store, the earliest expiry) all apply.
  */
-export function createTrustStore(keys: Iterable<TrustedKey>, warnings: string[] = [], now?: Date): TrustStore {
+export function createTrustStore(keys: Iterable<TrustedKey>, warnings: string[] = [], now?: Date, unreadable: readonly UnreadableEntry[] = []): TrustStore {
   const byFp = new Map<string, TrustedKey>();
   for (const key of keys) {
     const first = byFp.get(key.fingerprint);
     if (!first) byFp.set(key.fingerprint, key);
     else if (key.limits?.length) byFp.set(key.fingerprint, { ...first, limits: [...(first.limits ?? []), ...key.limits.filter((l) => !first.limits?.includes(l))] });
   }
-  return { get: (fp) => byFp.get(fp), list: () => [...byFp.values()], warnings, ...(now ? { now } : {}) };
+  return { get: (fp) => byFp.get(fp), list: () => [...byFp.values()], warnings, unreadable, ...(now ? { now } : {}) };
 }
 
 /** A trust store from a fingerprint → PEM map; entries whose fingerprint does not match their key are skipped. */
@@ -116,12 +129,21 @@ function keyFileProblem(text: string, key: TrustedKey, candidates: Map<string, T
  */
 export function loadTrustStore(spaces: Array<string | SpaceRoot>): TrustStore {
   const warnings: string[] = [];
+  const unreadable: UnreadableEntry[] = [];
   const loaded: Array<{ key: TrustedKey; text: string }> = [];
   spaces.forEach((space, i) => {
     const { root, label } = typeof space === "string" ? { root: space, label: undefined } : space;
     for (const path of TRUST_DIRS.flatMap((d) => listToml(join(root, ...d)))) {
+      let text: string;
       try {
-        const text = readFileSync(path, "utf8").replace(/\r\n?/g, "\n");
+        text = readTrustEntry(path, root);
+      } catch (e) {
+        const reason = (e as Error).message;
+        unreadable.push({ path, reason });
+        warnings.push(`Trusted key file ${path} cannot be read: ${reason}`);
+        continue;
+      }
+      try {
         loaded.push({ key: parseTrustedKeyToml(text, label ?? `space ${i + 1}`, path), text });
       } catch (e) {
         warnings.push(`Trusted key file ${path} skipped: ${(e as Error).message}`);
@@ -136,8 +158,19 @@ export function loadTrustStore(spaces: Array<string | SpaceRoot>): TrustStore {
     if (problem) warnings.push(`Trusted key file ${key.path} rejected: ${problem}`);
     else accepted.push(key);
   }
-  return createTrustStore(accepted, warnings);
+  return createTrustStore(accepted, warnings, undefined, unreadable);
 }
+
+/**
+ * The text of a trust entry of the space at `root`: a regular file of at most a key's size, a link
+ * followed only to a file inside the space (a checkout's entry linking to /dev/zero or to a file
+ * elsewhere on the machine is refused). Throws Unreadable.
+ */
+export function readTrustEntry(path: string, root: string): string {
+  return readRegularText(path, { kind: "key", link: { links: "inside", root } }).replace(/\r\n?/g, "\n");
+}
+
+export { Unreadable };
 
 function tomlString(value: string): string {
   return JSON.stringify(value).replace(/[\u007f]/g, "\\u007f");

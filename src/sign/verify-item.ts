@@ -113,6 +113,9 @@ export function verifyItem(text: string, kind: ItemKind, trust: TrustStore, opti
  */
 export const TRUST_HOW = "Trust the signer's public key: rye keys trust FILE (the user space's trust store), rye verify --trusted-key FILE, or RYE_TRUSTED_KEYS=FILE";
 
+/** What to do about a trust-store entry that is not a regular file of a key. */
+export const UNREADABLE_FIX = "remove it, or make it the regular .toml file of a key (rye keys trust FILE writes one)";
+
 /** How to fix a changed or untrusted item, for the messages. */
 export interface Fixes {
   modified: string;
@@ -123,6 +126,11 @@ export interface Fixes {
 export function judge(checked: ItemVerification, label: string, trust: TrustStore, fixes: Fixes, note = ""): ItemVerification {
   const sig = checked.signature!;
   const failed = (outcome: VerifyOutcome, message: string): ItemVerification => ({ ...checked, ok: false, outcome, message, result: null });
+  // Fail closed: an entry the store could not read may revoke or limit the very key that signed this.
+  const unreadable = trust.unreadable?.[0];
+  if (unreadable) {
+    return failed("error", `Trust store entry cannot be read: ${unreadable.path}: ${unreadable.reason}\n  ${label} is not judged with a store missing an entry (it may revoke the signing key)\n  Fix: ${UNREADABLE_FIX}`);
+  }
   if (!checked.hashMatches) {
     return failed(
       "hash_mismatch",

@@ -1,5 +1,5 @@
 // Finds and reads the test files of a project: `.ai/tests/{directives,tools,knowledge}/<id>.test.yaml`.
-import { readFileSync, statSync } from "node:fs";
+import { readRegularText, Unreadable } from "../project/read-regular.js";
 import { badTestFile } from "../diagnostics/codes.js";
 import { join, relative } from "node:path";
 import type { ItemKind } from "../model/source.js";
@@ -32,12 +32,15 @@ export function loadTestFiles(root: string): { files: TestFile[]; diagnostics: D
     for (const abs of tree.files.filter((f) => f.endsWith(TEST_SUFFIX))) {
       const rel = relative(base, abs).split("\\").join("/");
       const path = relative(root, abs).split("\\").join("/");
-      const size = statSync(abs).size;
-      if (size > MAX_TEST_FILE) {
-        diagnostics.push(badTestFile(startOf(path), `the file is ${size} bytes, over the limit of ${MAX_TEST_FILE} bytes, so it is not read; keep large data out of test files`));
+      let text: string;
+      try {
+        // The walk found a regular file; the open file is checked again, and read only within the limit.
+        text = readRegularText(abs, { kind: "config", maxBytes: MAX_TEST_FILE, link: { links: "refuse" } });
+      } catch (e) {
+        const why = e instanceof Unreadable && e.size !== undefined ? `the file is ${e.size} bytes, over the limit of ${MAX_TEST_FILE} bytes, so it is not read; keep large data out of test files` : `it cannot be read: ${(e as Error).message}`;
+        diagnostics.push(badTestFile(startOf(path), why));
         continue;
       }
-      const text = readFileSync(abs, "utf8");
       const read = parseTestFile(kind, rel.slice(0, -TEST_SUFFIX.length), path, text);
       files.push(read.file);
       diagnostics.push(...read.diagnostics);

@@ -2,7 +2,8 @@
 // changed prompt shows in a pull request as a diff of the prompt itself. A missing snapshot is
 // written (Jest's convention) unless the run is in CI mode; `--update` rewrites the ones that differ.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { dirname, join } from "node:path";
 import type { ItemKind } from "../model/source.js";
 import { shown } from "./expectations.js";
@@ -36,7 +37,12 @@ export function matchSnapshot(rel: string, value: unknown, options: SnapshotOpti
     write(file, text);
     return { status: "written" };
   }
-  const stored = readFileSync(file, "utf8");
+  let stored: string;
+  try {
+    stored = readRegularText(file, { kind: "config", link: { links: "refuse" } });
+  } catch (e) {
+    return { status: "failed", message: `the stored snapshot ${rel} cannot be read: ${(e as Error).message}` };
+  }
   if (stored === text) return { status: "matched" };
   if (options.update) {
     write(file, text);

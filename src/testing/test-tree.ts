@@ -4,6 +4,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_FOLDER_DEPTH } from "../project/file-kinds.js";
+import { TEST_SUFFIX } from "./test-file.js";
 
 export interface TestTree {
   /** Absolute paths of the regular files, in a stable order. */
@@ -32,6 +33,9 @@ function walk(dir: string, depth: number, tree: TestTree): void {
     if (st.isDirectory()) {
       if (depth >= MAX_FOLDER_DEPTH) tree.tooDeep.push(abs);
       else walk(abs, depth + 1, tree);
-    } else if (st.isFile()) tree.files.push(abs);
+    } else if (st.isFile() || name.endsWith(TEST_SUFFIX)) {
+      // A test file that is a link, FIFO or socket is listed too: its reader reports it, located, instead of a silent skip.
+      tree.files.push(abs);
+    }
   }
 }

@@ -4,7 +4,7 @@
  * already verified. Each fact is read from what the signature covers: the root manifest and the
  * item's shard for an output folder; a bundle's build line and the item's module text in it.
  */
-import { readFileSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { join } from "node:path";
 import { parseBundleMetadata } from "../sign/bundle-metadata.js";
 import { parseShard, shardPath, splitPath } from "../sign/sign-manifest.js";
@@ -42,7 +42,7 @@ function outputFacts(result: VerifyResult, record: Provenance, folder: string): 
   const root = result.output!.manifest.manifest!;
   const [dir, name] = splitPath(`${folder}/${record.item}.js`);
   // The shard's bytes matched the signed root when the output verified.
-  const shard = root.shards[dir] === undefined ? null : parseShard(readFileSync(join(result.output!.dir, shardPath(dir)), "utf8"), dir);
+  const shard = root.shards[dir] === undefined ? null : parseShard(readRegularText(join(result.output!.dir, shardPath(dir)), { kind: "manifest" }), dir);
   const entry = shard && typeof shard !== "string" ? shard.items[name] : undefined;
   if (!entry || entry[0] !== record.item) return `field "item": no ${record.kind} "${record.item}" in this output`;
   return {
@@ -55,7 +55,7 @@ const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
 const MODULE_FACTS = new RegExp(String.raw`item:\s*(${STRING}),\s*kind:\s*"(\w+)",\s*source_sha256:\s*(null|"[a-f0-9]{64}"),\s*compiler:\s*(${STRING})`, "g");
 
 function bundleFacts(result: VerifyResult, record: Provenance): Provenance | string {
-  const text = readFileSync(result.path, "utf8");
+  const text = readRegularText(result.path, { kind: "output", link: { links: "follow" } });
   const build = parseBundleMetadata(text);
   if (!build) return `the bundle carries no build metadata line: rebuild it with this rye`;
   for (const m of text.matchAll(MODULE_FACTS)) {

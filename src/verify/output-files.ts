@@ -1,5 +1,5 @@
 // What an output folder may hold besides the files its manifest lists.
-import { readFileSync } from "node:fs";
+import { readRegularText } from "../project/read-regular.js";
 import { NOT_BUILD_OUTPUT } from "../output/check-output.js";
 import { RECORD } from "../output/output-record.js";
 import { MANIFEST } from "../sign/sign-manifest.js";
@@ -32,7 +32,7 @@ export function allowedUnlisted(rel: string, absolute: string): boolean {
   if (rel === MANIFEST || isBundleFile(rel) || isWriterFile(rel) || /^bundle\.mjs\.[A-Za-z0-9]+$/.test(rel)) return true;
   if (rel !== "package.json") return false;
   try {
-    const parsed = JSON.parse(readFileSync(absolute, "utf8")) as Record<string, unknown>;
+    const parsed = JSON.parse(readRegularText(absolute, { kind: "config" })) as Record<string, unknown>;
     return Object.keys(parsed).length === 2 && parsed.type === PACKAGE_JSON.type && parsed.private === PACKAGE_JSON.private;
   } catch {
     return false;

@@ -53,7 +53,7 @@ export class ShardReader {
       // A regular file only, bounded: a FIFO in place of a shard must not block the loader.
       bytes = readRegularFile(join(this.dir, path), MAX_SHARD_BYTES);
     } catch (e) {
-      if (e instanceof NotReadable) return { folder, path, status: "invalid", expected, actual: null, message: `Shard of ${folder} cannot be read: ${path}: ${e.reason}` };
+      if (e instanceof NotReadable && !e.missing) return { folder, path, status: "invalid", expected, actual: null, message: `Shard of ${folder} cannot be read: ${path}: ${e.reason}` };
       return { folder, path, status: "missing", expected, actual: null, message: `Missing shard of ${folder}: ${path}` };
     }
     const actual = sha256Hex(bytes);

@@ -4,7 +4,8 @@
  * unlisted file fails, as does a symbolic link anywhere inside (it could lead the reader elsewhere)
  * and a FIFO, socket or device (never opened).
  */
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
+import { readRegularText, Unreadable } from "../project/read-regular.js";
 import { join } from "node:path";
 import type { ItemVerification } from "../sign/verify-item.js";
 import { shardPath, splitPath, verifyManifest, type Manifest } from "../sign/sign-manifest.js";
@@ -162,7 +163,7 @@ function checkSourceList(root: string, manifest: Manifest, result: OutputVerific
   const expected = manifest.build.sources;
   let text: string | null = null;
   try {
-    text = readFileSync(join(root, SOURCES_LIST), "utf8");
+    text = readRegularText(join(root, SOURCES_LIST), { kind: "manifest" });
   } catch {
     // reported as missing
   }
@@ -185,13 +186,16 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
     return { ok: false, dir: root, manifest: { ...manifest, message }, files: [], bundles: [], problems: [message] };
   }
   let text: string;
+  let unreadable: Unreadable | null = null;
   try {
-    text = readFileSync(join(root, MANIFEST), "utf8");
-  } catch {
+    text = readRegularText(join(root, MANIFEST), { kind: "manifest" });
+  } catch (e) {
     text = "";
+    if (e instanceof Unreadable && !e.missing) unreadable = e;
   }
   const manifest = verifyManifest(text || "{}", trust, label);
-  if (!text) manifest.message = `No ${MANIFEST} in ${dir}: not a signed build output (or its manifest was removed)\n  Fix: rebuild with rye build`;
+  if (unreadable) manifest.message = `${MANIFEST} of ${dir} cannot be read: ${unreadable.reason}\n  Fix: rebuild with rye build`;
+  else if (!text) manifest.message = `No ${MANIFEST} in ${dir}: not a signed build output (or its manifest was removed)\n  Fix: rebuild with rye build`;
   const result: OutputVerification = { ok: false, dir: root, manifest, files: [], bundles: [], problems: [] };
   if (!manifest.ok || !manifest.manifest) {
     result.problems.push(manifest.message);

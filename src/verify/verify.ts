@@ -4,7 +4,8 @@
  * its detached `.sig` beside it checked too when present. Trust comes only from the anchors of
  * trust-anchors.ts, never from the checked tree.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { readRegular, Unreadable } from "../project/read-regular.js";
 import { basename, dirname, resolve } from "node:path";
 import { parseBundleMetadata } from "../sign/bundle-metadata.js";
 import type { BuildInfo } from "../sign/sign-manifest.js";
@@ -60,7 +61,7 @@ export async function verify(path: string, options: VerifyOptions = {}): Promise
   const isDir = existsSync(target) && statSync(target).isDirectory();
   const checked = !isDir && basename(target) === "manifest.json" ? dirname(target) : target;
   const anchors = options.trust ? null : loadTrustAnchors({ checkedPath: checked, trustedKeys: options.trustedKeys, env: options.env, cwd, now: options.now });
-  const given = options.trust && options.now ? createTrustStore(options.trust.list(), [...options.trust.warnings], options.now) : options.trust;
+  const given = options.trust && options.now ? createTrustStore(options.trust.list(), [...options.trust.warnings], options.now, options.trust.unreadable) : options.trust;
   const trust = given ?? anchors!.store;
   const fresh = async (stamp: BuildStamp | null, label: string, outputDir: string): Promise<string[]> => {
     if (options.notBefore === undefined && !options.current) return [];
@@ -78,12 +79,15 @@ export async function verify(path: string, options: VerifyOptions = {}): Promise
     return { ok: output.ok, kind: "output", path: checked, problems: output.problems, build, signer, output, anchors };
   }
   let bytes: Buffer;
+  let sig: Buffer | null;
   try {
-    bytes = readFileSync(target);
+    // Named by whoever runs the check: a link is followed, but only a regular file of bounded size is read.
+    bytes = readRegular(target, { kind: "output", link: { links: "follow" } });
+    sig = existsSync(`${target}.sig`) ? readRegular(`${target}.sig`, { kind: "key", link: { links: "follow" } }) : null;
   } catch (e) {
-    return { ok: false, kind: "bundle", path: target, problems: [`Cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`], build: null, signer: null, anchors };
+    const where = e instanceof Unreadable ? `${e.path}: ${e.reason}` : `${path}: ${(e as Error).message}`;
+    return { ok: false, kind: "bundle", path: target, problems: [`Cannot read ${where}`], build: null, signer: null, anchors };
   }
-  const sig = existsSync(`${target}.sig`) ? readFileSync(`${target}.sig`) : null;
   const bundle = verifyBundleBytes(bytes, trust, path, sig);
   const meta = bundle.ok ? parseBundleMetadata(bytes.toString("utf8")) : null;
   const build = meta ? { time: meta.generated_at, counter: meta.counter, sources: meta.sources, ...(meta.compiler ? { compiler: meta.compiler } : {}) } : null;

@@ -2,7 +2,7 @@
 // anything runs (RYE9101–RYE9105) published on each open test file, completion of what a case may
 // say, and code lenses that run one case or all of them (`rye.test`), compiled in memory from the
 // sources as `rye test` does, the result sent back (and pushed as `rye/test`).
-import { readFileSync, statSync } from "node:fs";
+import { readRegularText } from "../../project/read-regular.js";
 import { homedir } from "node:os";
 import { relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -86,7 +86,7 @@ function textOf(s: Session, uri: string): string | undefined {
   if (open !== undefined) return open;
   const file = fileOf(uri);
   try {
-    return file && statSync(file).isFile() && statSync(file).size <= MAX_TEST_FILE ? readFileSync(file, "utf8") : undefined;
+    return file ? readRegularText(file, { kind: "config", maxBytes: MAX_TEST_FILE, link: { links: "follow" } }) : undefined;
   } catch {
     return undefined;
   }
