@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import { isBuiltin } from "node:module";
-import { delimiter, dirname, join, relative, resolve, sep } from "node:path";
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { looksLikeManifest, verifyManifest } from "../sign/sign-manifest.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { IntegrityError } from "./integrity-error.js";
@@ -22,6 +22,41 @@ import { isProblem, ShardReader } from "./read-shards.js";
 import { loadTrustAnchors } from "./trust-anchors.js";
 import { verifyBundleBytes } from "./verify-bundle.js";
 import { readOutputFile, treeProblem } from "./output-tree.js";
+import { userSpaceRefusal } from "./user-space-refusal.js";
+
+/**
+ * The environment as it was when this module was first evaluated in this thread. The register
+ * entry and every plugin entry load it before any application code runs, so what the application
+ * puts into process.env later (dotenv, `process.loadEnvFile()`, a test runner's setup file, a
+ * config that spreads `loadEnv()` into it) never chooses anchors or output folders.
+ */
+const STARTUP_ENV: NodeJS.ProcessEnv = Object.freeze({ ...process.env });
+
+/** The environment the loader and the plugins take trust from: the one they started with. */
+export function startupEnv(): NodeJS.ProcessEnv {
+  return STARTUP_ENV;
+}
+
+/**
+ * The environment with every anchor it names inside the checkout of `checked` taken out, and why.
+ * What was in the environment when rye started can still come from the checkout (`node
+ * --env-file=.env`, a package script, direnv), so an anchor (a RYE_TRUSTED_KEYS entry, the
+ * RYE_SIGNING_KEY_DIR folder) that is relative, or lies where a checkout could carry it (the checked
+ * folder, its project, its git working tree: the user space's rule), is never an anchor, whoever named it.
+ */
+export function anchorsOutsideCheckout(env: NodeJS.ProcessEnv, checked: string): { env: NodeJS.ProcessEnv; refused: string[] } {
+  const refused: string[] = [];
+  const inCheckout = (name: string, entry: string): boolean => {
+    const why = !isAbsolute(entry) ? "it is a relative path" : userSpaceRefusal(entry, checked, true);
+    if (why !== null) refused.push(`${name} entry ${entry} is not an anchor for ${checked}: ${why.replace(/^it is inside/, "it lies inside")}`);
+    return why !== null;
+  };
+  const out: NodeJS.ProcessEnv = { ...env };
+  const keys = (env.RYE_TRUSTED_KEYS ?? "").split(delimiter).filter(Boolean);
+  out.RYE_TRUSTED_KEYS = keys.filter((k) => !inCheckout("RYE_TRUSTED_KEYS", k)).join(delimiter);
+  if (env.RYE_SIGNING_KEY_DIR && inCheckout("RYE_SIGNING_KEY_DIR", env.RYE_SIGNING_KEY_DIR)) delete out.RYE_SIGNING_KEY_DIR;
+  return { env: out, refused };
+}
 
 /** Options shared by the loader and the plugins. */
 export interface GuardOptions {
@@ -73,7 +108,7 @@ export class OutputGuard {
   private readonly folders = new Map<string, Folder | IntegrityError>();
 
   constructor(private readonly options: GuardOptions = {}) {
-    this.env = options.env ?? process.env;
+    this.env = options.env ?? STARTUP_ENV;
     this.cwd = options.cwd ?? process.cwd();
     const listed = [...(options.outputDirs ?? []), ...(this.env.RYE_OUTPUT_DIRS ?? "").split(delimiter).filter(Boolean)];
     this.pinned = listed.map((d) => real(resolve(this.cwd, d)));
@@ -135,8 +170,10 @@ export class OutputGuard {
     return found;
   }
 
-  private trustFor(checked: string): TrustStore {
-    return loadTrustAnchors({ checkedPath: checked, trustedKeys: this.options.trustedKeys, env: this.env, cwd: this.cwd }).store;
+  /** The anchors for `checked`, and the environment's anchors refused because the checkout could carry them. */
+  private trustFor(checked: string): { store: TrustStore; refused: string[] } {
+    const { env, refused } = anchorsOutsideCheckout(this.env, checked);
+    return { store: loadTrustAnchors({ checkedPath: checked, trustedKeys: this.options.trustedKeys, env, cwd: this.cwd }).store, refused };
   }
 
   private folder(dir: string): Folder {
@@ -157,8 +194,9 @@ export class OutputGuard {
       if (e instanceof IntegrityError) return e;
       return new IntegrityError(dir, `No ${MANIFEST} in the build output folder ${dir}: nothing in it can be verified, so nothing of it runs`);
     }
-    const r = verifyManifest(text, this.trustFor(dir), join(dir, MANIFEST));
-    if (!r.ok || !r.manifest) return new IntegrityError(dir, r.message);
+    const trust = this.trustFor(dir);
+    const r = verifyManifest(text, trust.store, join(dir, MANIFEST));
+    if (!r.ok || !r.manifest) return new IntegrityError(dir, [r.message, ...trust.refused].join("\n  "));
     const reader = new ShardReader(dir, r.manifest);
     const problem = treeProblem(dir, reader);
     return problem === null ? reader : new IntegrityError(dir, problem);
@@ -243,8 +281,9 @@ export class OutputGuard {
   }
 
   private checkSigned(file: string, buffer: Buffer): null {
-    const r = verifyBundleBytes(buffer, this.trustFor(file), file);
-    if (!r.ok) throw new IntegrityError(r.inline.itemId, r.problems.join("\n"));
+    const trust = this.trustFor(file);
+    const r = verifyBundleBytes(buffer, trust.store, file);
+    if (!r.ok) throw new IntegrityError(r.inline.itemId, [...r.problems, ...trust.refused].join("\n"));
     return null;
   }
 }
