@@ -5,6 +5,7 @@ import { explainMissingFence } from "./explain-missing-fence.js";
 import { readBlockYaml } from "./read-block-yaml.js";
 import { normaliseNewlines, splitMarkdown } from "./split-markdown.js";
 import { YAML_1_1 } from "./yaml-1-1-scalars.js";
+import { yamlErrorLine } from "./yaml-error-line.js";
 import { MAX_YAML_DEPTH, yamlTooDeepAt } from "./yaml-depth.js";
 import { nestedDeeperThan } from "../runtime/py-value.js";
 import type { KnowledgeData } from "../model/items.js";
@@ -78,10 +79,10 @@ function readYaml(text: string, base: number, source: string, lines: LineIndex, 
   }
   if (quick !== undefined) return quick;
   try {
-    return parseYaml(text, { version: "1.1" });
+    return parseYaml(text, { version: "1.1", prettyErrors: false });
   } catch (e) {
     const offset = e instanceof YAMLParseError ? base + (e.pos[0] ?? 0) : base;
-    const message = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+    const message = e instanceof YAMLParseError ? yamlErrorLine(text, e.message, e.pos[0] ?? -1) : e instanceof Error ? e.message.split("\n")[0]! : String(e);
     out.push(d.invalidYaml(lines.location(source, offset, offset), message));
     return undefined;
   }

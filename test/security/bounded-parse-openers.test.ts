@@ -128,6 +128,24 @@ describe("a directive filled to the size limit with one opener compiles in linea
   }, 120_000);
 });
 
+/** A knowledge item whose YAML metadata holds `unit` repeated on one line, as often as the size limit allows. */
+function knowledge(unit: string): string {
+  const [head, tail] = ["```yaml\nname: k\nextra: ", "\n```\n\nBody.\n"];
+  return head + unit.repeat(Math.floor((FILE_LIMIT - head.length - tail.length) / unit.length)) + tail;
+}
+
+// Each of these is one error of YAML (RYE3002) or one collection nested too deep (RYE1009), reported
+// once; the YAML package finds one error per repetition, and a view of the line for each cost the
+// line's length.
+const KNOWLEDGE: Record<string, string> = { "&a ": "RYE3002", "*a ": "RYE3002", "!t ": "RYE3002", "- ": "RYE3002", "[": "RYE1009", "{a: ": "RYE1009", "? ": "RYE1009" };
+
+describe("a knowledge item filled to the size limit with one YAML opener on a line is read in linear time", () => {
+  test.each(Object.keys(KNOWLEDGE))("%s", (unit) => {
+    const result = build([{ kind: "knowledge", id: "k", path: ".ai/knowledge/k.md", text: knowledge(unit) }], "test");
+    expect(codes(result.diagnostics)).toEqual({ [KNOWLEDGE[unit]!]: 1 });
+  }, 120_000);
+});
+
 /**
  * The generated parsers test each character against a class with RegExp.prototype.test: counting
  * those calls measures their work without a clock. Doubling the repetition must at most double it
