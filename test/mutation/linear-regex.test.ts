@@ -4,6 +4,25 @@
 // every length, classes with escaped brackets, group forms, anchors and word boundaries anywhere);
 // the texts hold what the single-character tests and the assertions must tell apart (line
 // terminators `.` does not match, astral and lone surrogate code points, word and non-word characters).
+//
+// Mutants left alive (not counted on), each equivalent:
+// - the per-character memo (`hit === undefined && seen.size < 4096` and its parts): caching or not
+//   changes only speed; the answer is V8's either way (its `??` fallback is killed below).
+// - `options.length === 1 ? options[0] : alt` → always alt: an alternation of one option emits it alone.
+// - a sequence's `items` starting with a stray element, `t: "rep"` → `""`, `op: "assert"` → `""`:
+//   the stray node and the renamed kinds fall through to branches that emit or decide the same.
+// - `m[3] === undefined` → false for `{n}`: the upper bound becomes NaN, and no optional copy is emitted.
+// - the surrogate-pair regex without its last `{2}`, and V8's message prefix unanchored: a pattern
+//   that compiled holds four hex digits there, and V8 puts the prefix first.
+// - the lookaround regex unanchored: it is tried on four characters from a `(`; a later `(?=` is
+//   refused with the same message when its own group is read.
+// - the branch for other `(?` group forms (3 mutants, 2 without coverage): Node 20's V8 accepts no
+//   other form (no inline modifiers), so it is not reached here; the test below checks both cases.
+// - alternation's `!last` → true (either one): the last option's extra split goes to state 0, which
+//   every position already holds, and its extra jump goes where it would fall through.
+// - `isWord`'s `c !== undefined` → true and its regex unanchored at either end: each call gets one
+//   code point or undefined (which the anchored test rejects as "undefined").
+// - `from.reverse()` → `from`: the order states are visited in decides nothing without captures.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileLinear, MAX_GROUP_DEPTH, MAX_STATES, regexProblem, UnsafeRegex } from "../../src/runtime/context/linear-regex.js";
@@ -128,6 +147,10 @@ describe("the matcher answers as V8's RegExp with the u flag", () => {
     ["^\\.\\\\\\/$", [".\\/", "a\\/"]],
     ["^\\d\\D\\w\\W\\s\\S$", ["1a_ \tx", "1a_  x", "a1_ \tx"]],
     ["^\\0$", ["\u0000", "0"]],
+    // An escape at the very start of the pattern, and after an astral character.
+    ["\\.a", ["x.a", "xa"]],
+    ["\\d+", ["a1", "a"]],
+    ["😀\\d", ["😀1", "😀", "1"]],
     ["a", ["", "a", "ba", "b"]],
     ["", ["", "x"]],
     ["ab", ["xaab", "aab", "ba", "a"]],
