@@ -73,7 +73,7 @@ describe("the inert set", () => {
   it("messages name the placeholder, the first bad character and the fix", () => {
     expect(inertProblem("{x}", "ok", "w")).toBeNull();
     expect(inertProblem("{x}", "a$b c", "argument 2 of python3")).toBe(
-      `the value of {x} holds "$"; it is spliced into argument 2 of python3, where rye accepts only inert values (${INERT_DESCRIPTION}). Make {x} a whole argument of its own (e.g. args: [..., "{x}"]) and read it there (sys.argv, process.argv, "$1"), or pass it on stdin`,
+      `the value of {x} holds "$"; it is spliced into argument 2 of python3, where rye accepts only inert values (${INERT_DESCRIPTION}). Make {x} a whole argument of its own (e.g. args: [..., "{x}"]) and read it there (sys.argv, process.argv, "$1"), or pass it on stdin. Node, Perl and Ruby read options after their -e program: there, write "--" first (args: [..., "--", "{x}"])`,
     );
     expect(inertProblem("{x}", "-a", "w")).toMatch(/^the value of \{x\} holds "-"/);
     expect(inertProblem("{x}", "qx.id.", "w")).toMatch(/^the value of \{x\} holds "\."/);
