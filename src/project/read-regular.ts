@@ -15,7 +15,7 @@
  * test/architecture/bounded-readers.test.ts fails for a read of a file anywhere else in src/ that is
  * not on its short list of reasons.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /** Size limits by kind of file: each far above what rye writes or a person types, and far below memory. */
@@ -135,6 +135,9 @@ function insideTarget(path: string, root: string): string {
   } catch {
     realRoot = resolve(root);
   }
+  // What the link leads to is named first when it is no regular file at all (a device says more than "outside").
+  const st = statSync(real, { throwIfNoEntry: false });
+  if (st && !st.isFile()) throw new Unreadable(path, `it is ${describeEntry(st)}, not a regular file; only regular files are read`);
   const rel = relative(realRoot, real);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Unreadable(path, `it leads out of ${root} (to ${real}); links are followed only inside it`);
   return real;
