@@ -5,7 +5,9 @@
  *      (it holds `manifest.json`), or the nearest folder at or above it holding `.ai/`;
  *   2. the project of the working directory (the nearest folder holding `.ai/`, as rye build finds it);
  *   3. the project a tool runs against (`--project`);
- *   4. every git working tree holding one of these (the nearest folder at or above it with `.git`).
+ *   4. every git working tree holding one of these (the nearest folder at or above it with `.git`);
+ *      when no git tree holds one, its ancestors up to the home folder or a top-level system
+ *      folder (checkout-ancestors.ts): without `.git` nothing tells where the repository began.
  * Each is taken both as named and with links resolved, and a path is in the checkout when either
  * of its two forms lies in either form of a root. The user space is outside the checkout unless it
  * lies inside one of these folders, and then it is a checkout folder like any other.
@@ -14,6 +16,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { locateProject } from "../builder/load-project.js";
 import { isInside, workingTreeOf } from "../project/find-project.js";
+import { checkoutAncestors } from "./checkout-ancestors.js";
 export { isInside };
 
 /** The folders of a bundle run's checkout, and a test for paths inside them. */
@@ -74,7 +77,7 @@ export function checkoutOf(options: CheckoutOptions): Checkout {
       if (tree !== null) {
         roots.add(tree);
         roots.add(real(tree));
-      }
+      } else for (const above of checkoutAncestors(form)) roots.add(above);
     }
   }
   const list = [...roots];
