@@ -12,7 +12,7 @@
  */
 import { realpathSync } from "node:fs";
 import Module, { createRequire, isBuiltin } from "node:module";
-import { dirname, extname } from "node:path";
+import { dirname, extname, resolve as resolvePath } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
@@ -221,6 +221,9 @@ function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | u
   const fromDir = parent?.filename ? dirname(parent.filename) : process.cwd();
   const asked = requestedPath(request, fromDir, /^(?:\.\.?(?:\/|$)|\/)/.test(request) ? undefined : (parent?.paths ?? internals._nodeModulePaths(fromDir)));
   if (asked !== null) guard.checkRequested(asked);
+  // What the request names as written (a folder too), before index files and package.json are consulted.
+  const named = /^(?:\.\.?(?:\/|$)|\/)/.test(request) ? resolvePath(fromDir, request) : asked;
+  for (const path of new Set([named, asked])) if (path !== null) guard.checkLands(path, resolved);
 }
 
 let installed: RequireVerifier | undefined;

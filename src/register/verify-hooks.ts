@@ -4,7 +4,7 @@
  * source Node evaluates is exactly the source that was verified. A failing file throws an
  * IntegrityError naming its item, during loading: nothing of it, nor of what imports it, runs.
  */
-import { dirname } from "node:path";
+import { dirname, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
@@ -56,6 +56,10 @@ function checkRequested(specifier: string, parentURL: string | undefined, resolv
   if (parentURL?.startsWith("file:")) fromDir = dirname(fileURLToPath(parentURL));
   const asked = requestedPath(specifier, fromDir);
   if (asked !== null) guard.checkRequested(asked);
+  // A request naming an output folder or a file in one loads only a file of that folder.
+  if (!resolved.startsWith("file:")) return;
+  const named = /^(?:\.\.?(?:\/|$)|\/)/.test(specifier) ? resolvePath(fromDir, specifier.split(/[?#]/)[0]!) : asked;
+  for (const path of new Set([named, asked])) if (path !== null) guard.checkLands(path, fileURLToPath(resolved));
 }
 
 /** Verifies every `file:` module the loader returns that belongs to a build output or is rye-signed. */

@@ -161,6 +161,26 @@ export class OutputGuard {
     }
   }
 
+  /**
+   * A request that names an output folder, or a path inside one, must land in that folder: whatever
+   * the resolver made of it (a `main` or `exports` entry of out/package.json, an index file, a link
+   * on the way), the file it loads must lie, links resolved, inside the output folder the request
+   * named. `asked` is the path as requested (links not followed), `resolved` what the resolver found.
+   */
+  checkLands(asked: string, resolved: string): void {
+    const abs = resolve(this.cwd, asked);
+    let named: string | null = null;
+    for (let d = abs; ; d = dirname(d)) {
+      if (this.isOutputDir(d)) named = d;
+      if (dirname(d) === d) break;
+    }
+    if (named === null) return;
+    const folder = real(named);
+    const landed = real(resolve(this.cwd, resolved));
+    if (landed.startsWith(folder + sep)) return;
+    throw new IntegrityError(relative(named, abs).split(sep).join("/") || ".", `${asked} names the build output folder ${named}, but resolves to ${landed}, outside it (through that folder's package.json, an index file or a link): a request for build output loads only a file of that folder, verified, so it does not run`);
+  }
+
   private nearestManifest(dir: string): string | null {
     const known = this.folderOfDir.get(dir);
     if (known !== undefined) return known;
