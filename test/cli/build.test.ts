@@ -122,6 +122,18 @@ describe("rye build", () => {
 });
 
 describe("rye build --check", () => {
+  test.each([[["--emit-ts"]], [["--out", "gen/rye"]], [["--emit-ts", "--out", "gen/rye"]]])("output built with %j passes --check with the same flags (the signed options agree)", async (flags) => {
+    const dir = mkdtempSync(join(tmpdir(), "rye-check-opts-"));
+    cpSync(repoAi, join(dir, ".ai"), { recursive: true });
+    const built = await rye(["build", "--project", dir, ...flags]);
+    expect(built.code).toBe(0);
+    const checked = await rye(["build", "--project", dir, "--check", ...flags]);
+    expect(checked.code, checked.stderr).toBe(0);
+    // And the signed options do count: the other choice of --emit-ts is drift.
+    const other = flags.includes("--emit-ts") ? flags.filter((f) => f !== "--emit-ts") : [...flags, "--emit-ts"];
+    expect((await rye(["build", "--project", dir, "--check", ...other])).code).toBe(1);
+  });
+
   test("fresh output passes; stale, missing and extra files fail, and nothing is touched", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rye-check-"));
     cpSync(repoAi, join(dir, ".ai"), { recursive: true });

@@ -142,7 +142,7 @@ async function checkOnly(spaces: Spaces, outDir: string, options: CheckOptions, 
     const unsigned = new Map([...result.files, ...runtimeFiles()]);
     // The signed build metadata (the source list and counter) a build would write, from the same hashes.
     const hashes = new Fingerprints(sources);
-    const meta = buildInfoOf(sources, hookConfig, spaces, (s) => hashes.hashOf(s), io.env);
+    const meta = buildInfoOf(sources, hookConfig, spaces, (s) => hashes.hashOf(s), io.env, { outDir, emitTs: options.emitTs });
     const files = options.allowUnsigned ? unsigned : signBuild(unsigned, sources, io, throwawayKey(), meta);
     drift = checkOutput(outDir, files, unsignedView);
   }
