@@ -85,16 +85,21 @@ export async function run(args: string[], io: Io): Promise<number> {
   const project = found.root;
   const outDir = resolveSettings(project, { out: typeof values.out === "string" ? values.out : undefined }, io.cwd, io.env).out;
   // The bundle is signed as a whole: what goes into it must be exactly what the build signed.
+  const rootFile = join(outDir, "manifest.json");
+  const rootBefore = values["allow-unsigned"] ? "" : readFileSync(rootFile, "utf8");
   const refused = values["allow-unsigned"] ? [] : await verifyOwnOutput(outDir, signingKey(io));
+  // The header and provenance are copied from the root just verified, never from anything read later.
+  const rootText = values["allow-unsigned"] ? "" : readFileSync(rootFile, "utf8");
+  if (rootText !== rootBefore) refused.push(`${rootFile} changed while it was verified`);
   if (refused.length > 0) {
     io.stderr.write(`rye bundle: ${relative(io.cwd, outDir) || outDir} does not verify, so it is not bundled:\n${refused.join("\n")}\n`);
     return 1;
   }
   // The build metadata of the output just verified (decisions.md #26), signed with the rest of the bundle.
-  const metadata = values["allow-unsigned"] ? "" : `${bundleMetadataLine(JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")) as Manifest)}\n`;
+  const metadata = values["allow-unsigned"] ? "" : `${bundleMetadataLine(JSON.parse(rootText) as Manifest)}\n`;
   const entry = join(outDir, ".bundle-entry.mjs");
   const outfile = join(outDir, "bundle.mjs");
-  writeFileSync(entry, bundleEntrySource(VERSION, values["allow-unsigned"] ? null : buildProvenanceOf(readFileSync(join(outDir, "manifest.json"), "utf8"))));
+  writeFileSync(entry, bundleEntrySource(VERSION, values["allow-unsigned"] ? null : buildProvenanceOf(rootText)));
   try {
     // Tools spawn through execa, resolved from this CLI's own install (fromOwnInstall) whatever the
     // project has in node_modules; no tsconfig of the project applies (its `paths` would remap imports).
