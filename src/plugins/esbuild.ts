@@ -4,6 +4,7 @@
  * file by file, as the Node loader does) are the bytes handed to esbuild, so the bundle carries
  * only verified code and needs no file system at run time. A failing file fails the build.
  */
+import { resolve } from "node:path";
 import type { Loader, Plugin } from "esbuild";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { checkRequest } from "./verified-load.js";
@@ -17,9 +18,16 @@ export function ryeVerify(options: GuardOptions = {}): Plugin {
     setup(build) {
       const guard = new OutputGuard(options);
       // esbuild follows links before onLoad sees a path: the import as written is checked here.
-      build.onResolve({ filter: /.*/ }, (args) => {
+      build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.namespace !== "file" && args.kind !== "entry-point") return undefined;
+        if ((args.pluginData as { ryeLands?: true } | undefined)?.ryeLands) return undefined;
         const rye = checkRequest(guard, args.path, args.importer || undefined, args.resolveDir || process.cwd());
+        // A request naming an output folder (or a path in one) must land inside it, whatever out/package.json says.
+        const named = /^(?:\.\.?(?:\/|$)|\/)/.test(args.path) ? resolve(args.resolveDir || process.cwd(), args.path) : null;
+        if (!rye && named !== null && guard.outputFolderNamed(named) !== null) {
+          const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { ryeLands: true } });
+          if (found.errors.length === 0 && found.path !== "") guard.checkLands(named, found.path);
+        }
         // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
         return !rye ? undefined : { path: args.path, external: true };
       });

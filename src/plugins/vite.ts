@@ -15,7 +15,7 @@
  */
 import { realpathSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { registerVerifier } from "../register/register-verifier.js";
 import { markRunnerVerified } from "../register/runner-verified.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
@@ -45,7 +45,7 @@ export interface RyeVitePlugin {
   configResolved(config: { root: string }): void;
   configureServer(): void;
   configureVitest(context: VitestContext): void;
-  resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<{ id: string; external: boolean } | null>;
+  resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<Resolved>;
   load(id: string): string | null;
 }
 
@@ -129,6 +129,13 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
       // Vite follows links before load sees a file: the import as written is checked here.
       // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
       if (checkRequest(guardOf(), source, importer, root)) return { id: source, external: true };
+      // A request naming an output folder (or a path in one) must land inside it, whatever out/package.json says.
+      const named = /^\.\.?(?:\/|$)/.test(source) ? join(importer && isAbsolute(importer) ? dirname(importer.split("?")[0]!) : root, source) : null;
+      if (named !== null && guardOf().outputFolderNamed(named) !== null) {
+        const landed = await this.resolve(source, importer, { ...resolveOptions, skipSelf: true });
+        if (landed && isAbsolute(landed.id.split("?")[0]!)) guardOf().checkLands(named, landed.id.split("?")[0]!);
+        return landed;
+      }
       if (source.startsWith("\0") || isBuiltin(source) || source.startsWith(".") || isAbsolute(source)) return null;
       const resolved = await this.resolve(source, importer, { ...resolveOptions, skipSelf: true });
       if (!resolved?.external) return null;

@@ -169,16 +169,21 @@ export class OutputGuard {
    */
   checkLands(asked: string, resolved: string): void {
     const abs = resolve(this.cwd, asked);
-    let named: string | null = null;
-    for (let d = abs; ; d = dirname(d)) {
-      if (this.isOutputDir(d)) named = d;
-      if (dirname(d) === d) break;
-    }
+    const named = this.outputFolderNamed(abs);
     if (named === null) return;
     const folder = real(named);
     const landed = real(resolve(this.cwd, resolved));
     if (landed.startsWith(folder + sep)) return;
     throw new IntegrityError(relative(named, abs).split(sep).join("/") || ".", `${asked} names the build output folder ${named}, but resolves to ${landed}, outside it (through that folder's package.json, an index file or a link): a request for build output loads only a file of that folder, verified, so it does not run`);
+  }
+
+  /** The outermost output folder `path` names, as written (itself or an ancestor, links not followed), or null. */
+  outputFolderNamed(path: string): string | null {
+    let named: string | null = null;
+    for (let d = resolve(this.cwd, path); ; d = dirname(d)) {
+      if (this.isOutputDir(d)) named = d;
+      if (dirname(d) === d) return named;
+    }
   }
 
   private nearestManifest(dir: string): string | null {

@@ -4,10 +4,10 @@
 // carries no mark. ("exports" is not consulted for a folder named by path: an edited one is the
 // tree rule's, which refuses an out/ whose package.json differs from the signed one.) Rows: how the application names out/ × where the folder's package.json points.
 // Each asserts the refusal and that the payload's marker does not exist; the untouched build loads.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, makeProject, markerRan, node, payload, rye, tempDir } from "./helpers.js";
+import { cleanEnv, makeProject, markerRan, node, payload, REPO, rye, tempDir } from "./helpers.js";
 
 const base = tempDir("rye-folder-request-");
 const project = join(base, "project");
@@ -45,6 +45,8 @@ describe("a request that names an output folder loads only a file inside it", ()
     writeFileSync(join(project, "payload", "index.js"), code);
     writeFileSync(join(project, "payload", "package.json"), `{ "type": "commonjs" }\n`);
     void payload;
+    for (const dep of ["esbuild", "vite"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
+    writeFileSync(join(project, "bundled.mjs"), `import * as m from "./out";\n${PRINT}\n`);
   }, 120_000);
 
   function run(spelling: { file: string; text: string }) {
@@ -67,6 +69,35 @@ describe("a request that names an output folder loads only a file inside it", ()
         const r = run(spelling);
         expect(r.status, r.stdout).not.toBe(0);
         expect(r.stderr).toMatch(/IntegrityError/);
+        expect(markerRan(marker)).toBe(false);
+      }, 60_000);
+    }
+  }
+
+  /** Bundlers: the plugin's resolve hook applies the same rule; the bundle, if any, is run. */
+  const BUNDLERS: Record<string, { script: string; output: string }> = {
+    "esbuild with ryeVerify()": {
+      script: `import * as esbuild from "esbuild";\nimport { ryeVerify } from "rye-build/esbuild";\nawait esbuild.build({ entryPoints: ["bundled.mjs"], bundle: true, platform: "node", format: "esm", outfile: "eb/app.mjs", plugins: [ryeVerify()], logLevel: "silent" });\n`,
+      output: "eb/app.mjs",
+    },
+    "Vite SSR build with ryeVerify()": {
+      script: `import { build } from "vite";\nimport { ryeVerify } from "rye-build/vite";\nawait build({ logLevel: "silent", configFile: false, plugins: [ryeVerify()], build: { ssr: "bundled.mjs", outDir: "vb", rollupOptions: { output: { entryFileNames: "app.mjs" } } } });\n`,
+      output: "vb/app.mjs",
+    },
+  };
+
+  for (const [name, b] of Object.entries(BUNDLERS)) {
+    // esbuild resolves no absolute "main" at all: the relative edits are the bundlers' rows.
+    for (const [pointName, point] of Object.entries(POINTS).filter(([n]) => !n.includes("absolute"))) {
+      test(`${name}, import "./out", out/package.json ${pointName}: build refused, no marker`, () => {
+        writeFileSync(join(project, "out", "package.json"), JSON.stringify({ ...JSON.parse(original), ...point("../payload/evil.cjs") }));
+        rmSync(marker, { force: true });
+        rmSync(join(project, b.output), { force: true });
+        writeFileSync(join(project, "build.mjs"), b.script);
+        const r = node(project, env, "build.mjs");
+        expect(r.status, r.stdout).not.toBe(0);
+        expect(r.stderr).toMatch(/IntegrityError|resolves to/);
+        if (existsSync(join(project, b.output))) node(project, env, b.output);
         expect(markerRan(marker)).toBe(false);
       }, 60_000);
     }
