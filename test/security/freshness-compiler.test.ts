@@ -94,7 +94,10 @@ describe("options that change the output", () => {
     const r = rye(p.root, p.env, "verify", "--current", "out");
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("  option --emit-ts: on when built, off now");
+    // Named as the build had it, the same output is current; without it, output built plainly is not.
+    expect(rye(p.root, p.env, "verify", "--current", "--emit-ts", "out").status).toBe(0);
     expect(rye(p.root, p.env, "build").status).toBe(0);
+    expect(rye(p.root, p.env, "verify", "--current", "--emit-ts", "out").status).toBe(1);
     expect(rye(p.root, p.env, "verify", "--current", "out").status).toBe(0);
   });
 

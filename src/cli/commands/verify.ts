@@ -19,7 +19,7 @@ import { findTargets } from "../../verify/find-targets.js";
 import { parseNotBefore } from "../../verify/freshness.js";
 import { parseProvenanceRecord, provenanceProblems } from "../../verify/check-provenance.js";
 
-const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--current] [--not-before TIME|COUNTER] [--require-signed-sources] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
+const USAGE = `Usage: rye verify [paths…] [--trusted-key FILE]… [--current [--emit-ts]] [--not-before TIME|COUNTER] [--require-signed-sources] [--project DIR] [--user-space DIR] [--system DIR]… [--kind KIND] [--verbose] [--json]
        rye verify [OUTPUT|BUNDLE] --provenance FILE [--trusted-key FILE]…
 
 Checks build output, bundles and Rye items: signed, hash matching, key trusted, Ed25519 signature
@@ -36,7 +36,8 @@ or one expired (or superseded by rye keys rotate) at the time of the check, is r
 A signature says who built the output, not when: an older complete output restored over a newer one
 verifies. --current also requires output built from the sources the project holds now (the signed
 source list is recomputed from --project, default the output folder's parent, and the spaces above;
-what changed is named). --not-before TIME|COUNTER refuses output built before an ISO time (its signed
+what changed is named), by the compiler installed here, with the output options a build records (the
+output folder's place in the project, and --emit-ts when the build had it). --not-before TIME|COUNTER refuses output built before an ISO time (its signed
 build time: SOURCE_DATE_EPOCH or the sources' newest signature) or with a lower build counter
 (RYE_BUILD_COUNTER at build time).
 
@@ -205,7 +206,7 @@ function printReport(lines: Line[], failed: number, asJson: boolean, io: Io): vo
 interface VerifyRequest {
   positionals: string[];
   forced: FileKind | undefined;
-  fresh: { notBefore?: string; current?: { project: string | undefined; userSpace: string | undefined; systems: string[] | undefined } };
+  fresh: { notBefore?: string; current?: { project: string | undefined; userSpace: string | undefined; systems: string[] | undefined; emitTs: boolean } };
   project: string;
   trustedKeys: string[];
   env: NodeJS.ProcessEnv;
@@ -229,6 +230,7 @@ function parseRequest(args: string[], io: Io): VerifyRequest | number {
       json: { type: "boolean" },
       verbose: { type: "boolean" },
       current: { type: "boolean" },
+      "emit-ts": { type: "boolean" },
       "not-before": { type: "string" },
       "require-signed-sources": { type: "boolean" },
       provenance: { type: "string" },
@@ -248,7 +250,7 @@ function parseRequest(args: string[], io: Io): VerifyRequest | number {
     return 2;
   }
   // --current recomputes the sources of --project (default: each output folder's parent) and these spaces.
-  const current = values.current ? { project: values.project === undefined ? undefined : resolve(io.cwd, values.project), userSpace: values["user-space"], systems: values.system } : undefined;
+  const current = values.current ? { project: values.project === undefined ? undefined : resolve(io.cwd, values.project), userSpace: values["user-space"], systems: values.system, emitTs: values["emit-ts"] === true } : undefined;
   return {
     positionals,
     forced: positionals.length > 0 ? (values.kind as FileKind | undefined) : undefined,
