@@ -1,6 +1,7 @@
 // The name under the cursor: an input (in a placeholder or its declaration), an item id, a call's
 // parameter key, or a diagnostic code. Hover, definition, references and rename start here.
 import type { ItemKind } from "../model/source.js";
+import { upToLastCloser } from "../runtime/interpolate.js";
 
 /** A name in the text, with the offsets of the name itself. */
 export type Token =
@@ -56,7 +57,9 @@ function placeholderAt(text: string, offset: number, opener: string, pattern: Re
   re.lastIndex = text.lastIndexOf("\n", near - 1) + 1;
   let found: RegExpExecArray | null = null;
   // The last one reaching the cursor: where one ends and the next begins, the cursor is on the next.
-  for (let m = re.exec(text); m !== null && m.index <= offset; m = re.exec(text)) if (offset <= m.index + m[0].length) found = m;
+  // Matches end in `}`: up to the last one, no opener's search reads past the next `}` again.
+  const head = upToLastCloser(text);
+  for (let m = re.exec(head); m !== null && m.index <= offset; m = re.exec(head)) if (offset <= m.index + m[0].length) found = m;
   if (!found) return null;
   const start = found.index + opener.length;
   return { kind: "input", name: found[1]!, start, end: start + found[1]!.length };

@@ -1,3 +1,4 @@
+import { upToLastCloser } from "../runtime/interpolate.js";
 import type { ChainElement } from "./chain-element.js";
 
 /** A placeholder written where its templating system never runs, found in one chain element. */
@@ -50,7 +51,9 @@ export function checkChainScopes(chain: readonly ChainElement[], mergedConfig: R
   const known = [...new Set([...(declared ?? []), ...Object.keys(mergedConfig), ...executionParams, ...BUILTIN_PARAMS])];
   chain.forEach((e, element) => {
     for (const field of ["config", "env_config"] as const) {
-      visitStrings(e.metadata[field], field, (s, path) => {
+      visitStrings(e.metadata[field], field, (whole, path) => {
+        // Every pattern below ends in `}`: searching up to the last one keeps each scan linear.
+        const s = upToLastCloser(whole);
         for (const m of s.matchAll(/\{input:[^}]*\}/g)) {
           const name = m[0].slice(7, -1).replace(/[?:].*$/, "");
           problems.push({ kind: "foreign", element, raw: m[0], field, fix: `Directive inputs do not reach tools: pass '${name}' as a tool parameter and write '{${name}}'.` });

@@ -1,4 +1,5 @@
 import * as d from "../../diagnostics/codes.js";
+import { upToLastCloser } from "../../runtime/interpolate.js";
 import type { CheckContext } from "./context.js";
 
 /** The keys of the hook context the original's runner and harness provide to hooks. */
@@ -19,7 +20,8 @@ export function reportHookTemplates({ data, parsed, bag }: CheckContext): void {
     const loc = parsed.locs.hooks[i];
     if (!loc) return;
     const start = loc.start.offset;
-    const text = parsed.file.text.slice(start, loc.end.offset);
+    // Both patterns end in `}`: searching up to the last one keeps each scan linear.
+    const text = upToLastCloser(parsed.file.text.slice(start, loc.end.offset));
     const at = (index: number, length: number) => parsed.lines.location(parsed.source, start + index, start + index + length);
     for (const m of text.matchAll(CONTEXT_REF)) {
       const head = m[1]!.trim().split(/[.[|\s]/)[0]!;

@@ -26,14 +26,31 @@ function nearMisses(text: string): NearMiss[] {
   return last.misses;
 }
 
+// No match holds a `\n` and each ends in `}`: each line is searched up to its last `}`, where every
+// `[^}\n]*` run stops at a `}` that completes its match, so no run is read again from the next opener.
+function* candidates(text: string): Generator<RegExpMatchArray> {
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf("\n", start);
+    const end = nl === -1 ? text.length : nl;
+    const close = text.lastIndexOf("}", end - 1);
+    if (close >= start) {
+      for (const m of text.slice(start, close + 1).matchAll(CANDIDATE)) {
+        m.index! += start;
+        yield m;
+      }
+    }
+    start = end + 1;
+  }
+}
+
 function scanNearMisses(text: string): NearMiss[] {
   const out: NearMiss[] = [];
-  for (const m of text.matchAll(CANDIDATE)) {
+  for (const m of candidates(text)) {
     const kind = m[1]!;
     if (kind === "input" || kind === "env") continue;
     const real = kind.toLowerCase() === "env" ? "env" : didYouMean(kind, ["input"], 1);
     if (!real) continue;
-    out.push({ raw: m[0], fixed: `{${real}:${m[0].slice(kind.length + 2)}`, name: m[2]!, start: m.index });
+    out.push({ raw: m[0], fixed: `{${real}:${m[0].slice(kind.length + 2)}`, name: m[2]!, start: m.index! });
   }
   return out;
 }

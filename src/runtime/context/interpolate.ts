@@ -2,6 +2,7 @@
 // whole expressions keep their type, mixed text uses str() with missing as "", `a || b`
 // fallbacks, `| pipe` filters, then `{input:…}` refs from ctx.inputs.
 import { parsePyJson, pyJsonDumps } from "../py-json.js";
+import { replaceBeforeLastCloser } from "../interpolate.js";
 import { pyStr } from "../pystr.js";
 import { isPyDict as isDict, pyGet, pyHas, pyItems, pyKeys } from "../py-value.js";
 import { resolvePath } from "./resolve-path.js";
@@ -44,14 +45,14 @@ export function interpolateContext(template: unknown, ctx: Record<string, unknow
     const whole = WHOLE.exec(template);
     if (whole) return resolveExpr(ctx, whole[1]!);
     let out = template.includes("${")
-      ? template.replace(EXPR, (_m, expr: string) => {
+      ? replaceBeforeLastCloser(template, EXPR, (_m, expr: string) => {
           const v = resolveExpr(ctx, expr);
           return v === null || v === undefined ? "" : pyStr(v);
         })
       : template;
     const inputs = ctx.inputs;
     if (isDict(inputs) && pyKeys(inputs).length > 0 && out.includes("{input:")) {
-      out = out.replace(INPUT_REF, (m, key: string, mod: string | undefined) =>
+      out = replaceBeforeLastCloser(out, INPUT_REF, (m, key: string, mod: string | undefined) =>
         pyHas(inputs, key) ? pyStr(pyGet(inputs, key)) : mod === "?" ? "" : mod ? mod.slice(1) : m,
       );
     }
