@@ -5,6 +5,7 @@ import { classifyScript } from "../runtime/exec/shell-context.js";
 import { scriptPlaceholders } from "../runtime/exec/shell-script.js";
 import { isWholePlaceholder } from "../runtime/exec/spliced-args.js";
 import { launchCode, launchCodeProblem } from "../runtime/exec/launch-code.js";
+import { evaluationSite } from "../runtime/exec/shell-evaluation.js";
 import { stdinRole } from "../runtime/exec/stdin-readers.js";
 import type { ChainElement } from "./build-chain.js";
 
@@ -79,6 +80,11 @@ function checkLaunchAndStdin(chain: readonly ChainElement[], config: Readonly<Re
     }
   });
   const input = typeof config.input_data === "string" ? followTemplate(config.input_data, config, {}) : null;
+  const evaluated = evaluationSite(templates, input, outside);
+  if (evaluated) {
+    const template = evaluated.template < 0 ? input! : templates[evaluated.template]!;
+    report.refused.push({ ...site(chain, template, evaluated.start, evaluated.end), message: evaluated.message });
+  }
   // The program is known only when the command is literal text; otherwise the run decides.
   if (input === null || words[0] === null || scriptPlaceholders(String(config.command), (n) => WORD.test(n)).length > 0) return;
   const role = stdinRole(words);

@@ -7,6 +7,7 @@ import { splicedValueProblem } from "./spliced-args.js";
 import { templateExecStages } from "./template-exec.js";
 import { placeholdersOf } from "./caller-params.js";
 import { launchPositionProblem, stdinProblem } from "./caller-positions.js";
+import { evaluationProblem } from "./evaluation-channels.js";
 import { envTypeProblem, envValueProblem, openWholeFields, restoreChannels } from "./value-channels.js";
 
 /** The chain's templates and values, to bind a `-c` script and check spliced values after templating. */
@@ -130,7 +131,7 @@ function bindValues(command: string, args: string[], run: RunValues, b: ScriptBi
   const envProblem = envValueProblem({ templates: b.env, param, fromCaller });
   if (envProblem) throw new Error(envProblem);
   const positions = { chainConfig, callerParams, env: b.env, param, origin };
-  const refused = launchPositionProblem(command, args, positions) ?? stdinProblem(command, args, positions);
+  const refused = launchPositionProblem(command, args, positions) ?? stdinProblem(command, args, positions) ?? evaluationProblem(positions);
   if (refused) throw new Error(refused);
   const source = scriptSource(command, args, chainConfig, callerParams, origin);
   const bound = source ? bindScriptArgs(args, source, param, b.env, { fromCaller }) : args;
