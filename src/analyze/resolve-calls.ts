@@ -43,6 +43,8 @@ function globRegExp(pattern: string): RegExp {
   return re;
 }
 
+const CALL_OPENER = /`[ \t\n\r]*rye_/;
+
 /**
  * Parses the backtick calls of a directive body and checks each against the items of every space
  * (decisions.md #9): unknown targets, missing or unknown inputs of a called directive, and
@@ -52,7 +54,8 @@ export function resolveCalls(entry: LeafEntry, index: ItemIndex, permissions: re
   const body = entry.parsed.file.body;
   const diagnostics: Diagnostic[] = [];
   const calls: CallPlan[] = [];
-  if (!body.text.includes("`rye_")) return { calls, diagnostics };
+  // The calls grammar allows blanks between the backtick and the callee (`` ` rye_load(…)` ``).
+  if (!CALL_OPENER.test(body.text)) return { calls, diagnostics };
   const base = body.loc.start.offset;
   const loc = (s: number, e: number) => entry.parsed.lines.location(entry.parsed.source, base + s, base + e);
   for (const raw of scanCalls<RawCall>(body.text)) {
