@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { checkoutAncestors } from "../../src/bundle/checkout-ancestors.js";
 import { checkoutOf } from "../../src/bundle/checkout.js";
 import { checkoutEnv } from "../../src/bundle/checkout-env.js";
-import { tempDir } from "./helpers.js";
+import { cleanEnv, makeProject, rye, tempDir } from "./helpers.js";
 
 const PYTHON = spawnSync("sh", ["-c", "command -v python3"], { encoding: "utf8" }).stdout.trim();
 
@@ -66,6 +66,29 @@ describe.skipIf(!PYTHON)("a planted python3 at the monorepo root", () => {
     expect(existsSync(marker)).toBe(false);
     // Control: the same PATH unfiltered runs the shim, so the payload is live.
     spawnSync("python3", ["-c", "print('ok')"], { cwd: l.ui, env: { PATH: path }, encoding: "utf8" });
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe.skipIf(!PYTHON)("a bundle run in a sub-project of a checkout without .git (through the CLI)", () => {
+  test("the monorepo root's node_modules/.bin/python3 is not the interpreter; with --trust-checkout it is", () => {
+    const base = tempDir("rye-nogit-run-");
+    const ui = makeProject(join(base, "mono", "packages", "ui"));
+    const home = join(base, "home");
+    const env = cleanEnv({ USER_SPACE: home, HOME: home });
+    expect(rye(ui, env, "bundle").status).toBe(0);
+    const marker = join(base, "MARKER");
+    const bin = join(base, "mono", "node_modules", ".bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "python3"), `#!/bin/sh\necho ran >> '${marker}'\nexec '${PYTHON}' "$@"\n`);
+    chmodSync(join(bin, "python3"), 0o755);
+    const runEnv = { ...env, PATH: [bin, env.PATH].join(delimiter), RYE_TRUSTED_KEYS: join(home, ".ai", "config", "keys", "signing", "public_key.pem") };
+    const args = ["run", "out/bundle.mjs", "tool", "examples/word_count", "--params", '{"text": "a b c"}'];
+    const r = rye(ui, runEnv, ...args);
+    expect(r.stdout + r.stderr).toContain('"success"');
+    expect(existsSync(marker)).toBe(false);
+    // Control: the payload is live when the checkout is trusted to choose.
+    rye(ui, runEnv, ...args, "--trust-checkout");
     expect(existsSync(marker)).toBe(true);
   });
 });
