@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRegularFile } from "./read-file.js";
 import { pathToFileURL } from "node:url";
 import { buildProvenanceOf, provenanceOf, type ItemProvenance, type Provenance } from "./provenance.js";
 
@@ -10,7 +10,7 @@ import { buildProvenanceOf, provenanceOf, type ItemProvenance, type Provenance }
 export function readProvenance<K extends string>(outDir: string | URL, item: ItemProvenance<K> | { readonly provenance: ItemProvenance<K> }): Provenance<K> {
   const key = String(outDir);
   let build = builds.get(key);
-  if (!build) builds.set(key, (build = buildProvenanceOf(readFileSync(new URL("manifest.json", withSlash(outDir)), "utf8"))));
+  if (!build) builds.set(key, (build = buildProvenanceOf(readRegularFile(new URL("manifest.json", withSlash(outDir))))));
   return provenanceOf(item, build);
 }
 

@@ -22,15 +22,11 @@ const ALLOWED = new Map<string, string>([
   ["verify/file-hashes.ts openSync", "the output hasher: O_NOFOLLOW | O_NONBLOCK, fstat, streamed into sha256 on worker threads that run its source text, so it imports nothing"],
   // A module the loader was asked to load from outside every output folder: Node reads it the same way.
   ["verify/output-guard.ts readFileSync", "an application's own module outside every output folder, which Node itself would read"],
-  // The runtime may not import the compiler (folder rules), so it cannot use the reader.
-  ["runtime/provenance-file.ts readFileSync", "the runtime reads its own output folder's manifest.json; it cannot import the compiler's reader"],
-  ["runtime/exec/execute-plan.ts readFileSync", "the runtime's .env read; it cannot import the compiler's reader"],
-  ["runtime/exec/verify-deps.ts readFileSync", "the runtime's dependency check; it cannot import the compiler's reader"],
-  ["runtime/exec/run-tool.ts readFileSync", "the runtime's tool read; it cannot import the compiler's reader"],
+  // The runtime may not import the compiler (folder rules): it has its own reader with the same rule.
+  ["runtime/read-file.ts openSync", "the runtime's reader: O_NONBLOCK, fstat on the open file, regular files only, bounded"],
   // Not yet moved to the reader: each is a file named on the command line or an agents TOML.
   ["cli/commands/verify.ts readFileSync", "not yet moved: a source named by the walk, and a --provenance record"],
   ["cli/commands/bundle.ts readFileSync", "not yet moved: out/manifest.json and the bundle esbuild just wrote"],
-  ["cli/commands/run.ts readFileSync", "not yet moved: the agents TOML"],
   ["cli/commands/keys.ts readFileSync", "not yet moved: a public key file named on the command line"],
   ["cli/commands/keys-lifecycle.ts readFileSync", "not yet moved: a public key file named on the command line"],
   ["register/module-format.ts readFileSync", "not yet moved: a package.json the loader consults"],

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readRegularText } from "../../project/read-regular.js";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -141,7 +142,15 @@ async function launch(mod: DirectiveModule, inputs: unknown, name: string, where
     const t = mod.renderThread(inputs, { ...options, model: m });
     return { system: t.system, prompt: t.messages[0]!.content };
   };
-  return launchConfiguredAgent({ text: readFileSync(chosen.path, "utf8"), file: chosen.label, name, model, thread, io, ...agentProgramCheck(where) });
+  let text: string;
+  try {
+    // Bounded like every file rye reads: a FIFO or a link to /dev/zero is an error, not an endless read.
+    text = readRegularText(chosen.path, { kind: "config", link: { links: "follow" } });
+  } catch (e) {
+    io.stderr.write(`${chosen.label}: error: cannot read the agents file: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  return launchConfiguredAgent({ text, file: chosen.label, name, model, thread, io, ...agentProgramCheck(where) });
 }
 
 const TOOL_OPTIONS = {

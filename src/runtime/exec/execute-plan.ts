@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
 import { callerParamsProblem } from "./caller-params.js";
@@ -13,6 +12,7 @@ import type { CheckoutPolicy } from "./resolve-interpreter.js";
 import { templateString } from "./substitute-params.js";
 import { depsEnabled, depsScope, verifyDeps, type DepFile } from "./verify-deps.js";
 import { chainValidationErrorResponse, dryRunResponse, interpretProcessResult, toolErrorResponse, toolSuccessResponse, type ExecutionOutcome } from "./tool-response.js";
+import { readRegularFile } from "../read-file.js";
 
 /** Run-time settings of `executePlan`. */
 export interface ExecuteOptions {
@@ -176,10 +176,14 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
   }
 }
 
+/** The project's .env, or undefined when it has none; any other failure (a FIFO, a device, too large) refuses the run. */
 function readDotenv(projectPath: string): string | undefined {
+  const file = join(projectPath, ".env");
   try {
-    return readFileSync(join(projectPath, ".env"), "utf8");
-  } catch {
-    return undefined;
+    return readRegularFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new Error(`cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

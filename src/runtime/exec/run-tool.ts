@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readRegularFile } from "../read-file.js";
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { executePlan, type ExecuteOptions } from "./execute-plan.js";
@@ -59,9 +59,10 @@ function checkFiles(files: readonly PlanFile[], at: (p: string) => string, verif
     const absolutePath = at(f.path);
     let text: string;
     try {
-      text = readFileSync(absolutePath, "utf8");
-    } catch {
-      return `Chain element not found: ${f.item_id} (${absolutePath}). Run rye build.`;
+      text = readRegularFile(absolutePath);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : `not readable: ${e instanceof Error ? e.message : String(e)}`;
+      return `Chain element ${why}: ${f.item_id} (${absolutePath}). Run rye build.`;
     }
     if (sha256(text) !== f.sha256) {
       return `Integrity check failed: ${f.item_id} (${absolutePath}) changed since it was compiled. Run rye build.`;

@@ -3,7 +3,8 @@
 // script's folder first on sys.path, Node resolves `./helper.js` from it) cannot run unsigned. The
 // walk never follows a link: a link whose target lies outside the scope is refused (the original's
 // "symlink escape"), one inside it is verified as the file it points to.
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { readRegularFile } from "../read-file.js";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 
 /** One file of the scope, as the verifier checks it. */
@@ -104,9 +105,8 @@ export function depsFiles(scope: DepsScope, skip: ReadonlySet<string> = new Set(
  */
 export function verifyDeps(scope: DepsScope, verify: (file: DepFile) => void, skip: ReadonlySet<string> = new Set()): void {
   for (const absolutePath of depsFiles(scope, skip)) {
-    const text = readFileSync(absolutePath, "utf8");
     try {
-      verify({ absolutePath, text });
+      verify({ absolutePath, text: readRegularFile(absolutePath) });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       throw new Error(`Dependency verification failed for ${relative(scope.root, absolutePath) || absolutePath} (in ${scope.root}): ${why}`);
