@@ -170,12 +170,13 @@ const CASES: Case[] = [
     },
   },
   {
-    name: ".env RYE_PYTHON=<checkout>/evil-python",
+    // Named python3: a program rye judges by its grammar (an unknown name takes inert values only, so {params_json} would stop the run before it starts).
+    name: ".env RYE_PYTHON=<checkout>/evil/python3",
     run: { tool: "examples/word_count" },
     without: "outside",
     setup: (c) => {
-      shim(join(c.proj, "evil-python"), c.marker, PYTHON);
-      dotenv(c, `RYE_PYTHON=${join(c.proj, "evil-python")}\n`);
+      shim(join(c.proj, "evil/python3"), c.marker, PYTHON);
+      dotenv(c, `RYE_PYTHON=${join(c.proj, "evil/python3")}\n`);
     },
   },
   {
