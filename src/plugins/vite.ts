@@ -12,12 +12,20 @@
  * Vite bundles some modules in builds of their own, without the application's `plugins`: worker
  * entries (`new Worker(new URL(…))`, `?worker`) use `worker.plugins`, and the dependency optimizer
  * pre-bundles dependencies with its own plugin list. The `config` hook adds the check to both.
+ *
+ * Vite's asset pipeline reads some files itself, without any load hook: `new URL("…", import.meta.url)`
+ * (inlined as a `data:` URL, which nothing can trace back to its file, or emitted as an asset) and
+ * everything under `publicDir` (copied as is). So the plugin owns the output phase too: a `new URL`
+ * naming build output is refused where the importer is transformed, a publicDir holding build output
+ * is refused when the config is resolved, and every emitted asset or chunk made from build output
+ * must be bytes that verify (an asset) or modules this plugin's load hook verified (a chunk).
  */
-import { realpathSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { registerVerifier } from "../register/register-verifier.js";
 import { markRunnerVerified } from "../register/runner-verified.js";
+import { IntegrityError } from "../verify/integrity-error.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { ryeVerify as ryeEsbuild } from "./esbuild.js";
 import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
@@ -42,11 +50,82 @@ export interface RyeVitePlugin {
   name: string;
   enforce: "pre";
   config(this: ConfigContext, config: ViteConfig): void;
-  configResolved(config: { root: string }): void;
+  configResolved(config: { root: string; publicDir?: string }): void;
   configureServer(): void;
   configureVitest(context: VitestContext): void;
   resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<Resolved>;
   load(id: string): string | null;
+  transform(code: string, id: string): null;
+  generateBundle(options: unknown, bundle: Record<string, BundleItem>): void;
+}
+
+/** An emitted asset or chunk, as Rollup and Rolldown describe it (the part checked here). */
+type BundleItem =
+  | { type: "asset"; fileName: string; source: string | Uint8Array; originalFileNames?: readonly string[]; originalFileName?: string | null }
+  | { type: "chunk"; fileName: string; facadeModuleId?: string | null; moduleIds?: readonly string[] };
+
+/** `new URL("<literal>", import.meta.url)`, except a worker entry (bundled by the worker build, whose load hook verifies). */
+const ASSET_URL = /(?<!(?:Shared)?Worker\s*\(\s*)new\s+URL\s*\(\s*(["'`])([^"'`$\n]+)\1\s*,\s*import\.meta\.url\s*\)/g;
+
+/** Refuses a `new URL` in `code` (the module `id`) that names build output: Vite would ship that file's bytes past every load hook. */
+function checkAssetUrls(guard: OutputGuard, code: string, id: string): void {
+  const importer = id.split("?")[0]!;
+  if (!code.includes("import.meta.url") || id.startsWith("\0") || !isAbsolute(importer)) return;
+  for (const m of code.matchAll(ASSET_URL)) {
+    const target = resolve(dirname(importer), m[2]!.replace(/[?#].*$/s, ""));
+    if (guard.outputFolderNamed(target) === null && !isOutputFile(guard, target)) continue;
+    throw new IntegrityError(target, `${target} is build output that ${importer} names with new URL(…, import.meta.url): Vite copies or inlines that file as an asset without verifying it, so the build is refused\n  Fix: import the module instead, so it is verified and bundled`);
+  }
+}
+
+/** The real paths of every file and folder under `dir` (links followed once). */
+function entriesUnder(dir: string): string[] {
+  const paths = [dir, ...readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => join(e.parentPath, e.name))];
+  return paths.flatMap((p) => {
+    try {
+      return [realpathSync(p)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Refuses a publicDir that holds build output, or lies in it: Vite serves and copies publicDir as is. */
+function checkPublicDir(guard: OutputGuard, publicDir: string | undefined): void {
+  if (!publicDir || !isAbsolute(publicDir)) return;
+  try {
+    if (!statSync(publicDir).isDirectory()) return;
+  } catch {
+    return;
+  }
+  for (const real of entriesUnder(publicDir)) {
+    const inside = statSync(real).isDirectory() ? join(real, "_") : real;
+    const folder = guard.outputFolderOf(inside);
+    if (folder !== null) throw new IntegrityError(folder, `${publicDir} (Vite's publicDir) holds build output (${folder}): Vite copies publicDir into the build and serves it without verifying a byte, so it is refused\n  Fix: move the output folder out of publicDir and import its modules instead`);
+  }
+}
+
+/**
+ * The output phase: an asset emitted from a file of an output folder must be that file's signed
+ * bytes; a chunk holding a module of an output folder must hold only modules this plugin verified.
+ */
+function checkBundle(guard: OutputGuard, root: string, bundle: Record<string, BundleItem>, verified: ReadonlySet<string>): void {
+  for (const item of Object.values(bundle)) {
+    if (item.type === "asset") {
+      const names = item.originalFileNames ?? (item.originalFileName ? [item.originalFileName] : []);
+      for (const name of names) {
+        const file = resolve(root, name);
+        if (!isOutputFile(guard, file)) continue;
+        guard.beforeRead(file);
+        guard.check(file, item.source);
+      }
+      continue;
+    }
+    for (const id of [item.facadeModuleId, ...(item.moduleIds ?? [])]) {
+      if (!id || !isOutputFile(guard, id) || verified.has(realpathSync(id.split("?")[0]!))) continue;
+      throw new IntegrityError(id, `${id} is build output that reached ${item.fileName} without being verified by the rye-build/vite load hook, so the build is refused`);
+    }
+  }
 }
 
 /** The file an external import names, as Node would find it from `importer`; null when none is found. */
@@ -102,6 +181,7 @@ function addToSeparateBundles(config: ViteConfig, options: GuardOptions, rolldow
 export function ryeVerify(options: GuardOptions = {}, separateBundles = true): RyeVitePlugin {
   let guard: OutputGuard | undefined;
   let root = process.cwd();
+  const verified = new Set<string>();
   const guardOf = () => (guard ??= new OutputGuard(options));
   return {
     name: "rye-verify",
@@ -114,6 +194,7 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     },
     configResolved(config) {
       root = config.root;
+      checkPublicDir(guardOf(), config.publicDir);
     },
     configureServer() {
       // SSR in dev imports externalised dependencies with Node's own loader: that loader verifies too.
@@ -151,7 +232,16 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
       return guardOf().outputFolderOf(real) === null ? null : { id: real, external: false };
     },
     load(id) {
-      return verifiedLoad(guardOf(), id);
+      const text = verifiedLoad(guardOf(), id);
+      if (text !== null) verified.add(realpathSync(id.split("?")[0]!));
+      return text;
+    },
+    transform(code, id) {
+      checkAssetUrls(guardOf(), code, id);
+      return null;
+    },
+    generateBundle(_options, bundle) {
+      checkBundle(guardOf(), root, bundle, verified);
     },
   };
 }
