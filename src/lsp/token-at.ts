@@ -18,8 +18,8 @@ export function tokenAt(text: string, offset: number): Token | null {
   const lineEnd = text.indexOf("\n", offset) === -1 ? text.length : text.indexOf("\n", offset);
   const line = text.slice(lineStart, lineEnd);
   const at = offset - lineStart;
-  const hit = <T>(re: RegExp, make: (m: RegExpExecArray, s: number, e: number) => T | null): T | null => {
-    for (const m of line.matchAll(re)) {
+  const hit = <T>(re: RegExp | ((text: string) => Iterable<RegExpMatchArray>), make: (m: RegExpExecArray, s: number, e: number) => T | null): T | null => {
+    for (const m of typeof re === "function" ? re(line) : line.matchAll(re)) {
       const groupStart = m.index! + m[0].indexOf(m[1]!);
       const groupEnd = groupStart + m[1]!.length;
       if (at >= groupStart && at <= groupEnd) return make(m as RegExpExecArray, lineStart + groupStart, lineStart + groupEnd);
@@ -31,7 +31,7 @@ export function tokenAt(text: string, offset: number): Token | null {
     placeholderAt(text, offset, "${inputs.", DOLLAR_INPUT) ??
     hit(new RegExp(String.raw`\{input:(${NAME})`, "gu"), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
     hit(new RegExp(String.raw`\$\{inputs\.(${NAME})\}`, "gu"), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
-    hit(new RegExp(String.raw`<input\b[^>]*?\bname="(${NAME})"`, "gu"), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
+    hit(declarations(NAME), (m, s, e) => ({ kind: "input" as const, name: m[1]!, start: s, end: e })) ??
     hit(/\b(RYE\d{4})\b/g, (m, s, e) => ({ kind: "code" as const, code: m[1]!, start: s, end: e })) ??
     hit(/\bextends="([^"]+)"/g, (m, s, e) => ({ kind: "id" as const, itemKinds: ["directive"] as ItemKind[], id: m[1]!, start: s, end: e })) ??
     hit(/<(?:before|after|system|suppress)>\s*([^<\s]+)\s*</g, (m, s, e) => ({ kind: "id" as const, itemKinds: ["knowledge"] as ItemKind[], id: m[1]!, start: s, end: e })) ??
@@ -65,6 +65,32 @@ function placeholderAt(text: string, offset: number, opener: string, pattern: Re
   return { kind: "input", name: found[1]!, start, end: start + found[1]!.length };
 }
 
+/**
+ * The matches of `<input\b[^>]*?\bname="(name)"`, as `matchAll` gives them, in linear time. A match
+ * holds no `>`, so when the search from one `<input` fails, so does the search from every later
+ * `<input` before the same `>`: the scan moves on past that `>` instead of reading the rest again.
+ */
+const declarations = (name: string) =>
+  function* (text: string): Generator<RegExpMatchArray> {
+    const re = new RegExp(String.raw`<input\b[^>]*?\bname="(${name})"`, "uy");
+    for (let at = text.indexOf("<input"); at !== -1; ) {
+      re.lastIndex = at;
+      const m = re.exec(text);
+      let next: number;
+      if (m) {
+        yield m;
+        next = at + m[0].length;
+      } else if (/\w/.test(text[at + 6] ?? "")) {
+        next = at + 1; // `<inputs…`: no `<input\b` here, so later ones are not ruled out.
+      } else {
+        const gt = text.indexOf(">", at);
+        if (gt === -1) return;
+        next = gt + 1;
+      }
+      at = text.indexOf("<input", next);
+    }
+  };
+
 /** An item id or a parameter key inside a backtick call such as `rye_execute(item_id="x", parameters={"k": …})`. */
 function callToken(line: string, at: number, lineStart: number): Token | null {
   for (const call of line.matchAll(/rye_(?:execute|search|load|fetch|sign)\(([^`]*?)\)?(?=`|$)/g)) {
@@ -92,8 +118,8 @@ function callToken(line: string, at: number, lineStart: number): Token | null {
 export function inputSpans(text: string, name: string): [number, number][] {
   const out: [number, number][] = [];
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  for (const re of [new RegExp(String.raw`<input\b[^>]*?\bname="(${esc})"`, "gu"), new RegExp(String.raw`\{input:(${esc})(?=[?:|}])`, "gu"), new RegExp(String.raw`\$\{inputs\.(${esc})\}`, "gu")]) {
-    for (const m of text.matchAll(re)) {
+  for (const find of [declarations(esc), (t: string) => t.matchAll(new RegExp(String.raw`\{input:(${esc})(?=[?:|}])`, "gu")), (t: string) => t.matchAll(new RegExp(String.raw`\$\{inputs\.(${esc})\}`, "gu"))]) {
+    for (const m of find(text)) {
       const s = m.index! + m[0].lastIndexOf(m[1]!);
       out.push([s, s + name.length]);
     }
