@@ -11,7 +11,9 @@ import { tokenAt } from "../../src/lsp/token-at.js";
 import { didYouMean } from "../../src/runtime/did-you-mean.js";
 import { interpolateContext } from "../../src/runtime/context/interpolate.js";
 import { ENV_REF, INPUT_REF, resolveEnvRefs, resolveInputRefs } from "../../src/runtime/interpolate.js";
+import { build } from "../../src/index.js";
 import { checkChainScopes } from "../../src/tools/check-scopes.js";
+import { source } from "../helpers/compile.js";
 
 const MIB = 1024 * 1024;
 const fill = (unit: string) => unit.repeat(Math.floor(MIB / unit.length));
@@ -73,5 +75,15 @@ describe("an opener repeated to 1 MiB without its closer", () => {
   test("near misses", () => {
     expect(nearMissInputNames(parsedOf(fill("{inptu:a|")))).toEqual([]);
     expect(nearMissInputNames(parsedOf(`${fill("{inptu:a|")}}`))).toEqual(["a"]);
+  });
+
+  test("hook templates", () => {
+    const hook = (value: string) =>
+      `# t\n\n\`\`\`xml\n<directive name="t" version="1.0.0">\n  <metadata>\n    <description>d</description>\n    <hooks>\n      <hook id="h" event="thread_started">\n        <action primary="execute" item_type="knowledge" item_id="${value}" />\n      </hook>\n    </hooks>\n  </metadata>\n</directive>\n\`\`\`\n\nBody.\n`;
+    const bad = (value: string) => build([source("t", hook(value))], "test").diagnostics.filter((d) => d.code === "RYE3007").length;
+    const room = MIB - hook("").length - 1;
+    expect(bad("${".repeat(room >> 1))).toBe(0);
+    expect(bad(`${"{input:a|".repeat(Math.floor((room - 1) / 9))}}`)).toBe(1);
+    expect(bad(`${"${stat.x".repeat(Math.floor((room - 1) / 9))}}`)).toBe(1);
   });
 });
