@@ -90,13 +90,15 @@ describe("the channels", () => {
     expect(envTypeProblem({ L: [1] })).toContain("not list");
   });
 
-  it("a caller's value in an env template must be inert, whole or spliced; others pass", () => {
+  it("a caller's value in an env template is refused, inert or not, whole or spliced; others pass", () => {
     const values: Record<string, unknown> = { g: "a b", ok: "fine_1", chain: "x y;", n: 5, HOME: "/h o" };
     const fromCaller = (n: string) => n !== "chain";
     const param = (n: string) => values[n];
     const check = (templates: Record<string, string | undefined>) => envValueProblem({ templates, param, fromCaller });
-    expect(check({ A: "{ok}", B: "pre {ok} {n}", C: "{chain}", D: "{missing}", E: "no braces $g", F: undefined, H: "${HOME}/x" })).toBeNull();
-    expect(check({ A: "{ok}", GREETING: "v_{g}" })).toContain("the value of {g} holds \" \"; it is spliced into the environment variable GREETING");
+    expect(check({ C: "{chain}", D: "{missing}", E: "no braces $g", F: undefined, H: "${HOME}/x" })).toBeNull();
+    expect(check({ A: "{ok}" })).toContain("placeholder '{ok}' fills the environment variable A");
+    expect(check({ B: "pre {n}" })).toContain("placeholder '{n}' fills the environment variable B");
+    expect(check({ C: "{chain}", GREETING: "v_{g}" })).toContain("placeholder '{g}' fills the environment variable GREETING");
     expect(check({ W: "{g}" })).toContain("environment variable W");
     expect(check({ X: "${HOME}{g}" })).toContain("{g}");
   });

@@ -3,13 +3,10 @@
 //   argv   command and args: the launch walk (launch-code.ts), the shell binder, and spliced values
 //          inert or path-safe (spliced-args.ts);
 //   stdin  input_data: the stdin rule (stdin-readers.ts);
-//   env    the config's `env`: a caller's value read by a program rye cannot see (a shell's arithmetic
-//          reads a variable's value as an expression), so each caller placeholder in an env value
-//          must be inert; no variable name is proven to be read as data;
+//   env    the config's `env`: never a caller's value. Its reader is unseen, a variable can choose
+//          code (PATH, BASH_ENV, LD_PRELOAD, PYTHONPATH), and a shell's arithmetic evaluates one;
 //   cwd    the kernel reads it as a path, never as code: data.
-import { pyStr } from "../pystr.js";
 import { valueSeal } from "./seal-values.js";
-import { inertProblem } from "./inert.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { pyTypeName } from "./substitute-params.js";
 import type { TemplatedExec } from "./template-exec.js";
@@ -67,9 +64,10 @@ export interface EnvValues {
 }
 
 /**
- * The first env variable filled from a caller's value that is not inert, as a message naming the
- * placeholder and the variable; null when there is none. Whole or spliced, the reader of a variable
- * is unknown, so the whole-value exemption of argv does not apply.
+ * The first env variable filled from a caller's value, as a message naming the placeholder and the
+ * variable; null when there is none. Any value counts, inert or not: a variable's reader is unseen,
+ * and even an inert word chooses code in PATH, BASH_ENV, ENV, LD_PRELOAD, PYTHONPATH or
+ * NODE_OPTIONS (a relative file or folder), or names a variable a shell's arithmetic evaluates.
  */
 export function envValueProblem(v: EnvValues): string | null {
   const known = (name: string) => v.param(name) !== undefined;
@@ -77,8 +75,8 @@ export function envValueProblem(v: EnvValues): string | null {
     if (typeof template !== "string" || !template.includes("{")) continue;
     for (const p of scriptPlaceholders(template, known)) {
       if (p.system !== "param" || !v.fromCaller(p.expr)) continue;
-      const problem = inertProblem(template.slice(p.start, p.end), pyStr(v.param(p.expr)), `the environment variable ${name}, whose reader rye cannot see`);
-      if (problem) return problem;
+      const raw = template.slice(p.start, p.end);
+      return `placeholder '${raw}' fills the environment variable ${name} from a caller's value; refused. A caller's value never fills an environment variable: its reader is unseen, and a variable can choose the code that runs (PATH, BASH_ENV, LD_PRELOAD, PYTHONPATH) or be evaluated as arithmetic. Pass ${raw} as a whole argument (args: [..., "${raw}"]) or on stdin`;
     }
   }
   return null;
