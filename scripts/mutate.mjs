@@ -29,6 +29,7 @@ export const TARGETS = {
   "src/runtime/exec/shell-context.ts": ["test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
   "src/runtime/exec/data-commands.ts": ["test/mutation/data-commands.test.ts", "test/mutation/shell-context.test.ts"],
   "src/runtime/exec/shell-options.ts": ["test/mutation/shell-options.test.ts"],
+  "src/runtime/exec/shell-lexer.ts": ["test/mutation/shell-lexer.test.ts", "test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
   // Class 4: hook conditions' regexes, matched in linear time.
   "src/runtime/context/linear-regex.ts": ["test/mutation/linear-regex.test.ts"],
   // Class 2: rye's bookkeeping is believed only when sealed.
