@@ -57,6 +57,10 @@ describe("a Vite client build with ryeVerify() and build output reaching the bun
     rmSync(marker, { force: true });
     rmSync(dist, { recursive: true, force: true });
     if (tampered) inject(greet, marker);
+    // A publicDir with a copy of the (perhaps tampered) output folder in it.
+    const pub = join(project, "web", "pub");
+    rmSync(pub, { recursive: true, force: true });
+    if (options.publicDir === "pub") cpSync(join(project, "out"), join(pub, "out"), { recursive: true });
     try {
       writeFileSync(join(project, "web", "main.js"), main);
       writeFileSync(join(project, "build.mjs"), script(options));
@@ -64,6 +68,7 @@ describe("a Vite client build with ryeVerify() and build output reaching the bun
       return { ...r, all: r.stdout + r.stderr, shipped: distText(dist).includes(marker) };
     } finally {
       writeFileSync(greet, saved);
+      rmSync(pub, { recursive: true, force: true });
     }
   }
 
@@ -71,7 +76,8 @@ describe("a Vite client build with ryeVerify() and build output reaching the bun
     ["new URL, inlined as a data: URL", NEW_URL, { inlineLimit: 1_000_000 }, /greet\.js is build output that .*main\.js names with new URL/],
     ["new URL, emitted as an asset file", NEW_URL, { inlineLimit: 0 }, /greet\.js is build output that .*main\.js names with new URL/],
     ["another plugin emitting the file as an asset", `console.log(1);\n`, { copy: true }, /Content modified since signing: examples\/greet/],
-    ["publicDir holding out/", `console.log(1);\n`, { publicDir: ".." }, /publicDir\) holds build output \(.*\/out\)/],
+    ["publicDir holding out/", `console.log(1);\n`, { publicDir: "pub" }, /publicDir\) holds build output \(.*\/pub\/out\)/],
+    ["publicDir inside out/", `console.log(1);\n`, { publicDir: "../out" }, /publicDir\) holds build output \(.*\/project\/out\)/],
   ];
 
   test.each(refused)("%s: the build fails naming the file, and no output carries the payload", (_name, main, options, message) => {
@@ -84,7 +90,7 @@ describe("a Vite client build with ryeVerify() and build output reaching the bun
   }, 120_000);
 
   test("publicDir holding out/, untouched: still refused (its bytes would be served unverified)", () => {
-    const r = build(`console.log(1);\n`, { publicDir: ".." }, false);
+    const r = build(`console.log(1);\n`, { publicDir: "pub" }, false);
     expect(r.status).not.toBe(0);
     expect(r.all).toMatch(/publicDir\) holds build output/);
   }, 120_000);
