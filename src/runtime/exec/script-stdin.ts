@@ -12,7 +12,7 @@ const RESERVED = new Set(["if", "then", "elif", "else", "fi", "while", "until", 
 // The head of a loop or a case: its words are a name and a list, not a command.
 const HEADS = new Set(["for", "select", "case", "esac"]);
 // Builtins that never read stdin, and those that read it as data (a line into a variable).
-const NO_STDIN = new Set([":", "cd", "pwd", "test", "[", "[[", "]]", "export", "set", "unset", "exit", "return", "shift", "sleep", "wait", "umask", "local", "readonly", "true", "false"]);
+const NO_STDIN = new Set([":", "cd", "pwd", "let", "declare", "typeset", "integer", "float", "nameref", "echo", "printf", "print", "break", "continue", "ulimit", "getopts", "test", "[", "[[", "]]", "export", "set", "unset", "exit", "return", "shift", "sleep", "wait", "umask", "local", "readonly", "true", "false"]);
 const READS_DATA = new Set(["read", "mapfile", "readarray"]);
 
 const unquote = (w: string) => w.replace(/["'\\]/g, "");
@@ -21,14 +21,16 @@ const unquote = (w: string) => w.replace(/["'\\]/g, "");
 export function scriptStdinRole(script: string): StdinRole {
   let role: StdinRole = { role: "full", reason: "" };
   let previous = "";
-  for (const part of script.split(CUT)) {
+  // Arithmetic (`$(( ))`, `(( ))`) runs no command: its text is not a command's words.
+  for (const part of script.replace(/\$?\(\([^()]*\)\)/g, " ").split(CUT)) {
     if (CUT.test(part) && new RegExp(`^(?:${CUT.source})$`).test(part)) {
       previous = part;
       continue;
     }
     const fed = previous === "|" || previous === "|&";
     const words = part.split(/\s+/).filter((w) => w.length > 0);
-    if (fed || words.some((w) => /^0?<(?!&)/.test(w)) || HEADS.has(unquote(words.find((w) => !RESERVED.has(unquote(w))) ?? ""))) continue;
+    // A part that ends `]]` is the rest of a `[[ … && … ]]` test, which reads no stdin.
+    if (fed || words.at(-1) === "]]" || words.some((w) => /^0?<(?!&)/.test(w)) || HEADS.has(unquote(words.find((w) => !RESERVED.has(unquote(w))) ?? ""))) continue;
     const argv = commandWords(words);
     if (argv.length === 0) continue;
     const name = argv[0] === null ? null : argv[0]!.slice(argv[0]!.lastIndexOf("/") + 1);
