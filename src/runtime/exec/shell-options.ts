@@ -92,6 +92,7 @@ export interface ShellOperands {
 export function locateShellOperands(args: readonly Word[]): ShellOperands | null {
   let command = false;
   let stdin = false;
+  let sawS = false;
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
@@ -105,20 +106,28 @@ export function locateShellOperands(args: readonly Word[]): ShellOperands | null
       break;
     }
     if (a.startsWith("--")) {
-      if (LONG_WITH_WORD.has(a)) i++;
-      else if (!LONG.has(a)) return null;
+      // The word after --rcfile is a file the shell runs (bash even with -c; busybox as its script): it must be literal.
+      if (LONG_WITH_WORD.has(a)) {
+        if (typeof args[++i] !== "string") return null;
+      } else if (!LONG.has(a)) return null;
       continue;
     }
     if (!/^[-+]./.test(a)) break;
-    for (const c of a.slice(1)) {
+    const letters = a.slice(1);
+    for (let k = 0; k < letters.length; k++) {
+      const c = letters[k]!;
       if (c === "o" || c === "O") {
+        // zsh, mksh, ksh93 and yash read `-oNAME` as one option, bash reads `-o` and takes the next
+        // word: with letters after it, the shells disagree on which words follow, so it is unknown.
+        if (k < letters.length - 1) return null;
         if (typeof args[++i] !== "string") return null;
       } else if (c === "c" && a[0] === "-") command = true;
-      else if (c === "s" && a[0] === "-") stdin = true;
+      // bash and busybox read +s as -s; dash runs stdin after a -c script when -s is also given.
+      else if (c === "s") sawS = true;
       else if (!FLAGS.includes(c) && !OTHER_FLAGS.includes(c)) return null;
     }
   }
   const operand = i < args.length ? i : -1;
-  if (command) return { script: operand, stdin: false };
-  return { script: -1, stdin: stdin || operand < 0 };
+  if (command) return { script: operand, stdin: sawS };
+  return { script: -1, stdin: stdin || sawS || operand < 0 };
 }
