@@ -30,6 +30,10 @@ export const TARGETS = {
   "src/runtime/exec/data-commands.ts": ["test/mutation/data-commands.test.ts", "test/mutation/shell-context.test.ts"],
   "src/runtime/exec/shell-options.ts": ["test/mutation/shell-options.test.ts"],
   "src/runtime/exec/shell-lexer.ts": ["test/mutation/shell-lexer.test.ts", "test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
+  // Class 1: the value channels: a caller's value sealed whole, the channels put back and checked, paths by content.
+  "src/runtime/exec/seal-values.ts": ["test/mutation/seal-values.test.ts", "test/mutation/value-channels.test.ts"],
+  "src/runtime/exec/value-channels.ts": ["test/mutation/value-channels.test.ts", "test/mutation/seal-values.test.ts"],
+  "src/runtime/exec/path-values.ts": ["test/mutation/value-channels.test.ts", "test/mutation/spliced-args.test.ts"],
   // Class 4: hook conditions' regexes, matched in linear time.
   "src/runtime/context/linear-regex.ts": ["test/mutation/linear-regex.test.ts"],
   // Class 2: rye's bookkeeping is believed only when sealed.
@@ -41,6 +45,9 @@ export const TARGETS = {
   "src/register/module-format.ts": ["test/mutation/load-path-parts.test.ts"],
   "src/register/resolve-request.ts": ["test/mutation/load-path-parts.test.ts"],
   "src/register/import-specifiers.ts": ["test/mutation/load-path-parts.test.ts"],
+  // Class 3: code a module runner or the Function constructors evaluate, named by an output file.
+  "src/register/evaluated-file.ts": ["test/security/runner-guard-parts.test.ts"],
+  "src/register/runner-verified.ts": ["test/security/runner-guard-parts.test.ts"],
 };
 
 const picked = process.argv.slice(2);
