@@ -14,7 +14,8 @@ const base = mkdtempSync(join(tmpdir(), "rye-spawn-guard-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const proj = join(base, "proj");
-const outside = join(base, "outside-bin");
+// Not beside the project: without a repository, the folders above a project count as its checkout.
+const outside = join(mkdtempSync(join(tmpdir(), "rye-spawn-outside-")), "outside-bin");
 for (const dir of [join(proj, ".ai"), join(proj, "out"), join(proj, "bin"), join(proj, ".ai/tools"), outside]) mkdirSync(dir, { recursive: true });
 writeFileSync(join(proj, "out", "manifest.json"), "{}");
 for (const file of [join(proj, "bin/prog"), join(outside, "prog"), join(proj, ".ai/tools/run.sh")]) {
