@@ -98,6 +98,22 @@ describe("judge", () => {
     const other = verifyItem(signItem(TEXT, "tool", freshKey(), TS, PATH), "tool", trusted, { path: PATH });
     expect(judge(other, "LABEL", trusted, { modified: "MOD", untrusted: "UNT" }).message).toMatch(/^Untrusted key [0-9a-f]{16} for LABEL\n[^]*\n {2}Fix: UNT$/);
   });
+
+  it("fails closed on a store with an entry it could not read, whatever the item: an error naming the first entry, no result", () => {
+    const good = verifyItem(signed, "tool", trusted, { path: PATH });
+    expect(good.ok).toBe(true);
+    const blind = createTrustStore(trusted.list(), [], undefined, [{ path: "/s/a.toml", reason: "it is a FIFO" }, { path: "/s/b.toml", reason: "it is a folder" }]);
+    const r = judge(good, "LABEL", blind, { modified: "MOD", untrusted: "UNT" });
+    expect(r).toMatchObject({ ok: false, outcome: "error", result: null });
+    expect(r.message).toBe(
+      "Trust store entry cannot be read: /s/a.toml: it is a FIFO\n  LABEL is not judged with a store missing an entry (it may revoke the signing key)\n  Fix: remove it, or make it the regular .toml file of a key (rye keys trust FILE writes one)",
+    );
+    // Every other outcome is decided first by the unreadable entry, a modified item too.
+    const modified = verifyItem(signed.replace("print('hi')", "print('x')"), "tool", trusted, { path: PATH });
+    expect(judge(modified, "LABEL", blind, { modified: "MOD", untrusted: "UNT" }).outcome).toBe("error");
+    // An empty list of unreadable entries changes nothing.
+    expect(judge(good, "LABEL", createTrustStore(trusted.list(), [], undefined, []), { modified: "MOD", untrusted: "UNT" }).ok).toBe(true);
+  });
 });
 
 describe("inferItemId", () => {
