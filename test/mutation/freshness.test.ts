@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { compilerIdentity } from "../../src/sign/compiler-identity.js";
 import { sha256Hex } from "../../src/sign/hash-region.js";
 import { sourceListText } from "../../src/sign/source-tree.js";
-import { currentProblem, currentSourceList, freshnessProblems, notBeforeProblem, parseNotBefore, type BuildStamp } from "../../src/verify/freshness.js";
+import { currentProblem, currentSourceList, freshnessProblems, identityNow, identityProblem, notBeforeProblem, parseNotBefore, type BuildStamp } from "../../src/verify/freshness.js";
 
 const MAY_1 = Date.UTC(2026, 4, 1);
 // Built by this compiler into out/ of the project, without --emit-ts: only what `over` changes differs from a build now.
@@ -156,3 +156,69 @@ describe("the spaces `current` reads", () => {
     expect(moved).toEqual([expect.stringMatching(new RegExp(`^Not built from the current sources of ${project}: .*\\n  added since the build: system:0 \\.ai/directives/z/c\\.md\\n`))]);
   });
 });
+
+// The compiler and options a build now would sign (decisions.md #26; docs/security-model.md class 5:
+// each differing component named, format 3 refused by --current).
+const FIX = "\n  Fix: rebuild with rye build (with --emit-ts if it was built with it); without --current, rye verify accepts any complete output signed by a trusted key";
+const DIFFERS = "Not built by the compiler installed now with the options of a build now: out differs in";
+
+describe("identityNow", () => {
+  const base = mkdtempSync(join(tmpdir(), "rye-ident-unit-"));
+  const project = join(base, "p");
+  mkdirSync(project, { recursive: true });
+
+  test("an output folder: this compiler, and the options a build into it would sign", () => {
+    expect(identityNow({}, join(project, "out"), base, "output")).toEqual({ compiler: compilerIdentity(), options: { emitTs: false, sourceRoot: "../" } });
+    expect(identityNow({ emitTs: true }, join(project, "out"), base, "output").options).toEqual({ emitTs: true, sourceRoot: "../" });
+    expect(identityNow({ project }, join(base, "out"), base, "output").options).toEqual({ emitTs: false, sourceRoot: null });
+  });
+
+  test("a bundle holds no option-dependent file: no options", () => {
+    expect(identityNow({ emitTs: true }, join(project, "out"), base, "bundle")).toEqual({ compiler: compilerIdentity(), options: null });
+  });
+});
+
+describe("identityProblem", () => {
+  const now = { compiler: compilerIdentity(), options: { emitTs: false, sourceRoot: "../" } };
+
+  test("the same compiler and options are no problem", () => {
+    expect(identityProblem(stamp(), now, "out")).toBeNull();
+    expect(identityProblem(stamp({ options: undefined }), { ...now, options: null }, "out")).toBeNull();
+  });
+
+  test("format 3 metadata names no compiler: refused whatever else matches", () => {
+    const want =
+      "Not known to be built by the compiler installed now: out is output of an older rye (manifest format 3) whose signed metadata does not name the compiler that made it\n  Fix: rebuild with rye build";
+    expect(identityProblem(stamp({ compiler: undefined }), now, "out")).toBe(want);
+    expect(identityProblem(stamp({ compiler: undefined, options: undefined }), { ...now, options: null }, "out")).toBe(want);
+  });
+
+  test("each differing component on its own line, compiler before options", () => {
+    const c = compilerIdentity();
+    const built = stamp({ compiler: { ...c, code: "a".repeat(64) }, options: { emitTs: true, sourceRoot: "../" } });
+    expect(identityProblem(built, now, "out")).toBe(
+      `${DIFFERS}\n  compiler code: sha256 ${"a".repeat(64)} when built, ${c.code} installed now\n  option --emit-ts: on when built, off now${FIX}`,
+    );
+  });
+
+  test("an output folder whose metadata binds no options is refused; a bundle's options are never compared", () => {
+    expect(identityProblem(stamp({ options: undefined }), now, "out")).toBe(`${DIFFERS}\n  output options: not signed${FIX}`);
+    expect(identityProblem(stamp({ options: { emitTs: true, sourceRoot: null } }), { ...now, options: null }, "out")).toBeNull();
+  });
+
+  test("freshnessProblems compares the identity of an output folder by default, and a bundle's without options", async () => {
+    const base = mkdtempSync(join(tmpdir(), "rye-ident-fresh-"));
+    const project = join(base, "p");
+    mkdirSync(project, { recursive: true });
+    const at = { label: "out", outputDir: join(project, "out"), env: { USER_SPACE: join(base, "none") }, cwd: base };
+    const fresh = stamp();
+    expect(await freshnessProblems(fresh, { current: true }, at)).toEqual([]);
+    expect(await freshnessProblems(stamp({ options: undefined }), { current: true }, at)).toEqual([`${DIFFERS}\n  output options: not signed${FIX}`]);
+    expect(await freshnessProblems(stamp({ options: undefined }), { current: true }, { ...at, kind: "bundle" })).toEqual([]);
+    expect(await freshnessProblems(stamp({ options: undefined }), { current: true }, { ...at, kind: "output" })).toHaveLength(1);
+    expect(await freshnessProblems(stamp({ compiler: undefined }), { current: true }, { ...at, kind: "bundle" })).toEqual([expect.stringMatching(/^Not known to be built by the compiler installed now: out is output of an older rye \(manifest format 3\)/)]);
+  });
+});
+
+// Equivalent mutant left alive: `at.kind ?? "output"` as `?? ""`: identityNow treats every kind but
+// "bundle" as an output folder, so "" and "output" are the same.
