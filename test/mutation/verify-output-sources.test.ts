@@ -2,12 +2,13 @@
 // output verifier reads it: a good list is handed back for `--current` and is not an unlisted file;
 // an edited, swapped or missing list fails like a shard, with the paths and hashes named.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { generateKeyPair, signingKeyFrom } from "../../src/sign/keys.js";
 import { trustStoreFromPems } from "../../src/sign/trust-store.js";
+import { READ_LIMITS } from "../../src/project/read-regular.js";
 import { verifyOutputDir } from "../../src/verify/verify-output.js";
 import { writeSignedOutput } from "../helpers/signed-output.js";
 
@@ -56,3 +57,51 @@ describe("the source list of an output", () => {
     expect(r.dir).toBe(realpathSync(out));
   });
 });
+
+// The manifest and the source list are read through the bounded reader with the manifest kind's
+// limit (src/project/read-regular.ts): a folder or an over-limit file there fails the output, naming why.
+describe("a manifest or source list that cannot be read", () => {
+  // Sparse: one byte over the limit costs no disk.
+  const over = READ_LIMITS.manifest + 1;
+
+  test("a folder at manifest.json: the output fails, naming the folder and why, and no file is checked", async () => {
+    const { out, trust } = output();
+    rmSync(join(out, "manifest.json"));
+    mkdirSync(join(out, "manifest.json"));
+    const r = await verifyOutputDir(out, trust);
+    expect(r.ok).toBe(false);
+    expect(r.files).toEqual([]);
+    expect(r.problems).toEqual([`manifest.json of ${out} cannot be read: it is a folder, not a regular file; only regular files are read\n  Fix: rebuild with rye build`]);
+  });
+
+  test("a manifest.json over the manifest limit is not read", async () => {
+    const { out, trust } = output();
+    truncateSync(join(out, "manifest.json"), over);
+    const r = await verifyOutputDir(out, trust);
+    expect(r.ok).toBe(false);
+    expect(r.problems).toEqual([`manifest.json of ${out} cannot be read: it is ${over} bytes, over the limit of ${READ_LIMITS.manifest} bytes\n  Fix: rebuild with rye build`]);
+  });
+
+  test("a source list over the manifest limit is not read: it fails as missing, with no hash of its bytes", async () => {
+    const { out, trust } = output();
+    const before = readFileSync(join(out, LIST), "utf8");
+    truncateSync(join(out, LIST), over);
+    const r = await verifyOutputDir(out, trust);
+    expect(r.ok).toBe(false);
+    expect(r.sourceList).toBeUndefined();
+    expect(r.files.find((f) => f.path === LIST)).toMatchObject({ status: "missing", expected: sha(before), actual: null });
+  });
+});
+
+// Mutants of src/verify/verify-output.ts left alive, and why:
+// - describe()'s shard test `f.status !== "verified"` (as true, or against ""), and its `default:`:
+//   describe() is only called for checks that are not verified, so neither is ever reached otherwise.
+// - mayBeListed() (emptied, or its `at < 0` test changed), the hashing list's `() => undefined`, and
+//   `actual[...] ?? hashes.of(...)` as `&&`: they decide only which files are hashed ahead of time;
+//   any file left out is hashed on demand by hashes.of(), so every result is the same (speed only).
+// - `checks.length < listed` as `<=` or true: the missing-file walk runs more often and finds nothing.
+// - `text || "{}"` and the journal case's `verifyManifest("{}")` with "": both fail the manifest,
+//   and the message is replaced by the one naming why before anything reads it.
+// - `!manifest.ok || !manifest.manifest` as `&&`: verifyManifest returns a manifest exactly when ok.
+// - `tree.files.sort()` and the sort of links/others removed: the file systems these tests run on
+//   list a folder's names in sorted order already (verify-output-order.test.ts would fail otherwise).
