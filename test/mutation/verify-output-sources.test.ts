@@ -96,7 +96,7 @@ describe("a manifest or source list that cannot be read", () => {
 // Mutants of src/verify/verify-output.ts left alive, and why:
 // - describe()'s shard test `f.status !== "verified"` (as true, or against ""), and its `default:`:
 //   describe() is only called for checks that are not verified, so neither is ever reached otherwise.
-// - mayBeListed() (emptied, or its `at < 0` test changed), the hashing list's `() => undefined`, and
+// - mayBeListed() (emptied, its `at < 0` test or its folder slice changed), the hashing list's `() => undefined`, and
 //   `actual[...] ?? hashes.of(...)` as `&&`: they decide only which files are hashed ahead of time;
 //   any file left out is hashed on demand by hashes.of(), so every result is the same (speed only).
 // - `checks.length < listed` as `<=` or true: the missing-file walk runs more often and finds nothing.
