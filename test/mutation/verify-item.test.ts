@@ -2,7 +2,7 @@
 // (src/sign/verify-item.ts); messages are the original verify_item's.
 import { describe, expect, it } from "vitest";
 import { createTrustStore, inferItemId, signItem, trustStoreFromPems, verifyItem, type ItemKind } from "../../src/sign/index.js";
-import { judge } from "../../src/sign/verify-item.js";
+import { judge, TRUST_HOW } from "../../src/sign/verify-item.js";
 import { freshKey, TEST_KEY } from "../sign/fixtures.js";
 
 const TS = "2026-01-01T00:00:00Z";
@@ -141,3 +141,50 @@ describe("inferItemId", () => {
     expect(inferItemId("/p/.ai/widgets/w/x.js", "widgets" as ItemKind)).toBe("w/x");
   });
 });
+
+// Limits of a trusted key (docs/signing.md, "A refusal names the key and the entry"), judged at the
+// store's `now` when it has one, else at the clock; the check comes after trust, before the signature.
+describe("judge: a key's limits", () => {
+  const ENTRY = "/home/me/.ai/config/keys/trusted/k.toml";
+  const FIX = "  Fix: rebuild (or re-sign) with a key that is trusted now; rye keys list shows each key's state";
+  const withLimits = (limits: { kind: "revoked" | "expires" | "not_before"; at: string | null; entry: string }[], now?: Date) =>
+    createTrustStore(trusted.list().map((k) => ({ ...k, limits })), [], now);
+  const good = verifyItem(signed, "tool", trusted, { path: PATH });
+  const fixes = { modified: "MOD", untrusted: "UNT" };
+
+  it("a revoked key is refused, naming the key, when and the entry", () => {
+    const r = judge(good, "out/manifest.json", withLimits([{ kind: "revoked", at: "2026-05-01T10:00:00Z", entry: ENTRY }]), fixes);
+    expect(r).toMatchObject({ ok: false, outcome: "untrusted", result: null });
+    expect(r.message).toBe(
+      `Refused key ${TEST_KEY.fingerprint} for out/manifest.json\n  Key ${TEST_KEY.fingerprint} is revoked (since 2026-05-01T10:00:00Z) by the trust entry ${ENTRY}: nothing it signed is accepted\n${FIX}`,
+    );
+    // Through verifyItem too: the key is trusted, and still refused.
+    expect(verifyItem(signed, "tool", withLimits([{ kind: "revoked", at: null, entry: ENTRY }]), { path: PATH })).toMatchObject({ ok: false, outcome: "untrusted", trusted: true });
+  });
+
+  it("expiry is judged at the store's time when it has one, else at the clock", () => {
+    const expires = [{ kind: "expires" as const, at: "2100-01-01T00:00:00Z", entry: ENTRY }];
+    // The clock is before 2100: not expired.
+    expect(judge(good, "L", withLimits(expires), fixes).ok).toBe(true);
+    expect(judge(good, "L", withLimits(expires, new Date("2099-12-31T23:59:59Z")), fixes).ok).toBe(true);
+    const later = judge(good, "L", withLimits(expires, new Date("2100-01-01T00:00:00Z")), fixes);
+    expect(later).toMatchObject({ ok: false, outcome: "untrusted" });
+    expect(later.message).toBe(`Refused key ${TEST_KEY.fingerprint} for L\n  Key ${TEST_KEY.fingerprint} expired at 2100-01-01T00:00:00Z (trust entry ${ENTRY})\n${FIX}`);
+    // An expiry already past at the clock refuses without a store time.
+    expect(judge(good, "L", withLimits([{ kind: "expires", at: "2000-01-01T00:00:00Z", entry: ENTRY }]), fixes).ok).toBe(false);
+  });
+});
+
+describe("TRUST_HOW", () => {
+  it("names the three ways to trust a key that docs/signing.md lists", () => {
+    expect(TRUST_HOW).toBe("Trust the signer's public key: rye keys trust FILE (the user space's trust store), rye verify --trusted-key FILE, or RYE_TRUSTED_KEYS=FILE");
+  });
+});
+
+// Equivalent mutants, left alive on purpose:
+// - inferItemId's loop bound `i + 1 < parts.length` as `<=` or `i - 1 <`: the extra turns read
+//   parts[i + 1] past the end (undefined), which is never the kind's folder, so they always continue.
+// - `base`'s `ok: false` and `outcome: "error"`: every return overwrites both (fail, allowUnsigned, judge).
+// - `trust.unreadable?.[0]` without `?.`: TrustStore's `unreadable` is a required list (createTrustStore defaults it to []).
+// - `trust.get(fp)?.limits` without `?.`: judge reaches it only for a trusted key, so get() is defined.
+// - `checked.actualHash ?? ""`: a signed item always has its hash computed before it is judged.
