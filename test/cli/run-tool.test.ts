@@ -26,8 +26,9 @@ print(json.dumps({"success": True, "value": params["value"], "argv_count": len(a
 
 describe.skipIf(!hasPython)(`rye run tool${hasPython ? "" : " — skipped: python3 not on PATH"}`, () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-run-tool-"));
-  const user = join(dir, "user");
-  // The user space lies inside the project, so its key does not vouch for out/: pin it, as CI would.
+  // Outside the project: a key file in the checkout is no anchor, pinned or not.
+  const user = mkdtempSync(join(tmpdir(), "rye-run-tool-user-"));
+  // Pinned as CI would pin it.
   const env = { USER_SPACE: user, PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(user, ".ai/config/keys/signing/public_key.pem") };
   const saved = process.env.RYE_TRUSTED_KEYS;
 

@@ -32,7 +32,8 @@ function capture() {
 
 describe("file kinds of a project", () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-kinds-"));
-  const user = join(dir, "user");
+  // Outside the project: a key file in the checkout is no anchor, pinned or not.
+  const user = mkdtempSync(join(tmpdir(), "rye-kinds-user-"));
   const env = { USER_SPACE: user, PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(user, ".ai/config/keys/signing/public_key.pem") };
   const saved = process.env.RYE_TRUSTED_KEYS;
   const rye = async (...args: string[]) => {

@@ -11,7 +11,8 @@ import { rye, tempDir } from "./helpers.js";
 
 const PYTHON = spawnSync("sh", ["-c", "command -v python3"], { encoding: "utf8" }).stdout.trim();
 const root = tempDir("rye-bundle-sibling-");
-const home = join(root, "home");
+// Not beside the projects: without a repository, the folders above a project count as its checkout.
+const home = tempDir("rye-bundle-sibling-home-");
 const env = { PATH: process.env.PATH ?? "", HOME: home, USER_SPACE: home, PYTHONDONTWRITEBYTECODE: "1" };
 const MARKER = join(root, "marker");
 const hello = (project: string) => join(project, ".ai", "tools", "hello");
