@@ -126,7 +126,7 @@ describe("a signed build changed after signing", () => {
       const pinned = node(project, { ...env, RYE_OUTPUT_DIRS: out }, "--import", "rye-build/register", "app.mjs");
       for (const [f, bytes] of stripped) writeFileSync(f, bytes);
       expect(pinned.status).not.toBe(0);
-      expect(pinned.stderr).toMatch(/No manifest\.json in the build output folder/);
+      expect(pinned.stderr).toMatch(/out\/manifest\.json cannot be loaded: it does not exist/);
       expect(markerRan(marker)).toBe(false);
     } finally {
       writeFileSync(manifest, saved);
