@@ -3,12 +3,12 @@
 // calling any plugin's load hook. A cached entry for an untouched output module, with a payload
 // in it, would run while the file on disk verifies. The rye-build/vite plugin keeps build output
 // out of that cache: every output module is read, and verified, on every run.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
+import { cleanEnv, markerRan, node } from "./helpers.js";
+import { setUpVitestProject, VITEST, vitestProject } from "./vitest-project.js";
 
-const VITEST = join(REPO, "node_modules", "vitest", "vitest.mjs");
 // One config for both runs (the cache key covers the config file): NO_CACHE_RULE drops the plugin's cache rule.
 const CONFIG = `import { ryeVerify } from "rye-build/vite";
 const plugin = ryeVerify();
@@ -18,22 +18,12 @@ export default { plugins: [plugin], test: { include: ["t/**/*.test.mjs"], experi
 const COMMENT = "\n//# vitestCache=";
 
 describe("Vitest's file-system module cache and build output", () => {
-  const base = tempDir("rye-load-vitest-cache-");
-  const project = makeProject(join(base, "project"));
-  const home = join(base, "home");
-  const marker = join(base, "PWNED");
-  const greet = join(project, "out", "directives", "examples", "greet.js");
+  const layout = vitestProject("rye-load-vitest-cache-");
+  const { project, home, marker, greet } = layout;
   const cache = join(project, "node_modules", ".experimental-vitest-cache");
 
   beforeAll(() => {
-    const built = rye(project, cleanEnv({ USER_SPACE: home }), "build");
-    expect(built.status, built.stderr).toBe(0);
-    for (const dep of ["vitest", "vite"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
-    mkdirSync(join(project, "t"));
-    writeFileSync(join(project, "t", "greet.test.mjs"), `import { test, expect } from "vitest";
-import { directives } from "../out/index.js";
-test("greets", () => { expect(directives["examples/greet"].render({ name: "Ada" }).body).toContain("Ada"); });
-`);
+    setUpVitestProject(layout);
     writeFileSync(join(project, "vitest.config.mjs"), CONFIG);
   }, 60_000);
 

@@ -2,31 +2,19 @@
 // the process the plugin ran in with the user space's secret. A checkout's `.env` loaded into the
 // environment (`node --env-file=.env`) can set the variable, but cannot make the token: output is
 // still refused. Worker threads (`--pool=threads`, `--pool=vmThreads`) accept the plugin's token as forked workers do.
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
+import { cleanEnv, inject, markerRan, node } from "./helpers.js";
+import { NO_PLUGIN, PLUGIN, setUpVitestProject, VITEST, vitestProject } from "./vitest-project.js";
 
-const VITEST = join(REPO, "node_modules", "vitest", "vitest.mjs");
-const NO_PLUGIN = `export default { test: { include: ["t/**/*.test.mjs"] } };\n`;
-const PLUGIN = `import { ryeVerify } from "rye-build/vite";\nexport default { plugins: [ryeVerify()], test: { include: ["t/**/*.test.mjs"] } };\n`;
 
 describe("the token that tells Vitest's workers the plugin verified what they evaluate", () => {
-  const base = tempDir("rye-load-vitest-token-");
-  const project = makeProject(join(base, "project"));
-  const home = join(base, "home");
-  const marker = join(base, "PWNED");
-  const greet = join(project, "out", "directives", "examples", "greet.js");
+  const layout = vitestProject("rye-load-vitest-token-");
+  const { project, home, marker, greet } = layout;
 
   beforeAll(() => {
-    const built = rye(project, cleanEnv({ USER_SPACE: home }), "build");
-    expect(built.status, built.stderr).toBe(0);
-    for (const dep of ["vitest", "vite"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
-    mkdirSync(join(project, "t"));
-    writeFileSync(join(project, "t", "greet.test.mjs"), `import { test, expect } from "vitest";
-import { directives } from "../out/index.js";
-test("greets", () => { expect(directives["examples/greet"].render({ name: "Ada" }).body).toContain("Ada"); });
-`);
+    setUpVitestProject(layout);
     // What a pull request adds: the variable the plugin sets, for anything that loads .env.
     writeFileSync(join(project, ".env"), "RYE_VITE_PLUGIN_VERIFIES=1\n");
   }, 60_000);

@@ -3,33 +3,20 @@
 // NODE_OPTIONS="--import rye-build/register" without the rye-build/vite plugin in the config, output
 // evaluated that way is refused (nothing verified it); with the plugin, it is verified and runs, and
 // a tampered module is refused. Each row runs a real Vitest in a temporary project.
-import { readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
+import { cleanEnv, inject, markerRan, node } from "./helpers.js";
+import { NO_PLUGIN, PLUGIN, setUpVitestProject, VITEST, vitestProject } from "./vitest-project.js";
 
-const VITEST = join(REPO, "node_modules", "vitest", "vitest.mjs");
-const CONFIGS: Record<string, string> = {
-  "no plugin in the config": `export default { test: { include: ["t/**/*.test.mjs"] } };\n`,
-  "ryeVerify() in the config": `import { ryeVerify } from "rye-build/vite";\nexport default { plugins: [ryeVerify()], test: { include: ["t/**/*.test.mjs"] } };\n`,
-};
+const CONFIGS: Record<string, string> = { "no plugin in the config": NO_PLUGIN, "ryeVerify() in the config": PLUGIN };
 
 describe("Vitest (Vite's module runner) evaluating build output", () => {
-  const base = tempDir("rye-load-vitest-");
-  const project = makeProject(join(base, "project"));
-  const home = join(base, "home");
-  const marker = join(base, "PWNED");
-  const greet = join(project, "out", "directives", "examples", "greet.js");
+  const layout = vitestProject("rye-load-vitest-");
+  const { project, home, marker, greet } = layout;
 
   beforeAll(() => {
-    const built = rye(project, cleanEnv({ USER_SPACE: home }), "build");
-    expect(built.status, built.stderr).toBe(0);
-    for (const dep of ["vitest", "vite"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
-    mkdirSync(join(project, "t"));
-    writeFileSync(join(project, "t", "greet.test.mjs"), `import { test, expect } from "vitest";
-import { directives } from "../out/index.js";
-test("greets", () => { expect(directives["examples/greet"].render({ name: "Ada" }).body).toContain("Ada"); });
-`);
+    setUpVitestProject(layout);
   }, 60_000);
 
   function vitest(config: string, register: boolean, tampered: boolean) {
