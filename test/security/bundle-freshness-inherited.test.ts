@@ -2,21 +2,17 @@
 // header line is copied from the verified root of the output it wraps, never read from the
 // environment or the clock of `rye bundle`. And an older out/ restored before `rye bundle` is not
 // wrapped under a new stamp: rye bundle builds first, so what it wraps is what that build signed.
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { REPO, cleanEnv, rye, tempDir } from "./helpers.js";
+import { cleanEnv, rye, tempDir, makeGreetProject } from "./helpers.js";
 
 const PREFIX = "// @rye-build ";
 
 function project() {
   const base = tempDir("rye-inherit-");
   const root = join(base, "proj");
-  mkdirSync(join(root, ".ai", "directives", "examples"), { recursive: true });
-  cpSync(join(REPO, ".ai", "directives", "examples", "greet.md"), join(root, ".ai", "directives", "examples", "greet.md"));
-  mkdirSync(join(root, "node_modules"), { recursive: true });
-  symlinkSync(REPO, join(root, "node_modules", "rye-build"), "dir");
-  writeFileSync(join(root, "package.json"), '{ "type": "module", "private": true }\n');
+  makeGreetProject(root);
   return { base, root, home: join(base, "home") };
 }
 

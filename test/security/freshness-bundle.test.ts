@@ -1,20 +1,16 @@
 // Bundles carry the build metadata of the output they were made from, in a header line every byte
 // of which is signed; and a key revoked after it was stolen stops what the thief signed with it, at
 // every load path (rye verify, rye run of the bundle, the Node loader), before any payload runs.
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadSigningKey } from "../../src/sign/keys.js";
-import { cleanEnv, inject, markerRan, node, REPO, resignBundle, resignOutput, rye, tempDir, writeApp } from "./helpers.js";
+import { cleanEnv, inject, markerRan, node, resignBundle, resignOutput, rye, tempDir, writeApp, makeGreetProject } from "./helpers.js";
 
 function bundled() {
   const base = tempDir("rye-fresh-bundle-");
   const root = join(base, "proj");
-  mkdirSync(join(root, ".ai", "directives", "examples"), { recursive: true });
-  cpSync(join(REPO, ".ai", "directives", "examples", "greet.md"), join(root, ".ai", "directives", "examples", "greet.md"));
-  mkdirSync(join(root, "node_modules"), { recursive: true });
-  symlinkSync(REPO, join(root, "node_modules", "rye-build"), "dir");
-  writeFileSync(join(root, "package.json"), '{ "type": "module", "private": true }\n');
+  makeGreetProject(root);
   const home = join(base, "home");
   const env = cleanEnv({ USER_SPACE: home, RYE_BUILD_COUNTER: "7", SOURCE_DATE_EPOCH: "1777636800" });
   const r = rye(root, env, "bundle");

@@ -48,6 +48,17 @@ export function makeProject(root: string): string {
   return root;
 }
 
+/** A project at `root` (created) holding only the example greet directive, with `rye-build` resolvable from it. */
+export function makeGreetProject(root: string): string {
+  const rel = join(".ai", "directives", "examples", "greet.md");
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  cpSync(join(REPO, rel), join(root, rel));
+  mkdirSync(join(root, "node_modules"), { recursive: true });
+  symlinkSync(REPO, join(root, "node_modules", "rye-build"), "dir");
+  writeFileSync(join(root, "package.json"), '{ "type": "module", "private": true }\n');
+  return root;
+}
+
 /** JavaScript that, when evaluated, writes `marker`: the proof that a payload ran. */
 export function payload(marker: string): string {
   return `import * as __ryeFs from "node:fs";\n__ryeFs.writeFileSync(${JSON.stringify(marker)}, "payload ran");\n`;
