@@ -12,28 +12,13 @@
  * Counting too much is the safe error: an entry dropped from PATH only leaves a tool to the rest of
  * PATH; an entry kept that the checkout filled would choose the code that runs.
  */
-import { realpathSync, statSync } from "node:fs";
-import { userInfo } from "node:os";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import { isInside } from "../project/find-project.js";
+import { accountHome, isInside } from "../project/find-project.js";
 
 function ownerOf(path: string): number | null {
   try {
     return statSync(path).uid;
-  } catch {
-    return null;
-  }
-}
-
-/** The home folder of the account running this process, from the password database, resolved. */
-function accountHome(): string | null {
-  try {
-    const home = userInfo().homedir;
-    try {
-      return realpathSync(home);
-    } catch {
-      return home;
-    }
   } catch {
     return null;
   }

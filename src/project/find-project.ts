@@ -1,7 +1,8 @@
 // Which folder a command works on. A project is a folder holding `.ai/`; without --project the
 // nearest one at or above the working directory is used, as tsc finds tsconfig.json. Nothing here
 // creates or writes anything, so a command that is given no project touches nothing.
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { userInfo } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 
 export type FoundProject = { root: string } | { problem: string };
@@ -64,5 +65,24 @@ export function workingTreeOf(dir: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, ".git"))) return d;
     if (dirname(d) === d) return null;
+  }
+}
+
+/**
+ * This account's home folder from the password database, links resolved (as named when it cannot be
+ * resolved), or null when the account has none. Neither a checkout nor the environment sets it, so
+ * it is where "outside the checkout" can be anchored when no repository marks the checkout's edge.
+ */
+export function accountHome(): string | null {
+  let home: string;
+  try {
+    home = userInfo().homedir;
+  } catch {
+    return null;
+  }
+  try {
+    return realpathSync(home);
+  } catch {
+    return home;
   }
 }

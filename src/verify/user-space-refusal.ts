@@ -2,9 +2,8 @@
 // carrying its own trust anchor. Its own module so that what needs only this rule (the bookkeeping
 // secret, on every no-op build) does not load the trust store and its TOML reader.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { isInside, workingTreeOf } from "../project/find-project.js";
+import { accountHome, isInside, workingTreeOf } from "../project/find-project.js";
 
 function real(path: string): string {
   try {
@@ -49,13 +48,4 @@ export function userSpaceRefusal(space: string, checked: string, named = true): 
 function repositoryBetween(space: string, checked: string): boolean {
   const tree = workingTreeOf(checked);
   return tree !== null && tree !== space && isInside(tree, space);
-}
-
-/** This account's home folder from the password database (links resolved), or null when it has none. */
-function accountHome(): string | null {
-  try {
-    return real(userInfo().homedir);
-  } catch {
-    return null;
-  }
 }
