@@ -24,8 +24,8 @@ describe("finding a shell's -c script", () => {
 
 describe("binding a script's values", () => {
   it("places a reference fit for each quoting context, after a prelude that shifts the values away", () => {
-    expect(bind(`echo {x} "a {x} b" 'c {y} d' $(echo {x}) \`echo {y}\``)).toBe(
-      `__rye_N_1=\${1} __rye_N_2=\${2} __rye_N_3=\${3} __rye_N_4=\${4} __rye_N_5=\${5}; shift 5; echo "\${__rye_N_1}" "a \${__rye_N_2} b" 'c '"\${__rye_N_3}"' d' $(echo "\${__rye_N_4}") \`echo "\${__rye_N_5}"\``,
+    expect(bind(`echo {x} "a {x} b" 'c {y} d' a"$(echo {x})" a"\`echo {y}\`"`)).toBe(
+      `__rye_N_1=\${1} __rye_N_2=\${2} __rye_N_3=\${3} __rye_N_4=\${4} __rye_N_5=\${5}; shift 5; echo "\${__rye_N_1}" "a \${__rye_N_2} b" 'c '"\${__rye_N_3}"' d' a"$(echo "\${__rye_N_4}")" a"\`echo "\${__rye_N_5}"\`"`,
     );
   });
 

@@ -81,15 +81,17 @@ describe("printf", () => {
 });
 
 describe("command substitutions", () => {
-  it("an inner inert value stays inert inside a data command's argument, with no dash flag of its own", () => {
-    const [r] = classify("cat $(foo {x})");
+  it("an inner inert value stays inert inside a quoted data argument, with no dash flag of its own", () => {
+    const [r] = classify('cat -- "$(foo {x})"');
     expect(r).toMatchObject({ role: "inert", noDash: false, reason: "as an argument of foo, which is not one of rye's data commands" });
-    expect(classify("cat -- $(foo {x})")[0]).toMatchObject({ role: "inert", noDash: false });
+    expect(classify('cat a"$(foo {x})"')[0]).toMatchObject({ role: "inert", noDash: false });
   });
 
-  it("an inner data value at the start of a data argument keeps the dash rule of the outer word", () => {
-    expect(classify("cat $(printf %s {x})")[0]).toMatchObject({ role: "full", noDash: true });
-    expect(classify("cat a$(printf %s {x})")[0]).toMatchObject({ role: "full", noDash: false });
+  it("a substitution's output is taken only quoted, where any text is data and no option can start", () => {
+    expect(classify("cat $(printf %s {x})")[0]).toMatchObject({ role: "refuse", noDash: false });
+    expect(classify('cat "$(printf %s {x})"')[0]).toMatchObject({ role: "refuse", noDash: false });
+    expect(classify("cat a$(printf %s {x})")[0]).toMatchObject({ role: "refuse", noDash: false });
+    expect(classify('cat a"$(printf %s {x})"')[0]).toMatchObject({ role: "full", noDash: false });
     expect(classify("let $(printf %s {x})")[0]).toMatchObject({ role: "refuse", noDash: false, reason: "as an argument of let, which reads it as code, a name or arithmetic (through a command substitution)" });
   });
 

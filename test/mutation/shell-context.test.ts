@@ -27,8 +27,13 @@ describe("values any position takes: data commands and redirections", () => {
     expect(roles('cat "a{x}" \'a\'{y} a"{x}" \\a{x}')).toEqual(["full/dq", "full/none", "full/dq", "full/none"]);
     // Expansions and values before it may be empty: the placeholder may still start the word.
     expect(roles('cat "$HOME"{y} $E"{x}" ${E}{y} $(true){x} `true`{y} {x}{y}')).toEqual(["full!/none", "full!/dq", "full!/none", "full!/none", "full!/none", "full!/none", "full!/none", "full!/none"]);
-    expect(roles('cat $(printf %s {x}) "$(echo a{y})" a$(printf %s {x}) a"$(printf %s {y})"')).toEqual(["full!/none", "full!/none", "full/none", "full/none"]);
-    expect(roles("cat -- $(printf %s {x})")).toEqual(["full/none"]);
+    // A substitution's output is taken only quoted, where it takes any text and cannot start an option.
+    expect(roles('cat $(printf %s {x}) "$(echo a{y})" a$(printf %s {x}) a"$(printf %s {y})"')).toEqual(["refuse/none", "refuse/none", "refuse/none", "full/none"]);
+    expect(roles("cat -- $(printf %s {x})")).toEqual(["refuse/none"]);
+    expect(roles('cat -- "$(printf %s {x})" "`printf %s {y}`"')).toEqual(["full/none", "full/none"]);
+    // Brace expansion can drop the text before a value: `{,}{x}` makes the value start two words.
+    expect(roles("cat {,}{x} a{b,}{y} {a}{x} x{y} a}{x} '{,}'{y} \\{,}{x} \"{,}\"{y}")).toEqual(["full!/none", "full!/none", "full!/none", "full/none", "full/none", "full/none", "full/none", "full/none"]);
+    expect(roles('cat {,}"$(printf %s {x})" a"$(printf %s {y})"')).toEqual(["refuse/none", "full/none"]);
     for (const c of ["ls", "mkdir", "touch", "cp", "mv", "head", "tail", "wc", "sort", "uniq", "cut", "basename", "dirname", "realpath", "tee"]) {
       expect(roles(`${c} -- {x}`), c).toEqual(["full/none"]);
     }
@@ -61,9 +66,11 @@ describe("values any position takes: data commands and redirections", () => {
   });
 
   it("command substitutions inside a data argument keep their own role", () => {
-    expect(roles('echo "$(echo {x})"')).toEqual(["full!/none"]);
-    expect(roles("echo `echo {x}`")).toEqual(["full!/none"]);
-    expect(roles('echo "$(python3 -c {x})"')).toEqual(["inert/none"]);
+    expect(roles('echo -- a"$(echo {x})"')).toEqual(["full!/none"]);
+    expect(roles("echo a\"`echo {x}`\"")).toEqual(["full!/none"]);
+    expect(roles('cat -- a"$(python3 -c {x})"')).toEqual(["inert/none"]);
+    // Unquoted, or where the output could start an option, the substitution is refused whatever holds the value.
+    expect(roles('echo "$(echo {x})" `echo {y}` "$(python3 -c {x})"')).toEqual(["refuse/none", "refuse/none", "refuse/none"]);
   });
 });
 
@@ -75,10 +82,10 @@ describe("inert positions", () => {
     expect(roles("cd {x}")).toEqual(["inert/none"]);
     expect(roles("x={x}")).toEqual(["inert/none"]);
     expect(roles("x+={x} cat")).toEqual(["inert/none"]);
-    expect(roles("x=$(echo {x})")).toEqual(["inert/none"]);
+    expect(roles("x=$(echo {x})")).toEqual(["refuse/none"]);
     expect(roles("for i in a {x} b; do echo $i; done")).toEqual(["inert/none"]);
     expect(roles("for i in {x}\ndo echo; done")).toEqual(["inert/none"]);
-    expect(roles("cmd $(cat {x})")).toEqual(["inert/none"]);
+    expect(roles("cmd $(cat {x})")).toEqual(["refuse/none"]);
     expect(reason("python3 -c 'import sys' {x}")).toBe("as an argument of python3, which is not one of rye's data commands");
     // A value naming the file an interpreter runs names its program: refused (unseen-programs.ts).
     expect(reason("python3 {x}")).toBe("`python3 …` runs python3 with its program in a file");
@@ -228,14 +235,15 @@ describe("what the reader follows", () => {
     expect(roles("echo a${HOME} {x}")).toEqual(["full/none", "full!/none"]);
     expect(roles('echo "a\\"b\\$c\\\\" {x}')).toEqual(["full!/none"]);
     expect(roles("x=$(echo a); echo {x}")).toEqual(["full!/none"]);
-    expect(roles("echo $(echo $(echo {x}))")).toEqual(["full!/none"]);
-    expect(roles("echo $( (echo {x}) )")).toEqual(["full!/none"]);
+    expect(roles("echo $(echo $(echo {x}))")).toEqual(["refuse/none"]);
+    expect(roles("echo $( (echo {x}) )")).toEqual(["refuse/none"]);
+    expect(roles('echo a"$(echo a"$(echo {x})")"')).toEqual(["full!/none"]);
     expect(roles("echo \"$((1+2))\" {x}")).toEqual(["full!/none"]);
     expect(roles("echo ${x:-a} {y}")).toEqual(["full!/none"]);
     // What follows a subscript or modifier is outside it; `[` after a placeholder or literal is a glob.
     expect(roles("echo $a[1]{x} $a:h {y} ${a} [{x}] a[{y}] {x}[1] \"$a\"[{y}]")).toEqual(["full!/none", "full!/none", "full/none", "full/none", "full!/none", "full/none"]);
-    expect(roles("echo $ {x} $[1] {y}; (echo {x}); a && (echo {y}) | (cat); echo `(echo {x})`")).toEqual(["full!/none", "full!/none", "full!/none", "full!/none", "full!/none"]);
-    expect(roles("echo $( (echo {x}) ) $((1)) ${a:-b}x {y}")).toEqual(["full!/none", "full!/none"]);
+    expect(roles("echo $ {x} $[1] {y}; (echo {x}); a && (echo {y}) | (cat); echo `(echo {x})`")).toEqual(["full!/none", "full!/none", "full!/none", "full!/none", "refuse/none"]);
+    expect(roles("echo $( (echo {x}) ) $((1)) ${a:-b}x {y}")).toEqual(["refuse/none", "full!/none"]);
   });
 
   it("launchers inside the script lead to the command they run", () => {
@@ -262,7 +270,10 @@ describe("exact roles and reasons", () => {
     ["1a={x}", ["refuse/none"], "in a command rye cannot follow (the program is not a literal word)"],
     ["ab={x}", ["inert/none"], "an assignment's value (the variable could later be read as arithmetic or a name)"],
     ["ab[{x}]=1", ["refuse/none"], "in an array assignment, whose subscript is arithmetic"],
-    ["x=$(echo {x})", ["inert/none"], "an assignment's value (the variable could later be read as arithmetic or a name) (through a command substitution)"],
+    ["x=$(echo {x})", ["refuse/none"], "inside a command substitution whose output, of a shape no check of the value bounds, lands where only inert text is taken"],
+    ["cat $(echo {x})", ["refuse/none"], 'inside a command substitution outside double quotes, whose output the shell splits into words of any shape; quote it ("$(…)") or pass the value as a whole argument'],
+    ['cat "$(echo {x})"', ["refuse/none"], "inside a command substitution whose output may start an argument read for options; put `--` before it or text before the substitution"],
+    ['echo > "$(echo {x})"', ["refuse/none"], "inside a command substitution whose output, of a shape no check of the value bounds, lands in a redirection's file name"],
     ["printf -v v {x}", ["refuse/none"], "as an argument of printf with an option such as -v, which names a variable"],
     ["printf -- {x} a", ["inert/none"], "as an argument of printf, which is not one of rye's data commands"],
     ["echo hi >& {x}", ["inert/none"], "the target of a file-descriptor redirection"],

@@ -25,9 +25,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * `\{([^}]+)\}`), so the brace constructs follow the placeholder.
  */
 const CONSTRUCTS: [string, (n: number) => string, string][] = [
-  ["$(…)", (n) => `echo ${"$(echo ".repeat(n)}{x}${")".repeat(n)}`, "full"],
-  ['"$(…)"', (n) => `echo ${'"$(echo '.repeat(n)}{x}${')"'.repeat(n)}`, "full"],
-  ["$(…) around backquotes", (n) => `echo ${"$(echo ".repeat(n)}\`echo {x}; touch ${MARKER}\`${")".repeat(n)}`, "full"],
+  // Unquoted, a substitution's output is split: the value is refused, but only after it is read.
+  ["$(…)", (n) => `echo ${"$(echo ".repeat(n)}{x}${")".repeat(n)}`, "refuse"],
+  ['a"$(…)"', (n) => `echo ${'a"$(echo '.repeat(n)}a{x}${')"'.repeat(n)}`, "full"],
+  ["$(…) around backquotes", (n) => `echo ${"$(echo ".repeat(n)}\`echo {x}; touch ${MARKER}\`${")".repeat(n)}`, "refuse"],
   ["( … )", (n) => `${"( ".repeat(n)}echo {x}${" )".repeat(n)}`, "full"],
   ["{ …; }", (n) => `echo {x}; ${"{ ".repeat(n)}true${"; }".repeat(n)}`, "full"],
   ["${…}", (n) => `echo {x} ${"${a:-".repeat(n)}b${"}".repeat(n)}`, "full"],

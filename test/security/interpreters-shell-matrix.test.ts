@@ -85,11 +85,15 @@ const CONTEXTS: [string, Expect, ((v: string) => string)?][] = [
   [`echo "\${a:-"}"}" {v}`, "refused"],
   // A placeholder after expansions that may be empty may still start its word (leading '-').
   [`cat "$E"{v} 2>/dev/null; printf ok`, "full"],
-  [`cat $(printf %s {v}) 2>/dev/null; printf ok`, "full"],
-  [`cat \`printf %s {v}\` 2>/dev/null; printf ok`, "full"],
+  // A substitution's output is split unquoted, and may start an option: refused for every value.
+  [`cat $(printf %s {v}) 2>/dev/null; printf ok`, "refused"],
+  [`cat \`printf %s {v}\` 2>/dev/null; printf ok`, "refused"],
+  [`cat "$(printf %s {v})" 2>/dev/null; printf ok`, "refused"],
+  // Brace expansion may drop the text before a value: it may start its word.
+  [`cat {,}{v} 2>/dev/null; printf ok`, "full"],
 ];
 /** Contexts where a value starting with '-' would be an option (no `--` before it). */
-const NO_DASH = new Set([`echo {v} | cat >/dev/null`, `cat "{v}" 2>/dev/null; printf ok`, `cat "$E"{v} 2>/dev/null; printf ok`, `cat $(printf %s {v}) 2>/dev/null; printf ok`, `cat \`printf %s {v}\` 2>/dev/null; printf ok`]);
+const NO_DASH = new Set([`echo {v} | cat >/dev/null`, `cat "{v}" 2>/dev/null; printf ok`, `cat "$E"{v} 2>/dev/null; printf ok`, `cat {,}{v} 2>/dev/null; printf ok`]);
 // A redirection's file name (docs/security-model.md, class 1): it may not hold a newline or NUL, nor
 // resolve under /dev, where bash and ksh read names such as /dev/tcp/HOST/PORT themselves.
 const REDIRECT_TARGET = new Set([`: > {v}.out 2>/dev/null; printf ok`]);

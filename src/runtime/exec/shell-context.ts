@@ -270,22 +270,31 @@ function printfRoles(argv: readonly WordTok[], first: number, roles: WordRole[])
   if (format.text !== null && stringFormat(format.text)) roles.fill(FULL, f);
 }
 
-const rank = { refuse: 0, inert: 1, full: 2 } as const;
+/**
+ * Why a value inside a command substitution may not reach this word, or null. The output is taken
+ * only inside double quotes (one word, not split or globbed), where the word takes any text as data
+ * (a full role, not a file name checked by its value), and where it cannot start an option.
+ */
+function substitutionRefusal(r: Rec, role: WordRole): string | null {
+  if (role.role !== "full" || role.target === true) return `inside a command substitution whose output, of a shape no check of the value bounds, lands ${role.target === true ? "in a redirection's file name" : "where only inert text is taken"}`;
+  if (r.split === true) return "inside a command substitution outside double quotes, whose output the shell splits into words of any shape; quote it (\"$(…)\") or pass the value as a whole argument";
+  if (role.noDash === true && !r.afterText) return "inside a command substitution whose output may start an argument read for options; put `--` before it or text before the substitution";
+  return null;
+}
 
 /**
- * Sets the role of the word's own placeholders; a placeholder inside a `$(…)` of the word keeps the
- * weaker of its own role and the word's (its output lands where the word does).
+ * Sets the role of the word's own placeholders. A placeholder inside a `$(…)` of the word keeps the
+ * weaker of its own role and the word's, and more: the substitution's output is whatever its
+ * commands make of the value, of a shape no check of the value can bound, so it is taken only where
+ * any text is data (substitutionRefusal).
  */
 function apply(w: WordTok, role: WordRole): void {
   for (const r of w.recs) {
     if (r.depth > w.depth) {
-      // A comment's placeholder inside a `$(…)` has no role and keeps none (nothing ranks below
-      // refusal, and an undefined rank compares false); a weakening role always has a reason.
-      // Stryker disable next-line StringLiteral: see above.
-      if (rank[role.role] < rank[r.role ?? "refuse"]) Object.assign(r, { role: role.role, reason: `${role.reason ?? ""} (through a command substitution)`, noDash: false });
-      // Its output may start this word (`cat $(printf %s {x})`): a leading '-' would be an option.
-      else if (r.role === "full" && role.noDash === true && !r.afterText) r.noDash = true;
-      if (role.target === true) r.target = true;
+      // A comment's placeholder inside a `$(…)` has no role and keeps none.
+      if (r.role === undefined || r.role === "refuse") continue;
+      const why = role.role === "refuse" ? `${role.reason ?? ""} (through a command substitution)` : substitutionRefusal(r, role);
+      if (why) Object.assign(r, { role: "refuse", reason: why, noDash: false });
       continue;
     }
     if (r.role === "refuse") continue;

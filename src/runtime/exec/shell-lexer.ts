@@ -29,6 +29,8 @@ export interface Rec {
   unseen?: boolean;
   /** Some command substitution holding it follows other text of its word (its output cannot start that word). */
   afterText?: boolean;
+  /** Some command substitution holding it stands outside double quotes: the shell splits its output into words. */
+  split?: boolean;
   depth: number;
 }
 
@@ -69,6 +71,11 @@ export class ShellLexer {
   private end: number;
   /** Nothing of the current word so far but empty quotes: a value here starts the word. */
   private empty = false;
+  /**
+   * An unquoted `{` came earlier in the current word. Brace expansion (`{,}{x}`, `{a,}{x}`) can drop
+   * every character before the value, so only text free of it holds a value off the word's start.
+   */
+  private brace = false;
   /** Why every further placeholder of the current word is refused (a zsh modifier read before it). */
   private taint: string | null = null;
   private readonly at = new Map<number, { index: number; end: number }>();
@@ -146,7 +153,7 @@ export class ShellLexer {
     const p = this.at.get(this.i);
     if (!p) return false;
     // A value may be empty, so what follows it may still start the word: `empty` is kept.
-    this.rec(p.index, quote, inWord && this.empty, refuse ?? this.taint ?? undefined);
+    this.rec(p.index, quote, inWord && (this.empty || this.brace), refuse ?? this.taint ?? undefined);
     this.i = p.end;
     return true;
   }
@@ -185,6 +192,7 @@ export class ShellLexer {
     const first = this.recs.length;
     // A word inside a command substitution inherits the refusal of the word holding it.
     const outerTaint = this.taint;
+    const outerBrace = this.brace;
     this.empty = true;
     let literal = "";
     let unquoted = true;
@@ -224,6 +232,7 @@ export class ShellLexer {
         literal += c;
         this.i++;
         this.empty = false;
+        if (c === "{") this.brace = true;
         if (unquoted) w.prefix += c;
       }
     }
@@ -231,6 +240,7 @@ export class ShellLexer {
     w.end = this.i;
     w.expands = this.expansions > expansions;
     this.taint = outerTaint;
+    this.brace = outerBrace;
     w.recs = this.recs.slice(first);
     // `2>file`: a word of digits right before a redirection is the file descriptor, not a word.
     if (w.text !== null && !w.quoted && /^\d+$/.test(w.text) && /[<>]/.test(this.src[this.i] ?? "")) w.text = "";
@@ -288,14 +298,14 @@ export class ShellLexer {
   private expansion(inDouble: boolean): void {
     this.expansions++;
     const s = this.src;
-    if (s[this.i] === "`") return this.backquote();
+    if (s[this.i] === "`") return this.backquote(inDouble);
     this.i++;
     if (this.placeholder(inDouble ? "dq" : "none", false, "right after '$'")) return;
     if (s.startsWith("((", this.i)) return this.refuseSpan(this.matchParens(this.i + 2), "inside $(( )) arithmetic");
     if (s[this.i] === "[") return this.refuseSpan(this.matchBracket(this.i), "inside bash's $[ ] arithmetic");
     if (s[this.i] === "(") {
       this.i++;
-      return this.nested("paren");
+      return this.nested("paren", inDouble);
     }
     if (s[this.i] === "{") return this.braced();
     if (s[this.i] === "'" && !inDouble) return this.refuseSpan(this.ansiEnd(), "inside a $'…' string");
@@ -363,7 +373,7 @@ export class ShellLexer {
     throw new Poison("an unterminated $'");
   }
 
-  private backquote(): void {
+  private backquote(inDouble: boolean): void {
     let close = -1;
     for (let j = this.i + 1; j < this.end; j++) {
       if (this.src[j] === "\\") j++;
@@ -383,20 +393,25 @@ export class ShellLexer {
     const outer = this.end;
     this.end = close;
     this.i++;
-    this.nested("backtick");
+    this.nested("backtick", inDouble);
     this.end = outer;
     this.i = close + 1;
   }
 
-  private nested(mode: "paren" | "backtick"): void {
+  private nested(mode: "paren" | "backtick", inDouble: boolean): void {
     const first = this.recs.length;
     const empty = this.empty;
+    const brace = this.brace;
     this.depth++;
     const tokens = this.list(mode);
     this.classify(tokens);
     this.depth--;
     this.empty = empty;
-    if (!empty) for (const r of this.recs.slice(first)) r.afterText = true;
+    this.brace = brace;
+    for (const r of this.recs.slice(first)) {
+      if (!empty && !brace) r.afterText = true;
+      if (!inDouble) r.split = true;
+    }
   }
 }
 
