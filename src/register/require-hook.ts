@@ -218,6 +218,7 @@ function checkAnyExtension(guard: OutputGuard, filename: string): void {
 /** The path `request` names from `parent`, links not followed (what Node's resolver will realpath). */
 function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | undefined, resolved: string): void {
   guard.checkRequested(resolved);
+  guard.checkNotLinked(resolved, parent?.filename ?? null);
   const fromDir = parent?.filename ? dirname(parent.filename) : process.cwd();
   const asked = requestedPath(request, fromDir, /^(?:\.\.?(?:\/|$)|\/)/.test(request) ? undefined : (parent?.paths ?? internals._nodeModulePaths(fromDir)));
   if (asked !== null) guard.checkRequested(asked);

@@ -42,6 +42,7 @@ export async function resolve(specifier: string, context: ResolveContext, nextRe
   const result = await nextResolve(asked.specifier, { ...context, parentURL: from });
   if (parent !== null && from === asked.parentURL && result.url.startsWith("file:")) guard.checkImport(asked.specifier, parent, fileURLToPath(result.url));
   checkRequested(asked.specifier, asked.parentURL, result.url);
+  if (result.url.startsWith("file:")) guard.checkNotLinked(fileURLToPath(result.url), parent);
   return result;
 }
 

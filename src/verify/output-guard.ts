@@ -21,6 +21,7 @@ import { isBundleFile, MANIFEST } from "./output-files.js";
 import { isProblem, ShardReader } from "./read-shards.js";
 import { loadTrustAnchors } from "./trust-anchors.js";
 import { verifyBundleBytes } from "./verify-bundle.js";
+import { OutputLinks } from "./output-links.js";
 import { readOutputFile, treeProblem } from "./output-tree.js";
 import { userSpaceRefusal } from "./user-space-refusal.js";
 
@@ -106,12 +107,14 @@ export class OutputGuard {
   private readonly folderOfDir = new Map<string, string | null>();
   private readonly outputDir = new Map<string, boolean>();
   private readonly folders = new Map<string, Folder | IntegrityError>();
+  private readonly links: OutputLinks;
 
   constructor(private readonly options: GuardOptions = {}) {
     this.env = options.env ?? STARTUP_ENV;
     this.cwd = options.cwd ?? process.cwd();
     const listed = [...(options.outputDirs ?? []), ...(this.env.RYE_OUTPUT_DIRS ?? "").split(delimiter).filter(Boolean)];
     this.pinned = listed.map((d) => real(resolve(this.cwd, d)));
+    this.links = OutputLinks.fromEnv((d) => this.isOutputDir(d), this.env, this.cwd);
   }
 
   /** The output folder holding `path` (a real path), or null. */
@@ -177,6 +180,20 @@ export class OutputGuard {
     throw new IntegrityError(relative(named, abs).split(sep).join("/") || ".", `${asked} names the build output folder ${named}, but resolves to ${landed}, outside it (through that folder's package.json, an index file or a link): a request for build output loads only a file of that folder, verified, so it does not run`);
   }
 
+  /**
+   * Refuses `path` when it lies outside every output folder but a link inside one leads to it: the
+   * file was reached under a name this process may never have seen (an alias, NODE_PATH), so it is
+   * refused by what it is. `requester` (the importing file), like the working directory, tells which
+   * output folders could have been meant (output-links.ts).
+   */
+  checkNotLinked(path: string, requester: string | null = null): void {
+    const file = real(path);
+    if (this.outputFolderOf(file) !== null) return;
+    const link = this.links.linkTo(file, requester === null ? [this.cwd] : [dirname(requester), this.cwd]);
+    if (link === null) return;
+    throw new IntegrityError(link, `${file} is the target of ${link}, a link inside a build output folder: a module of a build is loaded only from that folder, verified, never through a link by any name (a path, an alias, NODE_PATH), so it does not run`);
+  }
+
   /** The outermost output folder `path` names, as written (itself or an ancestor, links not followed), or null. */
   outputFolderNamed(path: string): string | null {
     let named: string | null = null;
@@ -234,7 +251,10 @@ export class OutputGuard {
    */
   beforeRead(path: string): string | null {
     const dir = this.outputFolderOf(real(path));
-    if (dir === null) return null;
+    if (dir === null) {
+      this.checkNotLinked(path);
+      return null;
+    }
     try {
       this.folder(dir);
     } catch (e) {
