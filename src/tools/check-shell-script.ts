@@ -7,6 +7,8 @@ import { isWholePlaceholder } from "../runtime/exec/spliced-args.js";
 import { launchCode, launchCodeProblem } from "../runtime/exec/launch-code.js";
 import { evaluationSite } from "../runtime/exec/shell-evaluation.js";
 import { stdinRole } from "../runtime/exec/stdin-readers.js";
+import { envFillMessage } from "../runtime/exec/value-channels.js";
+import { wholeArgProblem, wholeArgRule } from "../runtime/exec/whole-args.js";
 import type { ChainElement } from "./build-chain.js";
 
 /** A placeholder found in a config template, with the text around it to locate it in the file. */
@@ -59,7 +61,27 @@ export function checkSplicedValues(chain: readonly ChainElement[], config: Reado
     }
   });
   checkLaunchAndStdin(chain, config, fromOutside, report);
+  checkEnvValues(chain, fromOutside, report);
   return report;
+}
+
+/** The environment rule at build: a caller's placeholder in any chain element's `env_config.env` value. */
+function checkEnvValues(chain: readonly ChainElement[], fromOutside: (name: string) => boolean, report: SplicedValueReport): void {
+  chain.forEach((e, element) => {
+    const envConfig = e.metadata.env_config;
+    const env = envConfig !== null && typeof envConfig === "object" ? (envConfig as Record<string, unknown>).env : undefined;
+    if (env === null || typeof env !== "object") return;
+    for (const [name, template] of Object.entries(env as Record<string, unknown>)) {
+      if (typeof template !== "string") continue;
+      for (const p of scriptPlaceholders(template, (n) => WORD.test(n))) {
+        // `${home}` is RYE4008's mistake (a lower-case variable), reported there once.
+        if (p.system !== "param" || !fromOutside(p.expr) || template[p.start - 1] === "$") continue;
+        const raw = template.slice(p.start, p.end);
+        const lineStart = template.lastIndexOf("\n", p.start - 1) + 1;
+        report.refused.push({ element, raw, context: template.slice(lineStart, p.end), message: envFillMessage(raw, name) });
+      }
+    }
+  });
 }
 
 /**
@@ -75,8 +97,11 @@ function checkLaunchAndStdin(chain: readonly ChainElement[], config: Readonly<Re
     if (template === null) return;
     for (const p of outside(template)) {
       if (p.system !== "param") continue;
-      const message = launchCodeProblem(code, template.slice(p.start, p.end), k, isWholePlaceholder(template));
+      const whole = isWholePlaceholder(template);
+      const message = launchCodeProblem(code, template.slice(p.start, p.end), k, whole);
       if (message) report.refused.push({ ...site(chain, template, p.start, p.end), message });
+      // A program named by a value is judged by the run, once the value names it (an interpreter, say).
+      else if (whole && k > 0 && words[0] !== null) wholeArgSite(chain, template, p, wholeArgRule(words, k), report);
     }
   });
   const input = typeof config.input_data === "string" ? followTemplate(config.input_data, config, {}) : null;
@@ -93,6 +118,17 @@ function checkLaunchAndStdin(chain: readonly ChainElement[], config: Readonly<Re
     if (role.role === "refuse") report.refused.push({ ...at, message: `placeholder '${at.raw}' in input_data reaches the ${role.reason}, so its value would be read as code` });
     else if (role.role === "inert") report.inert.push({ ...at, where: `input_data, the ${role.reason}` });
   }
+}
+
+/**
+ * A whole argument judged by the receiving program's grammar, as the run will judge it: where that
+ * refuses every value or takes only inert ones, the build says so. Operand rules (no leading `-`,
+ * no two-argument open) depend on the value and are left to the run.
+ */
+function wholeArgSite(chain: readonly ChainElement[], template: string, p: { start: number; end: number }, rule: ReturnType<typeof wholeArgRule>, report: SplicedValueReport): void {
+  const at = site(chain, template, p.start, p.end);
+  if (rule.kind === "refused") report.refused.push({ ...at, message: wholeArgProblem(at.raw, "", rule)! });
+  else if (rule.kind === "inert") report.inert.push({ ...at, where: `a whole argument of ${rule.program}` });
 }
 
 function scriptSites(chain: readonly ChainElement[], template: string, shell: string, fromOutside: (name: string) => boolean, report: SplicedValueReport): void {

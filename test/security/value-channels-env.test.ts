@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { build, type SourceFile } from "../../src/index.js";
 import type { ChainPlan } from "../../src/runtime/exec/plan.js";
 import { hostileValue, plan, run, which } from "./interpreters-helpers.js";
 
@@ -62,5 +63,28 @@ describe.skipIf(!bash)("a caller's value never fills the environment", () => {
   it("the chain's own env values and rye's paths are not the caller's: they pass unchecked", async () => {
     const r = await run(dir, withEnv(plan(dir, "sh", ["-c", 'printf "%s|%s" "$A" "$B"']), { A: "x y {tool_dir}", B: "${HOME}" }), {}, { HOME: "/h o" });
     expect(r.data?.stdout ?? r.error).toBe(`x y ${dir}|/h o`);
+  });
+});
+
+describe("the build reports a caller's value in an environment variable (RYE4012 at the placeholder)", () => {
+  /** A runtime whose env_config fills GREETING from `template`, and a tool on it declaring `g`. */
+  const sources = (template: string): SourceFile[] => [
+    { kind: "tool", id: "rye/core/primitives/execute", path: ".ai/tools/rye/core/primitives/execute.yaml", ext: ".yaml", space: "project", text: "tool_type: primitive\nexecutor_id: null\n" },
+    { kind: "tool", id: "rt/env", path: ".ai/tools/rt/env.yaml", ext: ".yaml", space: "project", text: `tool_type: runtime\nexecutor_id: rye/core/primitives/execute\nenv_config:\n  env:\n    GREETING: ${JSON.stringify(template)}\nconfig:\n  command: bash\n  args: ["-c", 'printf "%s" "$GREETING"']\n` },
+    { kind: "tool", id: "demo/env", path: ".ai/tools/demo/env.py", ext: ".py", space: "project", text: '__version__ = "1.0.0"\n__tool_type__ = "python"\n__executor_id__ = "rt/env"\nCONFIG_SCHEMA = {"type": "object", "properties": {"g": {"type": "string"}}}\n' },
+  ];
+
+  it("whole or spliced, at the line of the variable; the chain's own values and rye's paths pass", () => {
+    for (const template of ["{g}", "hello {g}!", "${HOME}:{g}"]) {
+      const { diagnostics } = build(sources(template), "test");
+      const found = diagnostics.filter((d) => d.code === "RYE4012");
+      expect(found.map((d) => d.message), template).toEqual([expect.stringMatching(/^Placeholder '{g}' fills the environment variable GREETING from a caller's value; refused/)]);
+      expect(found[0]!.loc!.source).toBe(".ai/tools/rt/env.yaml");
+      expect(found[0]!.loc!.start.line).toBe(5);
+    }
+    for (const template of ["${HOME}", "{tool_dir}/lib", "plain"]) {
+      const { diagnostics } = build(sources(template), "test");
+      expect(diagnostics.filter((d) => d.code === "RYE4012"), template).toEqual([]);
+    }
   });
 });

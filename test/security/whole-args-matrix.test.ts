@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { checkSplicedValues } from "../../src/tools/check-shell-script.js";
 import { plan, run, which } from "./interpreters-helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rye-whole-args-"));
@@ -119,4 +120,18 @@ describe("whole caller values follow the receiving program's grammar (matrix: pr
       }
     }, 60_000);
   }
+});
+
+describe("the build reports what the run will refuse, at the placeholder (RYE4012 for no value, RYE4013 for inert only)", () => {
+  it("every row: refused when no value passes, inert-only when only inert values pass, silent otherwise", () => {
+    for (const row of ROWS) {
+      // A command named by a value is judged by the run, once the value names a program.
+      if (row.command.startsWith("${")) continue;
+      const report = checkSplicedValues([], { command: row.command, args: row.args });
+      const refused = report.refused.map((p) => p.raw);
+      const inert = report.inert.map((p) => p.raw);
+      expect(refused, row.name).toEqual(row.accepts === "none" ? ["{x}"] : []);
+      expect(inert, row.name).toEqual(row.accepts === "inert" ? ["{x}"] : []);
+    }
+  });
 });

@@ -75,9 +75,13 @@ export function envValueProblem(v: EnvValues): string | null {
     if (typeof template !== "string" || !template.includes("{")) continue;
     for (const p of scriptPlaceholders(template, known)) {
       if (p.system !== "param" || !v.fromCaller(p.expr)) continue;
-      const raw = template.slice(p.start, p.end);
-      return `placeholder '${raw}' fills the environment variable ${name} from a caller's value; refused. A caller's value never fills an environment variable: its reader is unseen, and a variable can choose the code that runs (PATH, BASH_ENV, LD_PRELOAD, PYTHONPATH) or be evaluated as arithmetic. Pass ${raw} as a whole argument (args: [..., "${raw}"]) or on stdin`;
+      return envFillMessage(template.slice(p.start, p.end), name);
     }
   }
   return null;
+}
+
+/** The refusal of a caller's placeholder `raw` in the environment variable `name`, at build and at run. */
+export function envFillMessage(raw: string, name: string): string {
+  return `placeholder '${raw}' fills the environment variable ${name} from a caller's value; refused. A caller's value never fills an environment variable: its reader is unseen, and a variable can choose the code that runs (PATH, BASH_ENV, LD_PRELOAD, PYTHONPATH) or be evaluated as arithmetic. Pass ${raw} as a whole argument (args: [..., "${raw}"]) or on stdin`;
 }
