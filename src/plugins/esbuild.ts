@@ -7,9 +7,10 @@
 import { resolve } from "node:path";
 import type { Loader, Plugin } from "esbuild";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
-import { checkRequest } from "./verified-load.js";
+import { checkRequest, CODE, realPath } from "./verified-load.js";
 
 const LOADERS: Record<string, Loader> = { js: "js", mjs: "js", cjs: "js", ts: "ts", mts: "ts", cts: "ts", json: "json" };
+
 
 /** The plugin; options add anchor keys (`trustedKeys`) and folders that must be build output (`outputDirs`). */
 export function ryeVerify(options: GuardOptions = {}): Plugin {
@@ -31,12 +32,16 @@ export function ryeVerify(options: GuardOptions = {}): Plugin {
         // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
         return !rye ? undefined : { path: args.path, external: true };
       });
-      build.onLoad({ filter: /\.(?:[cm]?js|[cm]?ts|json)$/ }, (args) => {
+      // Every file: one inside an output folder is verified whatever its extension (esbuild resolves a
+      // folder to index.tsx or index.jsx too); outside, only code files can be a signed bundle.
+      build.onLoad({ filter: /.*/ }, (args) => {
         if (args.namespace !== "file") return undefined;
+        const code = CODE.test(args.path);
+        if (!code && guard.outputFolderOf(realPath(args.path)) === null) return undefined;
         const bytes = guard.read(args.path);
         // Not rye output: esbuild reads it as usual. Otherwise this throws, naming the item.
         if (guard.check(args.path, bytes) === undefined) return undefined;
-        const loader = LOADERS[args.path.slice(args.path.lastIndexOf(".") + 1)] ?? "js";
+        const loader = LOADERS[args.path.slice(args.path.lastIndexOf(".") + 1)] ?? "default";
         return { contents: bytes, loader };
       });
     },

@@ -6,7 +6,7 @@
  */
 import { createUnplugin } from "unplugin";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
-import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
+import { checkRequest, filePathOf, verifiedLoad } from "./verified-load.js";
 
 export type { GuardOptions };
 
@@ -22,7 +22,8 @@ export const ryeUnplugin = createUnplugin((options: GuardOptions | undefined) =>
       // A runtime package stays an external bare import, resolved where the bundle runs, never from out/.
       return !checkRequest(guard, source, importer) ? null : { id: source, external: true };
     },
-    loadInclude: (id: string) => codeFileOf(id) !== null,
+    // Every file: one inside an output folder is verified whatever its extension (verified-load.ts).
+    loadInclude: (id: string) => filePathOf(id) !== null,
     load(id: string) {
       guard ??= new OutputGuard(options ?? {});
       return verifiedLoad(guard, id);

@@ -4,27 +4,46 @@
  * and bundles. Ids that are not plain files (virtual `\0…` modules, other ids) are left to the
  * bundler. A failing file throws an IntegrityError naming its item, which fails the build.
  */
+import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { requestedPath } from "../register/requested-path.js";
 import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 
-const CODE = /\.(?:[cm]?js|[cm]?ts|json)$/;
+/** Files a bundler may load as code, whose bytes could be a signed bundle outside any output folder. */
+export const CODE = /\.(?:[cm]?js|[cm]?ts|json)$/;
+
+/** The path with links resolved, or as given when it does not exist. */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
 
 /** The file an id names: its path without a `?query`, or null for an id that is no file of ours to read. */
 export function codeFileOf(id: string): string | null {
+  const path = filePathOf(id);
+  return path !== null && CODE.test(path) ? path : null;
+}
+
+/** The absolute file path an id names (without a `?query`), whatever its extension; null for virtual ids. */
+export function filePathOf(id: string): string | null {
   const path = id.split("?")[0]!;
-  if (id.startsWith("\0") || !isAbsolute(path) || !CODE.test(path)) return null;
-  return path;
+  return id.startsWith("\0") || !isAbsolute(path) ? null : path;
 }
 
 /**
  * The verified text of the file `id` names when it is build output; null when it is not (or is no
  * readable file), so the bundler reads it as usual. Throws IntegrityError when output fails the check.
+ * A file inside an output folder is checked whatever its extension: a bundler compiles `.tsx`,
+ * `.jsx`, `.css` and more, and resolves a folder to any of them (`out/x.js/index.tsx`), so an
+ * extension list would leave a way around; outside, only code files can be a signed bundle.
  */
 export function verifiedLoad(guard: OutputGuard, id: string): string | null {
-  const path = codeFileOf(id);
-  if (path === null) return null;
+  const path = filePathOf(id);
+  if (path === null || (!CODE.test(path) && guard.outputFolderOf(realPath(path)) === null)) return null;
   // The folder is verified (its tree included) before the file is read; a file that cannot be read is the bundler's to report.
   guard.beforeRead(path);
   let bytes: Buffer;

@@ -218,13 +218,14 @@ function checkAnyExtension(guard: OutputGuard, filename: string): void {
 /** The path `request` names from `parent`, links not followed (what Node's resolver will realpath). */
 function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | undefined, resolved: string): void {
   guard.checkRequested(resolved);
-  guard.checkNotLinked(resolved, parent?.filename ?? null);
   const fromDir = parent?.filename ? dirname(parent.filename) : process.cwd();
   const asked = requestedPath(request, fromDir, /^(?:\.\.?(?:\/|$)|\/)/.test(request) ? undefined : (parent?.paths ?? internals._nodeModulePaths(fromDir)));
   if (asked !== null) guard.checkRequested(asked);
   // What the request names as written (a folder too), before index files and package.json are consulted.
   const named = /^(?:\.\.?(?:\/|$)|\/)/.test(request) ? resolvePath(fromDir, request) : asked;
   for (const path of new Set([named, asked])) if (path !== null) guard.checkLands(path, resolved);
+  // Last: a link reached under a name no check above could read (an alias, NODE_PATH).
+  guard.checkNotLinked(resolved, parent?.filename ?? null);
 }
 
 let installed: RequireVerifier | undefined;

@@ -121,7 +121,7 @@ export class OutputGuard {
   outputFolderOf(path: string): string | null {
     const pinned = this.pinned.find((d) => path.startsWith(d + sep));
     if (pinned) return pinned;
-    return this.nearestManifest(dirname(path));
+    return this.outermostManifest(dirname(path));
   }
 
   /** Whether `dir`, as written (links in it not resolved), is an output folder: listed, or holding a rye manifest. */
@@ -203,11 +203,18 @@ export class OutputGuard {
     }
   }
 
-  private nearestManifest(dir: string): string | null {
+  /**
+   * The outermost folder at or above `dir` holding a rye manifest. Outermost, not nearest: a manifest
+   * planted in a subfolder of an output folder (another build's tree, signed by the same key) would
+   * otherwise re-root verification there, and the outer manifest, which lists none of it, would never
+   * be asked.
+   */
+  private outermostManifest(dir: string): string | null {
     const known = this.folderOfDir.get(dir);
     if (known !== undefined) return known;
     const parent = dirname(dir);
-    const found = existsSync(join(dir, MANIFEST)) && isRyeManifest(join(dir, MANIFEST)) ? dir : parent === dir ? null : this.nearestManifest(parent);
+    const above = parent === dir ? null : this.outermostManifest(parent);
+    const found = above ?? (existsSync(join(dir, MANIFEST)) && isRyeManifest(join(dir, MANIFEST)) ? dir : null);
     this.folderOfDir.set(dir, found);
     return found;
   }
