@@ -3,7 +3,7 @@ import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
 import { callerParamsProblem } from "./caller-params.js";
 import { buildExecutionConfig, toolParams } from "./execution-config.js";
 import { pyJsonDumps } from "../py-json.js";
-import { valueSeal } from "./seal-values.js";
+import { sealAll, valueSeal } from "./seal-values.js";
 import { executePrimitive } from "./execute-primitive.js";
 import type { Execa } from "./run-process.js";
 import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
@@ -152,11 +152,12 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
   }
   try {
     const paths = { project_path: options.projectPath, user_space: options.userSpace, system_space: options.systemSpace, tool_path: prepared.ctx.tool_path! };
-    // Caller values (and params_json, their JSON) go through templating as opaque tokens: single-pass.
+    // Every value (the caller's, rye's paths, params_json) goes through templating as one opaque
+    // token: single-pass. Only the chain's own text is a template.
     const seal = valueSeal();
-    const sealed = Object.fromEntries(Object.entries(prepared.parameters).map(([k, v]) => [k, Object.hasOwn(prepared.callerParams, k) ? seal.seal(v) : v]));
+    const sealed = sealAll(seal, prepared.parameters);
     const paramsJson = seal.seal(pyJsonDumps(toolParams(prepared.parameters, { ...plan.config, ...prepared.parameters }))) as string;
-    const config = buildExecutionConfig(plan.config, prepared.env, sealed, paths, { shellQuote: options.shellQuote === true, paramsJson });
+    const config = buildExecutionConfig(plan.config, prepared.env, sealed, sealAll(seal, paths), { shellQuote: options.shellQuote === true, paramsJson });
     if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
     Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
     if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };

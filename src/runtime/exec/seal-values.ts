@@ -76,3 +76,12 @@ function deep(value: unknown, f: (v: unknown) => unknown): unknown {
   }
   return value;
 }
+
+/**
+ * Every value of `values` sealed: the caller's parameters and rye's own paths alike, since a folder
+ * a checkout names (`{text}`, `{env}`) is no more a template than a caller's text is.
+ */
+export function sealAll<T extends Readonly<Record<string, unknown>>>(seal: ValueSeal, values: T): T {
+  // A token is a string; a string stays a string, so a record of strings stays one.
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, seal.seal(v)])) as T;
+}
