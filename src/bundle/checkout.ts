@@ -5,9 +5,12 @@
  *      (it holds `manifest.json`), or the nearest folder at or above it holding `.ai/`;
  *   2. the project of the working directory (the nearest folder holding `.ai/`, as rye build finds it);
  *   3. the project a tool runs against (`--project`);
- *   4. every git working tree holding one of these (the nearest folder at or above it with `.git`);
- *      when no git tree holds one, its ancestors up to the home folder or a top-level system
- *      folder (checkout-ancestors.ts): without `.git` nothing tells where the repository began.
+ *   4. the working directory itself, whether or not it holds `.ai/`;
+ *   5. every git working tree holding one of these (the nearest folder at or above it with `.git`),
+ *      and, always, their ancestors up to the home folder or a top-level system folder
+ *      (checkout-ancestors.ts). A `.git` is itself a file of the checkout: an archive can carry an
+ *      empty one anywhere, so it may widen the checkout (to a working tree above home) but never
+ *      narrow it.
  * Each is taken both as named and with links resolved, and a path is in the checkout when either
  * of its two forms lies in either form of a root. The user space is outside the checkout unless it
  * lies inside one of these folders, and then it is a checkout folder like any other.
@@ -47,8 +50,6 @@ function real(path: string): string {
   }
 }
 
-
-
 /** The project holding a bundle: the folder above an output folder, else the nearest `.ai/` project. */
 function bundleProject(folder: string, options: CheckoutOptions): string | null {
   if (existsSync(join(folder, "manifest.json"))) return dirname(folder);
@@ -66,6 +67,7 @@ export function checkoutOf(options: CheckoutOptions): Checkout {
     const project = bundleProject(folder, options);
     if (project) seeds.push(project);
   }
+  seeds.push(resolve(options.cwd));
   const fromCwd = locateProject({ cwd: options.cwd, env: options.env });
   if (!("problem" in fromCwd)) seeds.push(fromCwd.root);
   if (options.project !== undefined) seeds.push(resolve(options.cwd, options.project));
@@ -77,7 +79,8 @@ export function checkoutOf(options: CheckoutOptions): Checkout {
       if (tree !== null) {
         roots.add(tree);
         roots.add(real(tree));
-      } else for (const above of checkoutAncestors(form)) roots.add(above);
+      }
+      for (const above of checkoutAncestors(form)) roots.add(above);
     }
   }
   const list = [...roots];

@@ -12,8 +12,11 @@ import { cleanEnv, makeProject, rye, tempDir } from "./helpers.js";
 
 const PYTHON = spawnSync("sh", ["-c", "command -v python3"], { encoding: "utf8" }).stdout.trim();
 
-/** A monorepo: `mono/packages/ui` holds a built project (out/bundle.mjs), `mono/packages/api` a sibling. */
-function layout(git: "none" | "root") {
+/**
+ * A monorepo: `mono/packages/ui` holds a built project (out/bundle.mjs), `mono/packages/api` a sibling.
+ * `.git` is absent, at the root, or planted (empty) in the sub-project, as an archive can carry it.
+ */
+function layout(git: "none" | "root" | "planted") {
   const base = tempDir("rye-nogit-");
   const mono = join(base, "mono");
   const ui = join(mono, "packages", "ui");
@@ -21,19 +24,34 @@ function layout(git: "none" | "root") {
   writeFileSync(join(ui, "out", "manifest.json"), "{}\n");
   writeFileSync(join(ui, "out", "bundle.mjs"), "\n");
   if (git === "root") mkdirSync(join(mono, ".git"));
+  if (git === "planted") mkdirSync(join(ui, ".git"));
   return { base, mono, ui, bundle: join(ui, "out", "bundle.mjs") };
 }
 
 const entries = (mono: string) => ({ "root node_modules/.bin": join(mono, "node_modules", ".bin"), "an ancestor's bin/": join(mono, "bin"), "a sibling package's .bin": join(mono, "packages", "api", "node_modules", ".bin"), "/usr/bin": "/usr/bin" });
 const dropped: Record<string, boolean> = { "root node_modules/.bin": true, "an ancestor's bin/": true, "a sibling package's .bin": true, "/usr/bin": false };
 
-describe.each(["none", "root"] as const)("git: %s", (git) => {
+describe.each(["none", "root", "planted"] as const)("git: %s", (git) => {
   const l = layout(git);
   test.each(Object.keys(dropped))("PATH entry %s", (name) => {
     const entry = entries(l.mono)[name as keyof ReturnType<typeof entries>];
     const checkout = checkoutOf({ bundle: l.bundle, cwd: l.ui, env: {} });
     const kept = checkoutEnv({ PATH: entry }, checkout).env.PATH;
     expect(kept).toBe(dropped[name] ? "" : entry);
+  });
+});
+
+describe("a working directory without .ai/ is checkout too", () => {
+  test("a PATH entry under it or above it is dropped, whatever marks it", () => {
+    const base = tempDir("rye-nogit-cwd-");
+    const cwd = join(base, "repo", "app");
+    // The bundle lies in a folder of its own, so only the working directory can make these checkout.
+    const bundleDir = tempDir("rye-nogit-bundle-");
+    for (const d of [join(cwd, "node_modules", ".bin"), join(base, "repo", "bin"), bundleDir]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(bundleDir, "bundle.mjs"), "\n");
+    const checkout = checkoutOf({ bundle: join(bundleDir, "bundle.mjs"), cwd, env: {} });
+    for (const entry of [join(cwd, "node_modules", ".bin"), join(base, "repo", "bin")]) expect(checkoutEnv({ PATH: entry }, checkout).env.PATH, entry).toBe("");
+    expect(checkoutEnv({ PATH: "/usr/bin" }, checkout).env.PATH).toBe("/usr/bin");
   });
 });
 
