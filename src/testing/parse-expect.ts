@@ -4,7 +4,8 @@ import type { ItemKind } from "../model/source.js";
 import { uncheckableExpectation } from "../diagnostics/codes.js";
 import { didYouMean } from "../runtime/did-you-mean.js";
 import { FIELDS, OBJECT_FIELDS, REFUSAL_KEYS } from "./fields.js";
-import { MATCHER_KEYS, type Expectation, type Matcher, type Refusal } from "./test-file.js";
+import { compileLinear, UnsafeRegex } from "../runtime/context/linear-regex.js";
+import { MATCHER_KEYS, type Expectation, type Matcher, type Pattern, type Refusal } from "./test-file.js";
 import { locOf, mapOf, plain, stringsOf, type YamlContext } from "./yaml-nodes.js";
 
 /** `expect:`: one expectation per field key. */
@@ -55,22 +56,28 @@ function readMatcherKey(m: Matcher, key: string, pair: Pair<Node, Node>, what: s
     return;
   }
   if (key === "matches") {
-    const regexes = list.map((x) => regexOf(x, loc, ctx)).filter((r): r is RegExp => r !== null);
+    const regexes = list.map((x) => regexOf(x, loc, ctx)).filter((r): r is Pattern => r !== null);
     if (regexes.length === list.length) m.matches = { value: regexes, loc };
     return;
   }
   m[key as "contains" | "not_contains"] = { value: list, loc };
 }
 
-function regexOf(x: unknown, loc: Expectation["loc"], ctx: YamlContext): RegExp | null {
+/**
+ * A pattern comes from the checkout and the text it runs on from the item, so it is compiled by the
+ * linear-time matcher hook conditions use: a backtracking engine would let `(a+)+$` stop the run
+ * (and the language server's test worker). A pattern that matcher cannot run is refused, located.
+ */
+function regexOf(x: unknown, loc: Expectation["loc"], ctx: YamlContext): Pattern | null {
   if (typeof x !== "string") {
     ctx.diagnostics.push(uncheckableExpectation(loc, `a pattern must be a string, not ${JSON.stringify(x)}`));
     return null;
   }
   try {
-    return new RegExp(x, "u");
+    return { source: x, test: compileLinear(x).test };
   } catch (e) {
-    ctx.diagnostics.push(uncheckableExpectation(loc, `'${x}' is not a regular expression (${(e as Error).message})`));
+    const why = e instanceof UnsafeRegex ? e.message : String(e);
+    ctx.diagnostics.push(uncheckableExpectation(loc, `'${x}' cannot be matched: ${why} (rye test runs patterns in time linear in the text: no backreferences or lookaround)`));
     return null;
   }
 }

@@ -2,12 +2,12 @@
 // changed prompt shows in a pull request as a diff of the prompt itself. A missing snapshot is
 // written (Jest's convention) unless the run is in CI mode; `--update` rewrites the ones that differ.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { readRegularText } from "../project/read-regular.js";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { ItemKind } from "../model/source.js";
 import { shown } from "./expectations.js";
 import { lineDiff } from "./line-diff.js";
+import { SNAPSHOT_FOLDER, SnapshotPathRefused, snapshotEntry, writeSnapshot } from "./snapshot-files.js";
 import { TEST_FOLDERS } from "./test-file.js";
 
 export interface SnapshotOptions {
@@ -25,33 +25,37 @@ export type SnapshotOutcome = { status: "matched" | "written" | "updated" } | { 
 export function snapshotPath(kind: ItemKind, id: string, caseName: string, field: string): string {
   const slug = caseName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60) || "case";
   const tag = createHash("sha256").update(caseName).digest("hex").slice(0, 6);
-  return [".ai", "tests", "__snapshots__", TEST_FOLDERS[kind], ...id.split("/"), `${slug}-${tag}.${field}.snap`].join("/");
+  return [SNAPSHOT_FOLDER, TEST_FOLDERS[kind], ...id.split("/"), `${slug}-${tag}.${field}.snap`].join("/");
 }
 
 /** Compares `value` with its stored snapshot, writing or rewriting it as the options say. */
 export function matchSnapshot(rel: string, value: unknown, options: SnapshotOptions): SnapshotOutcome {
-  const file = join(options.root, rel);
   const text = typeof value === "string" ? value : `${shown(value)}\n`;
-  if (!existsSync(file)) {
+  try {
+    return compare(rel, text, options);
+  } catch (e) {
+    const why = e instanceof SnapshotPathRefused ? `refused: ${e.message}` : `the snapshot ${rel} cannot be written: ${(e as Error).message}`;
+    return { status: "failed", message: why };
+  }
+}
+
+/** Throws SnapshotPathRefused when a link or special file lies on the snapshot's path. */
+function compare(rel: string, text: string, options: SnapshotOptions): SnapshotOutcome {
+  if (snapshotEntry(options.root, rel) === "absent") {
     if (options.ci && !options.update) return { status: "failed", message: `no stored snapshot at ${rel} (CI mode writes none; run rye test --update and commit it)` };
-    write(file, text);
+    writeSnapshot(options.root, rel, text);
     return { status: "written" };
   }
   let stored: string;
   try {
-    stored = readRegularText(file, { kind: "config", link: { links: "refuse" } });
+    stored = readRegularText(join(options.root, rel), { kind: "config", link: { links: "refuse" } });
   } catch (e) {
     return { status: "failed", message: `the stored snapshot ${rel} cannot be read: ${(e as Error).message}` };
   }
   if (stored === text) return { status: "matched" };
   if (options.update) {
-    write(file, text);
+    writeSnapshot(options.root, rel, text);
     return { status: "updated" };
   }
   return { status: "failed", message: `does not match the snapshot ${rel} (- stored, + now; rye test --update rewrites it):\n${lineDiff(stored, text)}` };
-}
-
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
 }

@@ -13,12 +13,18 @@ export const TEST_SUFFIX = ".test.yaml";
 export const MATCHER_KEYS = ["equals", "contains", "not_contains", "matches", "snapshot"] as const;
 export type MatcherKey = (typeof MATCHER_KEYS)[number];
 
+/** A `matches:` pattern as the linear-time matcher runs it: `test` has RegExp's answer (flag `u`). */
+export interface Pattern {
+  source: string;
+  test(text: string): boolean;
+}
+
 /** One check on one value: `equals` a value, `contains`/`not_contains`/`matches` each a list (a single value is a list of one). */
 export interface Matcher {
   equals?: { value: unknown; loc: Location };
   contains?: { value: unknown[]; loc: Location };
   not_contains?: { value: unknown[]; loc: Location };
-  matches?: { value: RegExp[]; loc: Location };
+  matches?: { value: Pattern[]; loc: Location };
   snapshot?: { loc: Location };
 }
 

@@ -6,6 +6,8 @@ import type { SourceFile } from "../model/source.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatSummary } from "../diagnostics/format.js";
 import { IntegrityError } from "../verify/integrity-error.js";
+import { Unreadable } from "../project/read-regular.js";
+import { SnapshotPathRefused } from "./snapshot-files.js";
 import { checkCases } from "./check-cases.js";
 import { loadTestFiles } from "./load-cases.js";
 import { loadBundle } from "./load-bundle.js";
@@ -60,7 +62,8 @@ export interface SessionIo {
 export async function runSession(o: SessionOptions, io: SessionIo): Promise<number> {
   const tests = loadTestFiles(o.root);
   const texts = new Map(tests.files.map((f) => [f.path, f.text]));
-  const loaded = await loadTargets(o, io, texts);
+  const read = { errors: 0 };
+  const loaded = await loadTargets(o, io, texts, read);
   if (typeof loaded === "number") return loaded;
   try {
     const problems = sortDiagnostics([...tests.diagnostics, ...checkCases(tests.files, catalogOf(loaded))]);
@@ -71,36 +74,44 @@ export async function runSession(o: SessionOptions, io: SessionIo): Promise<numb
     }
     const clock = o.now === undefined ? () => performance.timeOrigin + performance.now() : () => o.now!;
     const report = await runTests(tests.files, loaded, o.selection, { snapshots: { root: o.root, update: o.update, ci: o.ci }, runTools: o.runTools, clock });
-    reportObsolete(tests.files, o, io);
+    const obsoleteRefused = reportObsolete(tests.files, o, io);
     const coverage = o.coverage ? coverageOf(report, loaded, tests.files, o.selection, o.readProject().sources) : undefined;
     writeReport(report, coverage, o, io);
     if (report.counts.total === 0 && !o.passWithNoTests) {
       io.stderr.write(`No test case ${tests.files.length === 0 ? "found in .ai/tests/" : "matched the filters"} (--pass-with-no-tests makes that a pass).\n`);
       return 1;
     }
-    return report.counts.failed > 0 ? 1 : 0;
+    // A project rye build refuses must not pass its test gate either.
+    if (read.errors > 0) io.stderr.write(`${read.errors} error${read.errors === 1 ? "" : "s"} reading or compiling the project (above): rye test fails, as rye build does.\n`);
+    return report.counts.failed > 0 || read.errors > 0 || obsoleteRefused ? 1 : 0;
   } finally {
     loaded.dispose();
   }
 }
 
-async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, string>): Promise<Targets | number> {
+async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, string>, read: { errors: number }): Promise<Targets | number> {
   const trust = { trustedKeys: o.trustedKeys, cwd: io.cwd, env: io.env };
   try {
     if (o.source.kind === "bundle") return await loadBundle(o.source.path, o.source.label, { ...trust, project: o.root });
     const place = { project: o.root, userSpace: o.userSpace, ...trust };
     if (o.source.kind === "out") return { ...(await loadOutput(o.source.dir, trust)), runTool: projectToolRunner(place) };
-    const read = o.readProject();
-    for (const s of read.sources) texts.set(s.path, s.text.replace(/\r\n?/g, "\n"));
-    const { targets, diagnostics } = await loadInMemory(read.sources, read.hookConfig);
-    // Warnings are the build's to report; errors explain why an item's cases cannot run.
-    printDiagnostics([...read.diagnostics, ...diagnostics].filter((d) => d.severity === "error"), texts, o, io);
+    const project = o.readProject();
+    for (const s of project.sources) texts.set(s.path, s.text.replace(/\r\n?/g, "\n"));
+    const { targets, diagnostics } = await loadInMemory(project.sources, project.hookConfig);
+    // Warnings are the build's to report; errors explain why an item's cases cannot run, and fail the run.
+    const errors = [...project.diagnostics, ...diagnostics].filter((d) => d.severity === "error");
+    printDiagnostics(errors, texts, o, io);
+    read.errors = errors.length;
     return { ...targets, runTool: projectToolRunner(place) };
   } catch (e) {
     // The verifying loader's refusal comes from its hooks thread as an error named IntegrityError, not an instance of the class here.
     if (e instanceof IntegrityError || (e instanceof Error && e.name === "IntegrityError")) {
       io.stderr.write(`IntegrityError: ${e.message}\nNo case ran.\n`);
       return 1;
+    }
+    if (e instanceof Unreadable) {
+      io.stderr.write(`rye test: ${e.path}: ${e.reason}\nNo case ran.\n`);
+      return 2;
     }
     if (e instanceof Error && /^No build output/.test(e.message)) {
       io.stderr.write(`${e.message}\n`);
@@ -110,14 +121,21 @@ async function loadTargets(o: SessionOptions, io: SessionIo, texts: Map<string, 
   }
 }
 
-/** Only a run of every case knows which snapshots are unused; --update removes them. */
-function reportObsolete(files: Parameters<typeof obsoleteSnapshots>[1], o: SessionOptions, io: SessionIo): void {
-  if (o.selection.filters.length > 0 || o.selection.pattern !== null) return;
-  const unused = obsoleteSnapshots(o.root, files);
-  if (unused.length === 0) return;
-  if (o.update) removeSnapshots(o.root, unused);
-  const what = o.update ? "removed" : "no case uses them (rye test --update removes them)";
-  io.stderr.write(`Obsolete snapshots, ${what}:\n${unused.map((u) => `  ${u}\n`).join("")}`);
+/** Only a run of every case knows which snapshots are unused; --update removes them. True when a path was refused. */
+function reportObsolete(files: Parameters<typeof obsoleteSnapshots>[1], o: SessionOptions, io: SessionIo): boolean {
+  if (o.selection.filters.length > 0 || o.selection.pattern !== null) return false;
+  try {
+    const unused = obsoleteSnapshots(o.root, files);
+    if (unused.length === 0) return false;
+    if (o.update) removeSnapshots(o.root, unused);
+    const what = o.update ? "removed" : "no case uses them (rye test --update removes them)";
+    io.stderr.write(`Obsolete snapshots, ${what}:\n${unused.map((u) => `  ${u}\n`).join("")}`);
+    return false;
+  } catch (e) {
+    if (!(e instanceof SnapshotPathRefused)) throw e;
+    io.stderr.write(`error: refused: ${e.message} (under ${o.root})\nNo obsolete snapshot was ${o.update ? "removed" : "listed"}.\n`);
+    return true;
+  }
 }
 
 function printDiagnostics(ds: readonly Diagnostic[], texts: ReadonlyMap<string, string>, o: SessionOptions, io: SessionIo): void {

@@ -1,10 +1,11 @@
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { loadProject, locateProject } from "../../builder/load-project.js";
 import { resolveSettings } from "../../project/settings.js";
 import { REPORTERS, runSession, type ReporterName, type SessionOptions } from "../../testing/test-session.js";
 import { watchTests } from "../../testing/watch-tests.js";
+import { describeEntry } from "../../project/read-regular.js";
 import { parseCommandLine } from "../args.js";
 import { useColor, type Io } from "../io.js";
 
@@ -80,7 +81,8 @@ function sessionOptions(values: Values, filters: string[], io: Io): SessionOptio
   if ("problem" in found) return fail(found.problem);
   const settings = resolveSettings(found.root, { "user-space": values["user-space"], system: values.system }, io.cwd, io.env);
   const bundlePath = values.bundle === undefined ? undefined : resolve(io.cwd, values.bundle);
-  if (bundlePath !== undefined && !existsSync(bundlePath)) return fail(`no bundle at ${bundlePath}: run rye bundle first`);
+  const notBundle = bundlePath === undefined ? null : bundleProblem(bundlePath);
+  if (notBundle !== null) return fail(notBundle);
   return {
     root: found.root,
     userSpace: settings.userSpace ?? resolve(io.cwd, io.env.USER_SPACE ?? homedir()),
@@ -97,4 +99,16 @@ function sessionOptions(values: Values, filters: string[], io: Io): SessionOptio
     coverage: values.coverage === true,
     passWithNoTests: values["pass-with-no-tests"] === true,
   };
+}
+
+/** Why `path` (named on the command line, so followed if a link) is no bundle file, or null. */
+function bundleProblem(path: string): string | null {
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    return `--bundle ${path} cannot be read: ${(e as Error).message}`;
+  }
+  if (st === undefined) return `no bundle at ${path}: run rye bundle first`;
+  return st.isFile() ? null : `--bundle ${path} is ${describeEntry(st)}, not a bundle file (rye bundle writes out/bundle.mjs)`;
 }
