@@ -8,7 +8,7 @@ import { SNAPSHOT_FOLDER, removeSnapshot, snapshotEntry, snapshotFolderPlain } f
 import type { TestFile } from "./test-file.js";
 import { testTree } from "./test-tree.js";
 
-/** The snapshot files (relative to the project root) that no snapshot check of `files` names; throws SnapshotPathRefused when the folder is not plain. */
+/** The snapshot files (relative to the project root) that no snapshot check of `files` names; throws PathRefused when the folder is not plain. */
 export function obsoleteSnapshots(root: string, files: readonly TestFile[]): string[] {
   if (!snapshotFolderPlain(root)) return [];
   const wanted = new Set<string>();
@@ -16,7 +16,7 @@ export function obsoleteSnapshots(root: string, files: readonly TestFile[]): str
   return testTree(join(root, SNAPSHOT_FOLDER)).files.map((abs) => relative(root, abs).split("\\").join("/")).filter((rel) => rel.endsWith(".snap") && !wanted.has(rel));
 }
 
-/** Removes each; throws SnapshotPathRefused, having removed none, when a path is not plain. */
+/** Removes each; throws PathRefused, having removed none, when a path is not plain. */
 export function removeSnapshots(root: string, rels: readonly string[]): void {
   for (const rel of rels) snapshotEntry(root, rel);
   for (const rel of rels) removeSnapshot(root, rel);

@@ -8,20 +8,20 @@
 // with O_NOFOLLOW into a regular file of one name, or removed only when it is one. Anything else is
 // refused, naming the path and what lies there; nothing is written or removed.
 import { lstatSync, mkdirSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
-import { join } from "node:path";
-import { entryKind, writeNoFollow } from "../output/no-follow.js";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { entryKind, plainFolders, writeNoFollow } from "../output/no-follow.js";
 import { describeEntry } from "../project/read-regular.js";
 
 /** The folder, relative to the project root, that holds every snapshot. */
 export const SNAPSHOT_FOLDER = ".ai/tests/__snapshots__";
 
-/** A snapshot path refused because of what lies on it; `rel` is relative to the project root. */
-export class SnapshotPathRefused extends Error {
+/** A path refused because of what lies on it; `rel` is relative to the project root when inside it. */
+export class PathRefused extends Error {
   constructor(
     readonly rel: string,
     readonly reason: string,
   ) {
-    super(`${rel} ${reason}; rye test reads, writes and removes snapshots only through plain folders and files of the project`);
+    super(`${rel} ${reason}; rye test reads, writes and removes files of a project only through plain folders and files`);
   }
 }
 
@@ -30,7 +30,7 @@ function partsOf(rel: string): string[] {
   const parts = rel.split("/");
   const under = SNAPSHOT_FOLDER.split("/").every((p, i) => parts[i] === p) && parts.length > 3;
   if (!under || parts.some((p) => p === "" || p === "." || p === ".." || p.includes("\\") || p.includes("\0"))) {
-    throw new SnapshotPathRefused(rel, `is not a path under ${SNAPSHOT_FOLDER}/`);
+    throw new PathRefused(rel, `is not a path under ${SNAPSHOT_FOLDER}/`);
   }
   return parts;
 }
@@ -61,7 +61,7 @@ function folderChain(root: string, parts: readonly string[], create: boolean): b
       mkdirSync(abs);
       st = lstatSync(abs);
     }
-    if (!st.isDirectory()) throw new SnapshotPathRefused(rel, `is ${what(abs, st)}, not a folder`);
+    if (!st.isDirectory()) throw new PathRefused(rel, `is ${what(abs, st)}, not a folder`);
   }
   return false;
 }
@@ -72,28 +72,28 @@ function fileAt(root: string, rel: string): "absent" | "file" {
   const kind = entryKind(abs);
   if (kind === "absent" || kind === "file") return kind;
   const st = lstatSync(abs);
-  throw new SnapshotPathRefused(rel, `is ${st.isFile() ? "a file with another name (a hard link)" : what(abs, st)}`);
+  throw new PathRefused(rel, `is ${st.isFile() ? "a file with another name (a hard link)" : what(abs, st)}`);
 }
 
-/** Whether the snapshot at `rel` exists as a plain file; throws SnapshotPathRefused for anything else on the path. */
+/** Whether the snapshot at `rel` exists as a plain file; throws PathRefused for anything else on the path. */
 export function snapshotEntry(root: string, rel: string): "absent" | "file" {
   const parts = partsOf(rel);
   if (folderChain(root, parts, false)) return "absent";
   return fileAt(root, rel);
 }
 
-/** Writes the snapshot at `rel`, creating its folders; throws SnapshotPathRefused (having written nothing) when the path is not plain. */
+/** Writes the snapshot at `rel`, creating its folders; throws PathRefused (having written nothing) when the path is not plain. */
 export function writeSnapshot(root: string, rel: string, text: string): void {
   folderChain(root, partsOf(rel), true);
   fileAt(root, rel);
   try {
     writeNoFollow(join(root, rel), text);
   } catch (e) {
-    throw new SnapshotPathRefused(rel, `cannot be written (${(e as Error).message})`);
+    throw new PathRefused(rel, `cannot be written (${(e as Error).message})`);
   }
 }
 
-/** Removes the snapshot at `rel` when it is a plain file; throws SnapshotPathRefused for anything else on the path. */
+/** Removes the snapshot at `rel` when it is a plain file; throws PathRefused for anything else on the path. */
 export function removeSnapshot(root: string, rel: string): void {
   const parts = partsOf(rel);
   if (folderChain(root, parts, false) || fileAt(root, rel) === "absent") return;
@@ -105,4 +105,21 @@ export function snapshotFolderPlain(root: string): boolean {
   const parts = SNAPSHOT_FOLDER.split("/");
   if (folderChain(root, [...parts, "x"], false)) return false;
   return true;
+}
+
+/**
+ * The report file `--output-file` names. Whoever runs rye names it, but often inside the checkout
+ * (`junit.xml` in CI), where the checkout may have put a link: the file is written with O_NOFOLLOW
+ * into a regular file of one name, and when it lies in the project every folder on its way must be plain.
+ */
+export function writeOutputFile(path: string, text: string, root: string): void {
+  const rel = relative(root, path);
+  const inside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  if (inside && !plainFolders(root, rel.split(sep).join("/"))) throw new PathRefused(rel, "has a link or a file where a folder is on its way");
+  try {
+    writeNoFollow(path, text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new PathRefused(inside ? rel : path, code === "ELOOP" ? "is a symbolic link" : `cannot be written (${(e as Error).message})`);
+  }
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { ItemKind } from "../model/source.js";
 import { shown } from "./expectations.js";
 import { lineDiff } from "./line-diff.js";
-import { SNAPSHOT_FOLDER, SnapshotPathRefused, snapshotEntry, writeSnapshot } from "./snapshot-files.js";
+import { SNAPSHOT_FOLDER, PathRefused, snapshotEntry, writeSnapshot } from "./snapshot-files.js";
 import { TEST_FOLDERS } from "./test-file.js";
 
 export interface SnapshotOptions {
@@ -34,12 +34,12 @@ export function matchSnapshot(rel: string, value: unknown, options: SnapshotOpti
   try {
     return compare(rel, text, options);
   } catch (e) {
-    const why = e instanceof SnapshotPathRefused ? `refused: ${e.message}` : `the snapshot ${rel} cannot be written: ${(e as Error).message}`;
+    const why = e instanceof PathRefused ? `refused: ${e.message}` : `the snapshot ${rel} cannot be written: ${(e as Error).message}`;
     return { status: "failed", message: why };
   }
 }
 
-/** Throws SnapshotPathRefused when a link or special file lies on the snapshot's path. */
+/** Throws PathRefused when a link or special file lies on the snapshot's path. */
 function compare(rel: string, text: string, options: SnapshotOptions): SnapshotOutcome {
   if (snapshotEntry(options.root, rel) === "absent") {
     if (options.ci && !options.update) return { status: "failed", message: `no stored snapshot at ${rel} (CI mode writes none; run rye test --update and commit it)` };

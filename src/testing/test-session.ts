@@ -1,13 +1,12 @@
 // One `rye test` run from start to exit code: read and check the test files, load the items the
 // chosen way, run the selected cases and write the report. The CLI command only parses flags.
-import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { SourceFile } from "../model/source.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, formatSummary } from "../diagnostics/format.js";
 import { IntegrityError } from "../verify/integrity-error.js";
 import { Unreadable } from "../project/read-regular.js";
-import { SnapshotPathRefused } from "./snapshot-files.js";
+import { PathRefused, writeOutputFile } from "./snapshot-files.js";
 import { checkCases } from "./check-cases.js";
 import { loadTestFiles } from "./load-cases.js";
 import { loadBundle } from "./load-bundle.js";
@@ -76,7 +75,7 @@ export async function runSession(o: SessionOptions, io: SessionIo): Promise<numb
     const report = await runTests(tests.files, loaded, o.selection, { snapshots: { root: o.root, update: o.update, ci: o.ci }, runTools: o.runTools, clock });
     const obsoleteRefused = reportObsolete(tests.files, o, io);
     const coverage = o.coverage ? coverageOf(report, loaded, tests.files, o.selection, o.readProject().sources) : undefined;
-    writeReport(report, coverage, o, io);
+    if (!writeReport(report, coverage, o, io)) return 2;
     if (report.counts.total === 0 && !o.passWithNoTests) {
       io.stderr.write(`No test case ${tests.files.length === 0 ? "found in .ai/tests/" : "matched the filters"} (--pass-with-no-tests makes that a pass).\n`);
       return 1;
@@ -132,7 +131,7 @@ function reportObsolete(files: Parameters<typeof obsoleteSnapshots>[1], o: Sessi
     io.stderr.write(`Obsolete snapshots, ${what}:\n${unused.map((u) => `  ${u}\n`).join("")}`);
     return false;
   } catch (e) {
-    if (!(e instanceof SnapshotPathRefused)) throw e;
+    if (!(e instanceof PathRefused)) throw e;
     io.stderr.write(`error: refused: ${e.message} (under ${o.root})\nNo obsolete snapshot was ${o.update ? "removed" : "listed"}.\n`);
     return true;
   }
@@ -143,7 +142,8 @@ function printDiagnostics(ds: readonly Diagnostic[], texts: ReadonlyMap<string, 
   for (const d of ds) io.stderr.write(`${formatDiagnostic(d, { color: io.color, sources: texts, displayPath: display })}\n`);
 }
 
-function writeReport(report: Report, coverage: Coverage | undefined, o: SessionOptions, io: SessionIo): void {
+/** False (after saying why) when the --output-file path is refused. */
+function writeReport(report: Report, coverage: Coverage | undefined, o: SessionOptions, io: SessionIo): boolean {
   const text =
     o.reporter === "json" ? jsonReport(report, coverage ? { coverage } : {})
     : o.reporter === "junit" ? junitReport(report)
@@ -151,9 +151,16 @@ function writeReport(report: Report, coverage: Coverage | undefined, o: SessionO
     : humanReport(report, io.color && o.outputFile === undefined);
   const human = o.reporter === "human" ? text : humanReport(report, io.color);
   if (o.outputFile !== undefined) {
-    writeFileSync(resolve(io.cwd, o.outputFile), text);
+    try {
+      writeOutputFile(resolve(io.cwd, o.outputFile), text, o.root);
+    } catch (e) {
+      if (!(e instanceof PathRefused)) throw e;
+      io.stderr.write(`error: --output-file ${o.outputFile}: refused: ${e.message}\n`);
+      return false;
+    }
     io.stdout.write(human);
   } else io.stdout.write(text);
   // Coverage goes to stderr beside a machine-readable report on stdout, so stdout stays one document.
   if (coverage && o.reporter !== "json") (o.reporter === "human" || o.outputFile !== undefined ? io.stdout : io.stderr).write(coverageText(coverage));
+  return true;
 }
