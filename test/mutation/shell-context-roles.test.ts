@@ -97,7 +97,7 @@ describe("command substitutions", () => {
 
   it("an inert outer word never sets the dash flag", () => {
     expect(classify("foo {x}")[0]).toMatchObject({ role: "inert", noDash: false });
-    expect(classify("a={x}")[0]).toMatchObject({ role: "inert", noDash: false });
+    expect(classify("cd {x}")[0]).toMatchObject({ role: "inert", noDash: false });
   });
 });
 

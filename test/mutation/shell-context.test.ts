@@ -80,8 +80,9 @@ describe("inert positions", () => {
     expect(roles("[ {x} -gt 0 ]")).toEqual(["inert/none"]);
     expect(roles("test -v {x}")).toEqual(["inert/none"]);
     expect(roles("cd {x}")).toEqual(["inert/none"]);
-    expect(roles("x={x}")).toEqual(["inert/none"]);
-    expect(roles("x+={x} cat")).toEqual(["inert/none"]);
+    // An assignment's value is refused whatever the name: a program can read it from its environment.
+    expect(roles("x={x}")).toEqual(["refuse/none"]);
+    expect(roles("x+={x} cat")).toEqual(["refuse/none"]);
     expect(roles("x=$(echo {x})")).toEqual(["refuse/none"]);
     expect(roles("for i in a {x} b; do echo $i; done")).toEqual(["inert/none"]);
     expect(roles("for i in {x}\ndo echo; done")).toEqual(["inert/none"]);
@@ -89,7 +90,7 @@ describe("inert positions", () => {
     expect(reason("python3 -c 'import sys' {x}")).toBe("as an argument of python3, which is not one of rye's data commands");
     // A value naming the file an interpreter runs names its program: refused (unseen-programs.ts).
     expect(reason("python3 {x}")).toBe("`python3 …` runs python3 with its program in a file");
-    expect(reason("x={x}")).toMatch(/^an assignment's value/);
+    expect(reason("x={x}")).toMatch(/^as an assignment's value, which a program can read from its environment/);
     expect(reason("for i in {x}; do :; done")).toMatch(/^in the word list of a for loop/);
   });
 });
@@ -268,9 +269,9 @@ describe("exact roles and reasons", () => {
   const exact: [string, string[], string | undefined][] = [
     ["a{x} arg", ["refuse/none"], "in a command rye cannot follow (the program is not a literal word)"],
     ["1a={x}", ["refuse/none"], "in a command rye cannot follow (the program is not a literal word)"],
-    ["ab={x}", ["inert/none"], "an assignment's value (the variable could later be read as arithmetic or a name)"],
+    ["ab={x}", ["refuse/none"], "as an assignment's value, which a program can read from its environment as code or a file to load (PYTHONPATH, NODE_OPTIONS, PERL5OPT, PS4)"],
     ["ab[{x}]=1", ["refuse/none"], "in an array assignment, whose subscript is arithmetic"],
-    ["x=$(echo {x})", ["refuse/none"], "inside a command substitution whose output, of a shape no check of the value bounds, lands where only inert text is taken"],
+    ["x=$(echo {x})", ["refuse/none"], "as an assignment's value, which a program can read from its environment as code or a file to load (PYTHONPATH, NODE_OPTIONS, PERL5OPT, PS4) (through a command substitution)"],
     ["cat $(echo {x})", ["refuse/none"], 'inside a command substitution outside double quotes, whose output the shell splits into words of any shape; quote it ("$(…)") or pass the value as a whole argument'],
     ['cat "$(echo {x})"', ["refuse/none"], "inside a command substitution whose output may start an argument read for options; put `--` before it or text before the substitution"],
     ['echo > "$(echo {x})"', ["refuse/none"], "inside a command substitution whose output, of a shape no check of the value bounds, lands in a redirection's file name"],
@@ -409,7 +410,7 @@ describe("commands that run program text the build never sees", () => {
 
   it("the verdict reaches every placeholder but a comment's, and never hides a nearer refusal", () => {
     expect(reasons("cat {x}; sh f # {y}")).toEqual(["refuse*: `sh f` runs a shell that reads its program from a file or stdin", "undefined: "]);
-    expect(reasons("let {x}; x={y}; sh f")).toEqual(["refuse: as an argument of let, which reads it as code, a name or arithmetic", "refuse*: `sh f` runs a shell that reads its program from a file or stdin"]);
+    expect(reasons("let {x}; cd {y}; sh f")).toEqual(["refuse: as an argument of let, which reads it as code, a name or arithmetic", "refuse*: `sh f` runs a shell that reads its program from a file or stdin"]);
     expect(unseenClassify("sh f # {x}")[0]).toMatchObject({ quote: "comment" });
     expect(unseenClassify("sh f # {x}")[0]!.role).toBeUndefined();
   });

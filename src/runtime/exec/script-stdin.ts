@@ -32,7 +32,8 @@ export function scriptStdinRole(script: string): StdinRole {
     // A part that ends `]]` is the rest of a `[[ … && … ]]` test, which reads no stdin.
     if (fed || words.at(-1) === "]]" || words.some((w) => /^0?<(?!&)/.test(w)) || HEADS.has(unquote(words.find((w) => !RESERVED.has(unquote(w))) ?? ""))) continue;
     const argv = commandWords(words);
-    if (argv.length === 0) continue;
+    // The rest of a quoted word after a `$(…)` closes (`"$(…)"`) is no command.
+    if (argv.length === 0 || argv[0] === "") continue;
     const name = argv[0] === null ? null : argv[0]!.slice(argv[0]!.lastIndexOf("/") + 1);
     if (name !== null && (NO_STDIN.has(name) || READS_DATA.has(name))) continue;
     const own = moduleRole(argv) ?? programStdinRole(argv);

@@ -5,9 +5,10 @@
 import { CODE_COMMANDS, DATA_COMMANDS, endsOptions, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
 import { walkLaunchers, type Launch } from "./launchers.js";
 import { downstreamRole, weakenBefore, type PipeRole } from "./pipe-roles.js";
-import { MAX_SCRIPT_NESTING, Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
+import { MAX_SCRIPT_NESTING, MENTION, Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { judgeCommand } from "./unseen-programs.js";
+import { wholeArgRule } from "./whole-args.js";
 
 export type { Rec, Role } from "./shell-lexer.js";
 
@@ -19,9 +20,16 @@ interface WordRole {
   noDash?: boolean;
   /** A redirection's file name. */
   target?: boolean;
+  /** A leading `-` is harmless (echo). */
+  dashData?: boolean;
 }
 
 const FULL: WordRole = { role: "full" };
+// Whatever the name: a variable can carry a value into a program's environment (PYTHONPATH,
+// NODE_OPTIONS, PERL5OPT, PS4 under set -x), where the program reads it as code or as a file to load.
+const ASSIGNED = "as an assignment's value, which a program can read from its environment as code or a file to load (PYTHONPATH, NODE_OPTIONS, PERL5OPT, PS4)";
+const STRING_TESTS = new Set(["=", "==", "!="]);
+const FILE_TESTS = new Set(["-n", "-z", "-e", "-f", "-d", "-r", "-w", "-x", "-s", "-L", "-h", "-p", "-S", "-b", "-c"]);
 const SEPARATORS = new Set([";", "&", "|", "&&", "||", "|&", "\n", "(", ")", "(("]);
 // Sets of words or null (a word that is not all literal text, which is never a reserved word).
 const SKIP_RESERVED: ReadonlySet<string | null> = new Set(["if", "then", "elif", "else", "fi", "while", "until", "do", "done", "!", "{", "}"]);
@@ -51,6 +59,8 @@ export interface ScriptSpan {
 export interface ClassifyOptions {
   /** Whether placeholder `index` is bound to the tool's own file (default: every `{tool_path}`). */
   tool?: (index: number) => boolean;
+  /** Whether a shell variable carries a caller's value (carried-values.ts): its expansions get roles too. */
+  carried?: (name: string) => boolean;
 }
 
 /** What the reader learned about the programs a script runs (unseen-programs.ts). */
@@ -77,6 +87,15 @@ export function classifyScript(script: string, placeholders: readonly ScriptSpan
 }
 
 /**
+ * The expansions of carrying variables in `script`, each with the role its position has, as a
+ * placeholder there would get it. A script rye cannot read yields one refused use when it names a
+ * carrying variable anywhere.
+ */
+export function carriedUses(script: string, placeholders: readonly ScriptSpan[], carried: (name: string) => boolean): Rec[] {
+  return readScript(script, placeholders, { carried }).uses;
+}
+
+/**
  * Why a script the chain wrote runs program text the build did not see, or null. Its `{name}`
  * placeholders count as values; `{tool_path}` as the tool's own file. Used where the script carries
  * values only through its arguments or stdin.
@@ -87,25 +106,38 @@ export function unseenProgramIn(script: string): string | null {
 
 const toolPath = (placeholders: readonly ScriptSpan[]) => (index: number) => placeholders[index]!.system === "param" && placeholders[index]!.expr === "tool_path";
 
-function readScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions, level = 0): { recs: Rec[]; unseen: string | null } {
+interface ReadResult {
+  recs: Rec[];
+  uses: Rec[];
+  unseen: string | null;
+}
+
+function readScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions, level = 0): ReadResult {
   const programs: Programs = { src: script, placeholders, tool: options.tool ?? toolPath(placeholders), unseen: null, runsTool: false, mayWrite: null, level };
   const byIndex: Rec[] = [];
+  const uses: Rec[] = [];
+  const carried = options.carried ?? (() => false);
   try {
-    const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens, programs));
+    const lexer = new ShellLexer(script, placeholders, (tokens) => classifyList(tokens, programs), carried);
     // Stryker disable next-line StringLiteral: the lexer tells only "paren" apart from its other modes.
     classifyList(lexer.list("top"), programs);
-    for (const r of lexer.recs) byIndex[r.index] = r;
+    for (const r of lexer.recs) {
+      if (r.use) uses.push(r);
+      else byIndex[r.index] = r;
+    }
   } catch (e) {
     if (!(e instanceof Poison)) throw e;
     const reason = `in a script with ${e.message}, which rye does not read`;
     const recs = placeholders.map((_, index): Rec => ({ index, quote: "none", role: "refuse", reason, atWordStart: false, depth: 0 }));
-    return { recs, unseen: `a script rye cannot read (${e.message})` };
+    const named = [...script.matchAll(MENTION)].find((m) => carried(m[1]!));
+    const poisoned: Rec[] = named ? [{ index: -1, quote: "none", role: "refuse", reason, atWordStart: false, depth: 0, use: { name: named[1]!, text: named[0] } }] : [];
+    return { recs, uses: poisoned, unseen: `a script rye cannot read (${e.message})` };
   }
   const recs = placeholders.map((_, index): Rec => byIndex[index] ?? { index, quote: "none", role: "refuse", reason: "where rye could not follow the script", atWordStart: false, depth: 0 });
   const unseen = programs.unseen ?? (programs.runsTool && programs.mayWrite !== null ? `the tool's own file runs after ${programs.mayWrite}, which could rewrite it` : null);
   // A placeholder refused for its own position keeps that reason: it names the nearer fault.
-  if (unseen !== null) for (const r of recs) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason: unseen, unseen: true });
-  return { recs, unseen };
+  if (unseen !== null) for (const r of [...recs, ...uses]) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason: unseen, unseen: true });
+  return { recs, uses, unseen };
 }
 
 /** Gives each word of a token list its role, command by command. */
@@ -157,7 +189,7 @@ function classifyList(tokens: readonly Token[], programs: Programs): void {
     }
     if (argv.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(t.prefix)) {
       assigned = true;
-      apply(t, { role: "inert", reason: "an assignment's value (the variable could later be read as arithmetic or a name)" });
+      apply(t, { role: "refuse", reason: ASSIGNED });
       continue;
     }
     if (argv.length === 0 && /^[A-Za-z_][A-Za-z0-9_]*\[/.test(t.prefix)) {
@@ -209,7 +241,40 @@ function classifyCommand(argv: readonly WordTok[], programs: Programs, assigned 
     if (launch.name === "printf") printfRoles(argv, launch.firstArg, roles);
     else dataRoles(argv, launch.firstArg, roles, launch.name);
   }
+  if (role.role === "inert" && (launch.name === "[" || launch.name === "test")) testRoles(argv, launch.firstArg, roles, launch.name);
+  if (role.role === "inert" && launch.proven && launch.family === null) wholeUseRoles(argv, launch.program, roles, programs);
   argv.forEach((w, i) => apply(w, roles[i]!));
+}
+
+/**
+ * `[ A = B ]`, `[ -n A ]`, `test -f A`: with the operator literal and the operands counted, an
+ * operand is one string compared or one file tested, whatever its text. A word that may expand to
+ * several (`"$@"`) could change the count, and so the operator: it gets no such role.
+ */
+function testRoles(argv: readonly WordTok[], first: number, roles: WordRole[], name: string): void {
+  const end = name === "[" && argv.at(-1)?.text === "]" ? argv.length - 1 : argv.length;
+  const k = argv[first]?.text === "!" ? first + 1 : first;
+  const single = (i: number) => !argv[i]!.recs.some((r) => r.use !== undefined && /^[@*]$/.test(r.use.name));
+  const full = (i: number) => {
+    if (single(i)) roles[i] = FULL;
+  };
+  if (end - k === 3 && STRING_TESTS.has(argv[k + 1]!.text ?? "")) [k, k + 2].forEach(full);
+  else if (end - k === 2 && FILE_TESTS.has(argv[k]!.text ?? "")) full(k + 1);
+}
+
+/**
+ * A word that is exactly one double-quoted expansion (`"$1"`, `"$@"`) reaches its program as whole
+ * arguments, like a whole placeholder of an argv: where the program's grammar reads any argument
+ * there as data (an interpreter's operand after its file, a known program's after `--`), so is it.
+ */
+function wholeUseRoles(argv: readonly WordTok[], program: number, roles: WordRole[], programs: Programs): void {
+  const texts = argv.map((w) => (isToolWord(w, programs) ? "rye-tool-file" : w.text));
+  argv.forEach((w, i) => {
+    const r = w.recs[0];
+    if (i <= program || w.recs.length !== 1 || r!.use === undefined || r!.depth !== w.depth) return;
+    if (programs.src.slice(w.start, w.end) !== `"${r!.use.text}"`) return;
+    if (wholeArgRule(texts, i).kind === "any") roles[i] = FULL;
+  });
 }
 
 /** Records what one command does with program text; a nested shell's literal script is read too. */
@@ -231,7 +296,7 @@ function judge(argv: readonly WordTok[], launch: Launch, programs: Programs, ass
 /** The word is exactly the tool's own path placeholder, bare or quoted. */
 function isToolWord(w: WordTok, programs: Programs): boolean {
   const r = w.recs[0];
-  if (w.recs.length !== 1 || r!.depth !== w.depth || !programs.tool(r!.index)) return false;
+  if (w.recs.length !== 1 || r!.use !== undefined || r!.depth !== w.depth || !programs.tool(r!.index)) return false;
   const p = programs.placeholders[r!.index]!;
   const raw = programs.src.slice(p.start, p.end);
   const word = programs.src.slice(w.start, w.end);
@@ -251,7 +316,7 @@ function dataRoles(argv: readonly WordTok[], first: number, roles: WordRole[], c
   const noEnd = NO_END_OF_OPTIONS.has(command);
   let ended = false;
   for (let i = first; i < argv.length; i++) {
-    roles[i] = { role: "full", noDash: noEnd || !ended };
+    roles[i] = { role: "full", noDash: noEnd || !ended, dashData: noEnd };
     if (argv[i]!.text === "--" && (i === first || endsOptions(command, argv[i - 1]!.text))) ended = true;
   }
 }
@@ -301,6 +366,7 @@ function apply(w: WordTok, role: WordRole): void {
     r.role = role.role;
     r.reason = role.reason;
     r.noDash = role.noDash === true && r.atWordStart;
+    if (role.dashData === true) r.dashData = true;
     if (role.target === true) r.target = true;
   }
 }

@@ -5,6 +5,7 @@
 // read from stdin, from the environment, through a for-loop variable or a command's output. The
 // scan below reads the script's raw text (quoted parts included, so it errs towards finding a
 // context) and reports the first context whose operand is anything but a decimal numeral.
+import { carriedRefusal } from "./carried-values.js";
 import { walkLaunchers } from "./launchers.js";
 
 /** An evaluation context found in a script: where it starts and what it is, for messages. */
@@ -160,7 +161,7 @@ export function evaluationSite(templates: readonly (string | null)[], input: str
   const script = templates[launch.script];
   if (typeof script !== "string") return null;
   const context = evaluationContextIn(script);
-  if (context === null) return null;
+  if (context === null) return carriedSite(templates, launch.script, input, caller, launch.name);
   const message = (raw: string, channel: string) =>
     `placeholder '${raw}' reaches ${channel} of a ${launch.name} -c script that evaluates \`${context.text}\` (${context.why}); the shell reads a value there as code or as a variable name (a subscript such as a[$(…)] runs), whatever channel brings it. Refused. Do the arithmetic or comparison in a program that takes the value as data (python3 -c, node -e, reading sys.argv or process.argv), or compare it as text (case, [ "$1" = x ])`;
   for (let i = launch.script; i < templates.length; i++) {
@@ -172,4 +173,28 @@ export function evaluationSite(templates: readonly (string | null)[], input: str
   const p = input === null ? undefined : caller(input)[0];
   if (input !== null && p) return { template: -1, start: p.start, end: p.end, message: message(input.slice(p.start, p.end), "the stdin (input_data)") };
   return null;
+}
+
+/**
+ * The rule for values the script reads as "$1" or from stdin (carried-values.ts): each use of such a
+ * value must stand where any text is data, since nothing checks the value on the way.
+ */
+function carriedSite(templates: readonly (string | null)[], at: number, input: string | null, caller: CallerPlaceholders, shell: string): EvaluationSite | null {
+  const script = templates[at] as string;
+  let arg: EvaluationSite | null = null;
+  for (let i = at + 1; i < templates.length && arg === null; i++) {
+    const t = templates[i];
+    const p = typeof t === "string" ? caller(t)[0] : undefined;
+    if (p) arg = { template: i, start: p.start, end: p.end, message: t!.slice(p.start, p.end) };
+  }
+  const p = input === null ? undefined : caller(input)[0];
+  const stdin: EvaluationSite | null = p ? { template: -1, start: p.start, end: p.end, message: input!.slice(p.start, p.end) } : null;
+  const refusal = carriedRefusal(script, { positional: arg !== null, stdin: stdin !== null });
+  if (refusal === null) return null;
+  const site = /^"?\$\{?(?:\d+|[@*])/.test(refusal.text) && arg !== null ? arg : (stdin ?? arg)!;
+  const channel = site.template < 0 ? "on its stdin (input_data)" : "as an argument after it";
+  return {
+    ...site,
+    message: `placeholder '${site.message}' reaches a ${shell} -c script ${channel}, and the script uses it as \`${refusal.text}\` ${refusal.why}. A value that arrives this way is never checked, so the script may use it only where any text is data: "$1", "\${1}" or "$name" inside double quotes, as an argument of a data command after -- (printf '%s' after its format, echo), an operand of a string or file test ([ "$1" = x ]), or an operand a program reads as data (python3 {tool_path} "$1"); never an assignment's or an exported value, a program's option or code (sed -e, awk, git -c, compgen -W), or another expansion form. Refused`,
+  };
 }

@@ -31,6 +31,10 @@ export interface Rec {
   afterText?: boolean;
   /** Some command substitution holding it stands outside double quotes: the shell splits its output into words. */
   split?: boolean;
+  /** A value starting with `-` is harmless here (echo reads only -n, -e and -E, none of them code or a file). */
+  dashData?: boolean;
+  /** Not a placeholder: an expansion of a variable that carries a caller's value (carried-values.ts). */
+  use?: { name: string; text: string };
   depth: number;
 }
 
@@ -57,6 +61,10 @@ export class Poison extends Error {}
 const OPERATORS = ["<<<", "<<-", "&>>", ";;&", "&&", "||", ";;", ";&", "|&", "<<", ">>", "<>", "<&", ">&", ">|", "&>", ";", "&", "|", "(", ")", "<", ">"];
 const META = /[ \t\n;&|()<>]/;
 const RESERVED = new Set(["if", "then", "elif", "else", "fi", "while", "until", "do", "done", "!", "{", "}", "for", "in"]);
+// A variable named anywhere in raw text: `$v`, `${v…`, `${#v}`, `${!v}`, zsh's `$~v`, `${(e)v}`.
+export const MENTION = /\$\{?(?:\([^)]*\))?[#!~=^+]*([A-Za-z_][A-Za-z0-9_]*|\d|[@*])/g;
+const UNQUOTED = "outside double quotes, where the shell splits it into words and expands them as file patterns";
+const FORM = "in an expansion form other than \"$name\" or \"${name}\" (operators, lengths, flags and zsh's $~, $=, $^ transform or re-read the value)";
 
 /**
  * How deep a script's brackets may nest (upstream ryeos caps its AST depth at 128). The reader
@@ -86,6 +94,8 @@ export class ShellLexer {
     private readonly src: string,
     placeholders: readonly { start: number; end: number }[],
     private readonly classify: (tokens: Token[]) => void,
+    /** Whether a variable (`1`, `@`, `line`) carries a caller's value: its expansions are recorded as uses. */
+    private readonly carried: (name: string) => boolean = () => false,
   ) {
     placeholders.forEach((p, index) => this.at.set(p.start, { index, end: p.end }));
     this.end = src.length;
@@ -148,6 +158,20 @@ export class ShellLexer {
     return r;
   }
 
+  /** An expansion of a carrying variable over `[start, end)`, refused with `refuse` when given. */
+  private use(name: string, start: number, end: number, inDouble: boolean, refuse?: string): Rec {
+    const r = this.rec(-1, inDouble ? "dq" : "none", this.empty || this.brace, refuse ?? this.taint ?? (inDouble ? undefined : UNQUOTED));
+    r.use = { name, text: this.src.slice(start, end) };
+    return r;
+  }
+
+  /** Records every carrying variable named in raw text the reader skips, refused for `why`. */
+  private mentions(from: number, to: number, why: string): void {
+    for (const m of this.src.slice(from, to).matchAll(MENTION)) {
+      if (this.carried(m[1]!)) this.use(m[1]!, from + m.index, from + m.index + m[0].length, true, why);
+    }
+  }
+
   /** Skips a placeholder at `i` if one starts there, recording it; true when one did. */
   private placeholder(quote: Quote, inWord: boolean, refuse?: string): boolean {
     const p = this.at.get(this.i);
@@ -164,6 +188,7 @@ export class ShellLexer {
 
   /** Skips raw text to `stop` (exclusive), refusing every placeholder inside it. */
   private refuseSpan(stop: number, why: string): void {
+    this.mentions(this.i, stop, why);
     while (this.i < stop) if (!this.placeholder("none", false, why)) this.i++;
   }
 
@@ -299,6 +324,7 @@ export class ShellLexer {
     this.expansions++;
     const s = this.src;
     if (s[this.i] === "`") return this.backquote(inDouble);
+    const start = this.i;
     this.i++;
     if (this.placeholder(inDouble ? "dq" : "none", false, "right after '$'")) return;
     if (s.startsWith("((", this.i)) return this.refuseSpan(this.matchParens(this.i + 2), "inside $(( )) arithmetic");
@@ -307,7 +333,7 @@ export class ShellLexer {
       this.i++;
       return this.nested("paren", inDouble);
     }
-    if (s[this.i] === "{") return this.braced();
+    if (s[this.i] === "{") return this.braced(start, inDouble);
     if (s[this.i] === "'" && !inDouble) return this.refuseSpan(this.ansiEnd(), "inside a $'…' string");
     if (s[this.i] === '"' && !inDouble) {
       const first = this.recs.length;
@@ -316,25 +342,36 @@ export class ShellLexer {
       return;
     }
     // zsh reads `$#a`, `$+a`, `$^a`, `$=a` and `$~a` as one expansion (bash as `$#` or `$` and text).
-    const name = /^[#+^=~]*(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(this.i, this.i + 256));
+    const name = /^([#+^=~]*)([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(this.i, this.i + 256));
     if (!name) return;
     this.i += name[0].length;
+    const use = this.carried(name[2]!) ? this.use(name[2]!, start, this.i, inDouble, name[1] ? FORM : undefined) : null;
+    this.usedAs(use);
+  }
+
+  /** What follows an expansion: a subscript or zsh's `:` modifiers make a use of it refused. */
+  private usedAs(use: Rec | null): void {
+    const s = this.src;
+    if (use !== null && (s[this.i] === "[" || s[this.i] === ":")) Object.assign(use, { role: "refuse", reason: FORM });
     this.subscripts();
     if (s[this.i] === ":") this.taint = "after an unbraced $name followed by ':', which zsh reads as modifiers";
   }
 
   /** `${…}`: a plain name is followed; operators refuse what is inside; command forms stop the script. */
-  private braced(): void {
+  private braced(start: number, inDouble: boolean): void {
     const s = this.src;
     if (/^\{[\s|]/.test(s.slice(this.i, this.i + 2))) throw new Poison("a ${ …; } command substitution");
-    const simple = /^\{#?(?:[A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])\}/.exec(s.slice(this.i, this.i + 260));
-    if (simple) this.i += simple[0].length;
-    else {
-      const end = this.matchBrace();
-      // Quotes and nested commands inside `${…}` are read differently by each shell: not followed.
-      if (/['"`\\]|\$\(/.test(s.slice(this.i, end))) throw new Poison("quotes or a command inside ${…}");
-      this.refuseSpan(end, "inside a ${…} expansion with operators");
+    const simple = /^\{(#?)([A-Za-z_][A-Za-z0-9_]*|\d+|[@*#?$!-])\}/.exec(s.slice(this.i, this.i + 260));
+    if (simple) {
+      this.i += simple[0].length;
+      const use = this.carried(simple[2]!) ? this.use(simple[2]!, start, this.i, inDouble, simple[1] ? FORM : undefined) : null;
+      return this.usedAs(use);
     }
+    const end = this.matchBrace();
+    this.mentions(start, end, FORM);
+    // Quotes and nested commands inside `${…}` are read differently by each shell: not followed.
+    if (/['"`\\]|\$\(/.test(s.slice(this.i, end))) throw new Poison("quotes or a command inside ${…}");
+    this.refuseSpan(end, "inside a ${…} expansion with operators");
     this.subscripts();
   }
 
