@@ -63,7 +63,7 @@ function checkSource(source: SourceFile, trust: TrustStore | null): Diagnostic[]
       if (trust) out.push(d.unsignedSource(loc(), `${first}: --verify-sources requires every item to be signed; sign it with rye sign ${source.path}`));
       break;
     case "untrusted":
-      if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust FILE (the user space's trust store) or RYE_TRUSTED_KEYS=FILE, or re-sign it with rye sign ${source.path}`));
+      if (trust) out.push(d.untrustedSource(loc(), `${first}; trusted keys: ${trust.list().filter((k) => k.grants !== false).map((k) => k.fingerprint).join(", ") || "none"}. Trust it with rye keys trust FILE (the user space's trust store) or RYE_TRUSTED_KEYS=FILE, or re-sign it with rye sign ${source.path}`));
       break;
     case "bad_signature":
       if (trust) out.push(d.badSourceSignature(loc(), `${first}: the file may have been tampered with after signing`));

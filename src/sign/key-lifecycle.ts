@@ -12,12 +12,15 @@
 
 /** One limit on a key, with the trust entry that set it (a file path, or the anchor's label). */
 export interface KeyLimit {
-  kind: "revoked" | "expires" | "not_before";
+  /** `refused`: an entry naming the key does not parse or does not authenticate (trust-entry.ts), so what it says is unknown. */
+  kind: "revoked" | "expires" | "not_before" | "refused";
   /** ISO time (for `revoked`, when it was revoked, if known). */
   at: string | null;
   /** For `expires`: the key that replaced it (`rye keys rotate`). */
   replacedBy?: string;
   entry: string;
+  /** For `refused`: what is wrong with the entry. */
+  reason?: string;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -65,6 +68,11 @@ export function keyRefusal(fp: string, limits: readonly KeyLimit[] | undefined, 
   const t = now.getTime();
   for (const l of limits) {
     if (l.kind === "revoked") return `Key ${fp} is revoked${l.at ? ` (since ${l.at})` : ""} by the trust entry ${l.entry}: nothing it signed is accepted`;
+  }
+  for (const l of limits) {
+    if (l.kind === "refused") {
+      return `Key ${fp} is refused: its trust entry ${l.entry} ${l.reason ?? "cannot be read"}, so whether it revokes or limits the key cannot be told; nothing the key signed is accepted until the entry is fixed or removed`;
+    }
   }
   for (const l of limits) {
     const at = timeOf(l.at);

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readRegularText } from "../project/read-regular.js";
 import { homedir } from "node:os";
@@ -31,8 +31,17 @@ export class KeyExistsError extends Error {
 
 /** The SPKI PEM of a key (private or public KeyObject or PEM), as the original writes it: `-----BEGIN PUBLIC KEY-----\n…\n-----END PUBLIC KEY-----\n`. */
 export function publicKeyPem(key: KeyObject | string): string {
-  const pub = typeof key === "string" && key.includes("PRIVATE KEY") ? toPublicKey(toPrivateKey(key)) : toPublicKey(key);
+  const pub = typeof key === "string" ? publicFromText(key) : toPublicKey(key);
   return normalizePem(pub.export({ type: "spki", format: "pem" }).toString());
+}
+
+// The DER inside the first PUBLIC KEY block, whatever its line width or the text around it: the key is
+// what the bytes say, so every spelling of one key reads as that key.
+function publicFromText(text: string): KeyObject {
+  if (text.includes("PRIVATE KEY")) return toPublicKey(toPrivateKey(text));
+  const b64 = /-----BEGIN PUBLIC KEY-----([\s\S]*?)-----END PUBLIC KEY-----/.exec(text)?.[1];
+  if (b64 === undefined) return toPublicKey(text);
+  return toPublicKey(createPublicKey({ key: Buffer.from(b64.replace(/\s+/g, ""), "base64"), format: "der", type: "spki" }));
 }
 
 /** The SPKI PEM of a raw 32-byte Ed25519 public key. */
@@ -45,9 +54,14 @@ export function normalizePem(pem: string): string {
   return pem.trim() + "\n";
 }
 
-/** The key fingerprint: the first 16 hex digits of sha256 of the normalised public key PEM. */
+/**
+ * The key fingerprint: the first 16 hex digits of sha256 of the key's canonical SPKI PEM (one base64
+ * line of the DER, as the original writes it), whatever spelling `publicPem` uses. A key therefore has
+ * one fingerprint: a PEM wrapped at another width, or with other text around it, names the same key,
+ * so a revocation of one spelling holds for all. Throws when `publicPem` is not an Ed25519 key.
+ */
 export function fingerprint(publicPem: string): string {
-  return sha256Hex(normalizePem(publicPem)).slice(0, 16);
+  return sha256Hex(publicKeyPem(publicPem)).slice(0, 16);
 }
 
 /** A fresh random Ed25519 key pair. */

@@ -23,13 +23,13 @@ export async function machineKeyRefusal(env: NodeJS.ProcessEnv, cwd: string, now
   const pem = join(signingKeyDir(env), "public_key.pem");
   const space = resolve(cwd, userSpace(env));
   if (!existsSync(pem) || !hasEntries(space)) return null;
-  const [{ trustEntries }, { keyRefusal }] = await Promise.all([import("./trust-entries.js"), import("./key-lifecycle.js")]);
+  const [{ trustEntries, limitsOf }, { keyRefusal }] = await Promise.all([import("./trust-entries.js"), import("./key-lifecycle.js")]);
   const fp = fingerprint(readRegularText(pem, { kind: "key", link: { links: "follow" } }));
   const entries = trustEntries(space);
   // Fail closed: the entry that cannot be read may be this key's revocation.
   const unreadable = entries.find((e) => e.unreadable);
   if (unreadable) return `the trust entry ${unreadable.path} cannot be read (${unreadable.problem}), so whether this key was revoked cannot be told. Remove it or make it a regular .toml file, then build again.`;
-  const limits = entries.flatMap((e) => (e.key?.fingerprint === fp ? (e.key.limits ?? []) : []));
-  const refusal = keyRefusal(fp, limits, now);
+  // The same reader and limits verification uses: an entry that does not parse or authenticate refuses its key here too.
+  const refusal = keyRefusal(fp, limitsOf(entries, fp), now);
   return refusal && `${refusal}. Make a new signing key with rye keys rotate, then build again.`;
 }

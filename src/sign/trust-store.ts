@@ -1,68 +1,59 @@
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { readRegularText, Unreadable } from "../project/read-regular.js";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseToml } from "smol-toml";
-import { verifyMessage } from "./ed25519.js";
-import { contentHash } from "./hash-region.js";
-import { parseLimits, type KeyLimit } from "./key-lifecycle.js";
-import { fingerprint, normalizePem, TRUST_DIRS, type SigningKey } from "./keys.js";
+import type { KeyLimit } from "./key-lifecycle.js";
+import { fingerprint, publicKeyPem, TRUST_DIRS, type SigningKey } from "./keys.js";
 import { formatTimestamp, signItem } from "./sign-item.js";
-import { formatFor, parseSignatureLine } from "./signature-line.js";
+import { readTrustEntries } from "./trust-entries.js";
+import type { SpaceRoot, TrustedKey, UnreadableEntry } from "./trust-entry.js";
 
-/** A public key the user has chosen to trust, with where it came from. */
-export interface TrustedKey {
-  fingerprint: string;
-  owner: string;
-  publicPem: string;
-  attestation?: string;
-  source: string;
-  path?: string;
-  /** Revocation, expiry and not-before limits from every entry naming this key (see key-lifecycle.ts). */
-  limits?: KeyLimit[];
-}
+export { parseTrustedKeyToml, readTrustEntry, Unreadable, type SpaceRoot, type TrustedKey, type UnreadableEntry } from "./trust-entry.js";
 
 /** Trusted keys by fingerprint, plus the reasons any key file was skipped. */
 export interface TrustStore {
+  /** The key that vouches for `fingerprint`, with every limit on it; never a record that only limits. */
   get(fingerprint: string): TrustedKey | undefined;
+  /** Every record, those that only limit a key (`grants: false`) included, so a store rebuilt from it keeps their limits. */
   list(): TrustedKey[];
   readonly warnings: readonly string[];
   /** The time keys' limits are judged at (default: the clock when checked). */
   readonly now?: Date;
   /**
    * Entries of a store that could not be read at all (a link out of the space, a FIFO, a device, a
-   * folder, an oversized file). A store with one judges no signature (verify-item.ts `judge`): the
-   * entry it cannot read may be the revocation of a key it would otherwise accept.
+   * folder, an oversized file), or that do not say which key they are about. A store with one judges
+   * no signature (verify-item.ts `judge`): the entry may be the revocation of a key it would accept.
    */
   readonly unreadable: readonly UnreadableEntry[];
 }
 
-/** A trust-store entry rye would not read, and why. */
-export interface UnreadableEntry {
-  path: string;
-  reason: string;
-}
-
-/** A space root (the directory holding `.ai/`) and the label its keys are reported with. */
-export interface SpaceRoot {
-  root: string;
-  label?: string;
-}
-
-// The current location first, then the 2026-02 one, within each space.
-const TOML_FORMAT = formatFor("config", "key.toml");
+const limitId = (l: KeyLimit) => [l.kind, l.at, l.replacedBy ?? "", l.entry, l.reason ?? ""].join("\0");
 
 /**
- * A trust store over the given keys; the first key for a fingerprint wins, but the limits of every
- * entry for it (a revocation in any store, the earliest expiry) all apply.
+ * A trust store over the given keys; the first key that grants trust for a fingerprint wins, but the
+ * limits of every record for it (a revocation in any store, the earliest expiry, an entry that does
+ * not parse or authenticate) all apply. Records that only limit (`grants: false`) never make a key
+ * trusted.
  */
 export function createTrustStore(keys: Iterable<TrustedKey>, warnings: string[] = [], now?: Date, unreadable: readonly UnreadableEntry[] = []): TrustStore {
-  const byFp = new Map<string, TrustedKey>();
+  const first = new Map<string, TrustedKey>();
+  const limits = new Map<string, Map<string, KeyLimit>>();
   for (const key of keys) {
-    const first = byFp.get(key.fingerprint);
-    if (!first) byFp.set(key.fingerprint, key);
-    else if (key.limits?.length) byFp.set(key.fingerprint, { ...first, limits: [...(first.limits ?? []), ...key.limits.filter((l) => !first.limits?.includes(l))] });
+    const known = first.get(key.fingerprint);
+    if (!known || (known.grants === false && key.grants !== false)) first.set(key.fingerprint, key);
+    const set = limits.get(key.fingerprint) ?? new Map<string, KeyLimit>();
+    for (const l of key.limits ?? []) if (!set.has(limitId(l))) set.set(limitId(l), l);
+    limits.set(key.fingerprint, set);
   }
-  return { get: (fp) => byFp.get(fp), list: () => [...byFp.values()], warnings, unreadable, ...(now ? { now } : {}) };
+  const merged = new Map<string, TrustedKey>();
+  for (const [fp, key] of first) {
+    const all = [...limits.get(fp)!.values()];
+    const { limits: _own, ...rest } = key;
+    merged.set(fp, all.length > 0 ? { ...rest, limits: all } : rest);
+  }
+  const get = (fp: string) => {
+    const key = merged.get(fp);
+    return key && key.grants !== false ? key : undefined;
+  };
+  return { get, list: () => [...merged.values()], warnings, unreadable, ...(now ? { now } : {}) };
 }
 
 /** A trust store from a fingerprint → PEM map; entries whose fingerprint does not match their key are skipped. */
@@ -71,112 +62,39 @@ export function trustStoreFromPems(pems: Record<string, string>, owner = "unknow
   const warnings: string[] = [];
   for (const [fp, pem] of Object.entries(pems)) {
     const actual = fingerprint(pem);
-    if (actual === fp) keys.push({ fingerprint: fp, owner, publicPem: normalizePem(pem), source });
+    if (actual === fp) keys.push({ fingerprint: fp, owner, publicPem: publicKeyPem(pem), source });
     else warnings.push(`Trusted key ${fp} skipped: its public key has fingerprint ${actual}`);
   }
   return createTrustStore(keys, warnings);
 }
 
-/** Parses a trusted-key TOML document; the fingerprint is recomputed from the PEM, never taken on trust. */
-export function parseTrustedKeyToml(text: string, source: string, path?: string): TrustedKey {
-  const raw = parseToml(text) as Record<string, unknown>;
-  const pk = raw.public_key as Record<string, unknown> | undefined;
-  const pem = typeof pk?.pem === "string" ? pk.pem : "";
-  if (!pem.includes("BEGIN PUBLIC KEY")) throw new Error("no [public_key] pem");
-  const publicPem = normalizePem(pem);
-  const fp = fingerprint(publicPem);
-  if (typeof raw.fingerprint === "string" && raw.fingerprint !== fp) {
-    throw new Error(`declares fingerprint ${raw.fingerprint} but its public key has fingerprint ${fp}`);
-  }
-  const key: TrustedKey = { fingerprint: fp, owner: typeof raw.owner === "string" ? raw.owner : "unknown", publicPem, source };
-  if (typeof raw.attestation === "string" && raw.attestation !== "") key.attestation = raw.attestation;
-  if (path !== undefined) key.path = path;
-  const limits = parseLimits(raw, path ?? source);
-  if (limits.length > 0) key.limits = limits;
-  return key;
-}
-
-function listToml(dir: string): string[] {
-  try {
-    return readdirSync(dir).filter((n) => n.endsWith(".toml")).sort().map((n) => join(dir, n));
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Checks a key file's own `# rye:signed:` line, as the original does on load: a changed file or a bad
- * self- or cross-signature rejects the key. An unsigned file, or one signed by a key absent from every
- * space, is accepted with a warning: the bundles ship `6ea18199041a1ea8` signed by `4b987fd4e40303ac`, which
- * no bundle trusts, and the original would therefore reject the very key that signed seed 004.
- */
-function keyFileProblem(text: string, key: TrustedKey, candidates: Map<string, TrustedKey>, warnings: string[]): string | null {
-  const sig = parseSignatureLine(text, TOML_FORMAT);
-  if (!sig) return null;
-  const actual = contentHash(text, "config", "key.toml");
-  if (actual !== sig.hash) return `content tampered (expected ${sig.hash.slice(0, 16)}…, got ${actual.slice(0, 16)}…)`;
-  const signer = sig.fingerprint === key.fingerprint ? key : candidates.get(sig.fingerprint);
-  if (!signer) {
-    warnings.push(`Trusted key ${key.fingerprint} (${key.path}) is signed by ${sig.fingerprint}, which no space trusts; its file signature was not checked`);
-    return null;
-  }
-  return verifyMessage(sig.hash, sig.signature, signer.publicPem) ? null : `Ed25519 signature by ${sig.fingerprint} invalid`;
-}
-
 /**
  * Reads `.ai/config/keys/trusted/*.toml` and `.ai/trusted_keys/*.toml` of each space root in order
- * (project → user → system); the first file whose recomputed fingerprint matches wins.
+ * (project → user → system) through the one entry reader (trust-entries.ts): the first entry that
+ * grants a key wins; an entry that names a key but does not parse or authenticate refuses it; an
+ * entry that cannot be read, or names no key, leaves the store unable to judge anything.
  */
 export function loadTrustStore(spaces: Array<string | SpaceRoot>): TrustStore {
   const warnings: string[] = [];
   const unreadable: UnreadableEntry[] = [];
-  const loaded: Array<{ key: TrustedKey; text: string }> = [];
-  spaces.forEach((space, i) => {
-    const { root, label } = typeof space === "string" ? { root: space, label: undefined } : space;
-    for (const path of TRUST_DIRS.flatMap((d) => listToml(join(root, ...d)))) {
-      let text: string;
-      try {
-        text = readTrustEntry(path, root);
-      } catch (e) {
-        const reason = (e as Error).message;
-        unreadable.push({ path, reason });
-        warnings.push(`Trusted key file ${path} cannot be read: ${reason}`);
-        continue;
-      }
-      try {
-        loaded.push({ key: parseTrustedKeyToml(text, label ?? `space ${i + 1}`, path), text });
-      } catch (e) {
-        warnings.push(`Trusted key file ${path} skipped: ${(e as Error).message}`);
-      }
+  const keys: TrustedKey[] = [];
+  for (const entry of readTrustEntries(spaces, warnings)) {
+    if (entry.unreadable) {
+      unreadable.push({ path: entry.path, reason: (entry.problem ?? "").replace(/^cannot be read: /, "") });
+      warnings.push(`Trusted key file ${entry.path} ${entry.problem}`);
+      continue;
     }
-  });
-  const candidates = new Map<string, TrustedKey>();
-  for (const { key } of loaded) if (!candidates.has(key.fingerprint)) candidates.set(key.fingerprint, key);
-  const accepted: TrustedKey[] = [];
-  for (const { key, text } of loaded) {
-    const problem = keyFileProblem(text, key, candidates, warnings);
-    if (problem) warnings.push(`Trusted key file ${key.path} rejected: ${problem}`);
-    else accepted.push(key);
+    if (entry.problem) warnings.push(`Trusted key file ${entry.path} refuses key ${entry.key!.fingerprint}: it ${entry.problem}`);
+    if (entry.key) keys.push(entry.key);
   }
-  return createTrustStore(accepted, warnings, undefined, unreadable);
+  return createTrustStore(keys, warnings, undefined, unreadable);
 }
-
-/**
- * The text of a trust entry of the space at `root`: a regular file of at most a key's size, a link
- * followed only to a file inside the space (a checkout's entry linking to /dev/zero or to a file
- * elsewhere on the machine is refused). Throws Unreadable.
- */
-export function readTrustEntry(path: string, root: string): string {
-  return readRegularText(path, { kind: "key", link: { links: "inside", root } }).replace(/\r\n?/g, "\n");
-}
-
-export { Unreadable };
 
 function tomlString(value: string): string {
   return JSON.stringify(value).replace(/[\u007f]/g, "\\u007f");
 }
 
-/** The trusted-key TOML document the original writes (before its signature line). */
+/** The trusted-key TOML document the original writes (before its signature line), with the key's canonical PEM. */
 export function formatTrustedKeyToml(publicPem: string, options: { owner?: string; attestation?: string; version?: string } = {}): string {
   return [
     `version = ${tomlString(options.version ?? "1.0.0")}`,
@@ -187,7 +105,7 @@ export function formatTrustedKeyToml(publicPem: string, options: { owner?: strin
     "",
     "[public_key]",
     'pem = """',
-    publicPem.trim(),
+    publicKeyPem(publicPem).trim(),
     '"""',
     "",
   ].join("\n");

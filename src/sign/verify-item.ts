@@ -139,7 +139,7 @@ export function judge(checked: ItemVerification, label: string, trust: TrustStor
     );
   }
   if (!checked.trusted) {
-    const fps = trust.list().map((k) => k.fingerprint).join(", ") || "none";
+    const fps = trust.list().filter((k) => k.grants !== false).map((k) => k.fingerprint).join(", ") || "none";
     return failed(
       "untrusted",
       `Untrusted key ${sig.fingerprint} for ${label}\n  Item signed by: ${sig.fingerprint}\n  Trusted keys: ${fps}\n  Fix: ${fixes.untrusted}`,

@@ -11,8 +11,9 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
-import { fingerprint, normalizePem, TRUST_DIRS, userSpace } from "../sign/keys.js";
-import { createTrustStore, loadTrustStore, parseTrustedKeyToml, type TrustedKey, type TrustStore, type UnreadableEntry } from "../sign/trust-store.js";
+import { fingerprint, publicKeyPem, TRUST_DIRS, userSpace } from "../sign/keys.js";
+import { authenticate, judgeEntryText } from "../sign/trust-entry.js";
+import { createTrustStore, loadTrustStore, type TrustedKey, type TrustStore, type UnreadableEntry } from "../sign/trust-store.js";
 import { readRegularText } from "../project/read-regular.js";
 import { userSpaceRefusal } from "./user-space-refusal.js";
 
@@ -43,10 +44,23 @@ export interface TrustAnchors {
 function keysIn(path: string, source: string): TrustedKey[] {
   // Named by whoever runs the check (a flag, RYE_TRUSTED_KEYS, the signing key folder): links followed, still regular and bounded.
   const text = readRegularText(path, { kind: "key", link: { links: "follow" } }).replace(/\r\n?/g, "\n");
-  if (path.endsWith(".toml")) return [parseTrustedKeyToml(text, source, path)];
-  const pems = [...text.matchAll(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g)].map((m) => normalizePem(m[0]));
+  if (path.endsWith(".toml")) return pinnedEntry(text, path, source);
+  const pems = [...text.matchAll(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g)].map((m) => publicKeyPem(m[0]));
   if (pems.length === 0) throw new Error("no PUBLIC KEY block");
   return pems.map((publicPem) => ({ fingerprint: fingerprint(publicPem), owner: source, publicPem, source, path }));
+}
+
+/**
+ * A pinned trusted-key .toml, read by the same entry reader as a space's store: one that names a key
+ * but does not parse or authenticate refuses that key (whatever other anchor brings it), never just
+ * drops its limits. One that names no key is skipped with a warning (the caller's).
+ */
+function pinnedEntry(text: string, path: string, source: string): TrustedKey[] {
+  const warnings: string[] = [];
+  const judged = judgeEntryText(text, path, source).map((e) => authenticate(e, new Map(), warnings));
+  const keys = judged.flatMap((e) => (e.key ? [e.key] : []));
+  if (keys.length === 0) throw new Error(judged[0]?.problem ?? "no key");
+  return keys;
 }
 
 /** Keys in a file, or in the .pem/.toml files of a folder (private keys skipped). */

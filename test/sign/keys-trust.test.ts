@@ -105,18 +105,24 @@ describe("trust store", () => {
     expect(loadTrustStore([tempDir()]).list()).toEqual([]);
   });
 
-  it("skips a key whose declared fingerprint is wrong, a tampered signed file and unreadable TOML", () => {
+  it("an entry with a wrong declared fingerprint or tampered after signing grants nothing and refuses the keys it names; TOML naming no key leaves the store unreadable", () => {
     const space = tempDir();
     const good = freshKey();
     const liar = freshKey();
     putKey(space, "new", "liar.toml", formatTrustedKeyToml(liar.publicPem).replace(liar.fingerprint, good.fingerprint));
     putKey(space, "new", "tampered.toml", signItem(formatTrustedKeyToml(good.publicPem), "config", good, "2026-01-01T00:00:00Z", "k.toml").replace('owner = "local"', 'owner = "mallory"'));
-    putKey(space, "new", "broken.toml", "pem = ");
     const trust = loadTrustStore([space]);
-    expect(trust.list()).toEqual([]);
+    for (const k of [good, liar]) {
+      expect(trust.get(k.fingerprint)).toBeUndefined();
+      expect(trust.list().find((r) => r.fingerprint === k.fingerprint)?.limits?.some((l) => l.kind === "refused")).toBe(true);
+    }
+    expect(trust.unreadable).toEqual([]);
     expect(trust.warnings.join("\n")).toMatch(/declares fingerprint .* but its public key has fingerprint/);
-    expect(trust.warnings.join("\n")).toMatch(/rejected: content tampered \(expected [0-9a-f]{16}…, got [0-9a-f]{16}…\)/);
-    expect(trust.warnings.join("\n")).toMatch(/broken\.toml skipped/);
+    expect(trust.warnings.join("\n")).toMatch(/content changed after signing \(expected [0-9a-f]{16}…, got [0-9a-f]{16}…\)/);
+    putKey(space, "new", "broken.toml", "pem = ");
+    const broken = loadTrustStore([space]);
+    expect(broken.unreadable.map((u) => u.path)).toEqual([join(space, ".ai", "config", "keys", "trusted", "broken.toml")]);
+    expect(broken.unreadable[0]!.reason).toMatch(/names no key/);
   });
 
   it("checks self- and cross-signed key files; an unknown signer is accepted with a warning", () => {
@@ -131,9 +137,10 @@ describe("trust store", () => {
     const bad = signed(forged, forged).replace(/:[A-Za-z0-9_-]{86}:/, `:${"A".repeat(86)}:`);
     putKey(space, "new", "5.toml", bad);
     const trust = loadTrustStore([space]);
-    expect(trust.list().map((k) => k.fingerprint).sort()).toEqual([self, anchor, crossed, orphan].map((k) => k.fingerprint).sort());
+    const granted = [self, anchor, crossed, orphan, forged].filter((k) => trust.get(k.fingerprint) !== undefined);
+    expect(granted.map((k) => k.fingerprint).sort()).toEqual([self, anchor, crossed, orphan].map((k) => k.fingerprint).sort());
     expect(trust.warnings.join("\n")).toContain(`Trusted key ${orphan.fingerprint} (`);
-    expect(trust.warnings.join("\n")).toMatch(/5\.toml rejected: Ed25519 signature by [0-9a-f]{16} invalid/);
+    expect(trust.warnings.join("\n")).toMatch(/5\.toml refuses key [0-9a-f]{16}: it does not authenticate: Ed25519 signature by [0-9a-f]{16} invalid/);
   });
 
   it("writes a trusted-key TOML that reads back and, when signed, verifies as a config item", () => {

@@ -18,7 +18,7 @@ import {
   type SigningKey,
 } from "../../sign/index.js";
 import { isoSeconds, keyRefusal, timeOf } from "../../sign/key-lifecycle.js";
-import { findTrustEntry, setEntryFields, trustEntries, type LifecycleField, type TrustEntry } from "../../sign/trust-entries.js";
+import { confirmEntryState, findTrustEntry, limitsOf, setEntryFields, trustEntries, type LifecycleField } from "../../sign/trust-entries.js";
 import type { Io } from "../io.js";
 
 /** This machine's signing key, if it has one (entries this command edits are re-signed with it). */
@@ -42,25 +42,24 @@ function timeArg(value: string, flag: string): string {
 /** A bad argument: usage is printed, exit code 2. */
 export class UsageError extends Error {}
 
-/** The entry a FINGERPRINT or PUBLIC_PEM_FILE argument names in `space`; a .pem not yet trusted is trusted first. */
-function entryFor(arg: string, space: string, io: Io): TrustEntry {
+/** The entry a FINGERPRINT or PUBLIC_PEM_FILE argument names in `space`, and its key; a .pem not yet trusted is trusted first. */
+function entryFor(arg: string, space: string, io: Io): { path: string; fp: string } {
   const file = resolve(io.cwd, arg);
   if (existsSync(file)) {
+    // The key, not the file's spelling of it: any PEM of the same key finds the same entries.
     const pem = publicKeyPem(readFileSync(file, "utf8"));
-    const found = findTrustEntry(space, fingerprint(pem));
-    if (typeof found !== "string") return found;
+    const fp = fingerprint(pem);
+    const found = findTrustEntry(space, fp);
+    if (typeof found !== "string") return { path: found.path, fp };
     const signer = ownKey(io);
-    const path = writeTrustedKey(space, pem, signer ? { signer, timestamp: nowStamp(io) } : {});
-    const again = findTrustEntry(space, fingerprint(pem));
-    return typeof again === "string" ? { path, key: null } : again;
+    return { path: writeTrustedKey(space, pem, signer ? { signer, timestamp: nowStamp(io) } : {}), fp };
   }
   const found = findTrustEntry(space, arg);
-  if (typeof found !== "string") return found;
+  if (typeof found !== "string") return { path: found.path, fp: found.key!.fingerprint };
   // This machine's own key needs no file: it vouches without an entry, so one is made to carry the limit.
   const own = ownKey(io);
   if (!own || !/^[a-f0-9]{8,16}$/i.test(arg) || !own.fingerprint.startsWith(arg.toLowerCase())) throw new Error(found);
-  const path = writeTrustedKey(space, own.publicPem, { signer: own, timestamp: nowStamp(io) });
-  return { path, key: null };
+  return { path: writeTrustedKey(space, own.publicPem, { signer: own, timestamp: nowStamp(io) }), fp: own.fingerprint };
 }
 
 function setFields(args: string[], io: Io, fields: (positionals: string[], at: string | undefined) => Partial<Record<LifecycleField, string | null>>, verb: string): number {
@@ -70,8 +69,10 @@ function setFields(args: string[], io: Io, fields: (positionals: string[], at: s
   const entry = entryFor(positionals[0]!, space, io);
   const set = fields(positionals, values.at === undefined ? undefined : timeArg(values.at, "--at"));
   setEntryFields(entry.path, set, ownKey(io), nowStamp(io));
+  // Success is what every verifier will read back, not what was meant to be written.
+  confirmEntryState(space, entry.path, entry.fp, { revoked: set.revoked !== undefined, ...(set.expires ? { expires: set.expires } : {}) });
   const what = Object.entries(set).map(([k, v]) => `${k} = ${v}`).join(", ");
-  io.stdout.write(`${verb === "revoke" ? "Revoked" : "Expires"} ${entry.key?.fingerprint ?? positionals[0]} (${what}): ${entry.path}\n`);
+  io.stdout.write(`${verb === "revoke" ? "Revoked" : "Expires"} ${entry.fp} (${what}): ${entry.path}\n`);
   return 0;
 }
 
@@ -90,10 +91,13 @@ export function list(args: string[], io: Io): number {
   const { values } = parseArgs({ args, options: { space: { type: "string" }, json: { type: "boolean" } } });
   const space = resolve(io.cwd, values.space ?? userSpace(io.env));
   const now = new Date();
-  const rows = trustEntries(space).map((e) => {
-    if (!e.key) return { fingerprint: null, owner: null, state: `unreadable: ${e.problem}`, path: e.path };
-    const refused = keyRefusal(e.key.fingerprint, e.key.limits, now);
-    const later = e.key.limits?.find((l) => l.kind === "expires");
+  const entries = trustEntries(space);
+  // A key's state is that of every entry naming it, as verification merges them.
+  const rows = entries.map((e) => {
+    if (!e.key) return { fingerprint: null, owner: null, state: `unreadable: ${e.problem} (while it is here, no signature is accepted)`, path: e.path };
+    const limits = limitsOf(entries, e.key.fingerprint);
+    const refused = keyRefusal(e.key.fingerprint, limits, now);
+    const later = limits?.find((l) => l.kind === "expires");
     const state = refused ?? (later ? `trusted until ${later.at}${later.replacedBy ? ` (then replaced by ${later.replacedBy})` : ""}` : "trusted");
     return { fingerprint: e.key.fingerprint, owner: e.key.owner, state, path: e.path };
   });
@@ -122,6 +126,7 @@ export function rotate(args: string[], io: Io): number {
   const found = findTrustEntry(space, old.fingerprint);
   const oldPath = typeof found === "string" ? writeTrustedKey(space, old.publicPem, { owner: "local", signer: key, timestamp: stamp }) : found.path;
   setEntryFields(oldPath, { expires: from, replaced_by: next }, key, stamp);
+  confirmEntryState(space, oldPath, old.fingerprint, { expires: from });
   io.stdout.write(
     `Rotated the signing key in ${dir}: ${old.fingerprint} → ${next}\n  trusted: ${newPath}\n  ${old.fingerprint} superseded from ${from}: ${oldPath}\n` +
       `Rebuild (rye build) so output is signed with the new key, and pin its public key wherever output is checked: ${join(dir, "public_key.pem")}\n`,
