@@ -5,13 +5,16 @@
  * failing file fails the build or the request.
  *
  * Rye output that ships inside a dependency is what SSR externalises: Node, not Vite, would load it,
- * past the load hook. So a build bundles it instead (resolveId turns the external into a module
- * the load hook verifies), and the dev server, which imports externals itself, installs the Node
- * verifier in its own process first.
+ * past the load hook. So a build bundles a dependency whose entry is output (resolveId turns the
+ * external into a module the load hook verifies), and refuses a bundle that leaves external any
+ * package holding output anywhere in its files or its dependencies' (package-output.ts); the dev
+ * server, which imports externals itself, installs the Node verifier in its own process first.
  *
  * Vite bundles some modules in builds of their own, without the application's `plugins`: worker
- * entries (`new Worker(new URL(…))`, `?worker`) use `worker.plugins`, and the dependency optimizer
- * pre-bundles dependencies with its own plugin list. The `config` hook adds the check to both.
+ * entries (`new Worker(new URL(…))`, `?worker`) use `worker.plugins`, and each environment's
+ * dependency optimizer pre-bundles dependencies with its own plugin list. The `config` hook adds the
+ * check to workers, `configResolved` to every optimizer, which re-optimizes instead of reusing a
+ * cache (vite-optimizers.ts).
  *
  * Vite's asset pipeline reads some files itself, without any load hook: `new URL("…", import.meta.url)`
  * (inlined as a `data:` URL, which nothing can trace back to its file, or emitted as an asset) and
@@ -27,8 +30,9 @@ import { registerVerifier } from "../register/register-verifier.js";
 import { markRunnerVerified } from "../register/runner-verified.js";
 import { IntegrityError } from "../verify/integrity-error.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
-import { ryeVerify as ryeEsbuild } from "./esbuild.js";
+import { PackageOutput, packageFolderFrom, packageNameOf } from "./package-output.js";
 import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
+import { guardOptimizers, type OptimizerConfig } from "./vite-optimizers.js";
 
 type Resolved = { id: string; external?: boolean | "absolute" | "relative" } | null;
 type ResolveContext = { resolve(source: string, importer: string | undefined, options: Record<string, unknown>): Promise<Resolved> };
@@ -36,9 +40,10 @@ type ResolveContext = { resolve(source: string, importer: string | undefined, op
 interface ViteConfig {
   root?: string;
   worker?: { plugins?: () => unknown[] };
-  optimizeDeps?: { rolldownOptions?: { plugins?: unknown }; esbuildOptions?: { plugins?: unknown[] } };
 }
 type ConfigContext = { meta?: { rolldownVersion?: string } } | undefined;
+/** The parts of Vite's resolved config the plugin reads, or adds the check to. */
+type ResolvedConfig = OptimizerConfig & { root: string; publicDir?: string; command?: string };
 /** What Vitest hands a plugin's `configureVitest` hook (the part used here). */
 type CacheKey = (module: { id: string }) => string | false | undefined;
 export interface VitestContext {
@@ -50,19 +55,19 @@ export interface RyeVitePlugin {
   name: string;
   enforce: "pre";
   config(this: ConfigContext, config: ViteConfig): void;
-  configResolved(config: { root: string; publicDir?: string }): void;
+  configResolved(config: ResolvedConfig): void;
   configureServer(): void;
   configureVitest(context: VitestContext): void;
   resolveId(this: ResolveContext, source: string, importer: string | undefined, options?: Record<string, unknown>): Promise<Resolved>;
   load(id: string): string | null;
   transform(code: string, id: string): null;
-  generateBundle(options: unknown, bundle: Record<string, BundleItem>): void;
+  generateBundle(options: { dir?: string; file?: string }, bundle: Record<string, BundleItem>): void;
 }
 
 /** An emitted asset or chunk, as Rollup and Rolldown describe it (the part checked here). */
 type BundleItem =
   | { type: "asset"; fileName: string; source: string | Uint8Array; originalFileNames?: readonly string[]; originalFileName?: string | null }
-  | { type: "chunk"; fileName: string; facadeModuleId?: string | null; moduleIds?: readonly string[] };
+  | { type: "chunk"; fileName: string; facadeModuleId?: string | null; moduleIds?: readonly string[]; imports?: readonly string[]; dynamicImports?: readonly string[] };
 
 /** `new URL("<literal>", import.meta.url)`, except a worker entry (bundled by the worker build, whose load hook verifies). */
 const ASSET_URL = /(?<!(?:Shared)?Worker\s*\(\s*)new\s+URL\s*\(\s*(["'`])([^"'`$\n]+)\1\s*,\s*import\.meta\.url\s*\)/g;
@@ -128,6 +133,27 @@ function checkBundle(guard: OutputGuard, root: string, bundle: Record<string, Bu
   }
 }
 
+/**
+ * Refuses a bundle that leaves external a package holding build output (in its own files or in a
+ * package it depends on): Node loads it where the bundle runs, from `dir` (or the project `root`),
+ * with no check at all. Which file of the package is loaded does not matter: it is the package.
+ */
+function checkExternals(packages: PackageOutput, dir: string, root: string, bundle: Record<string, BundleItem>): void {
+  for (const item of Object.values(bundle)) {
+    if (item.type !== "chunk") continue;
+    for (const source of [...(item.imports ?? []), ...(item.dynamicImports ?? [])]) {
+      const name = source in bundle || isBuiltin(source) ? null : packageNameOf(source);
+      if (name === null) continue;
+      for (const from of new Set([resolve(root, dir), root])) {
+        const folder = packageFolderFrom(from, name);
+        const output = folder === null ? null : packages.of(folder);
+        if (output === null) continue;
+        throw new IntegrityError(output, `${item.fileName} leaves "${source}" external, and its package ${folder} (or a package it depends on) holds build output (${output}): Node would load that output where the bundle runs, without any check, so the build is refused\n  Fix: bundle the dependency (for an SSR build, add "${name}" to ssr.noExternal): every file of it the bundle holds is then verified`);
+      }
+    }
+  }
+}
+
 /** The file an external import names, as Node would find it from `importer`; null when none is found. */
 function externalFile(resolved: NonNullable<Resolved>, source: string, importer: string | undefined): string | null {
   if (isAbsolute(resolved.id)) return resolved.id;
@@ -149,40 +175,22 @@ function isOutputFile(guard: OutputGuard, id: string): boolean {
   }
 }
 
-/** The check as a plain Rolldown plugin, for the dependency optimizer's own bundle. */
-function optimizerPlugin(options: GuardOptions) {
-  const guard = new OutputGuard(options);
-  return {
-    name: "rye-verify:optimize-deps",
-    resolveId(source: string, importer: string | undefined) {
-      return !checkRequest(guard, source, importer) ? null : { id: source, external: true };
-    },
-    load: (id: string) => verifiedLoad(guard, id),
-  };
-}
-
-/** Adds the check to the bundles Vite makes without the application's plugins: workers, pre-bundled dependencies. */
-function addToSeparateBundles(config: ViteConfig, options: GuardOptions, rolldown: boolean): void {
+/** Adds the check to worker bundles, which Vite builds with `worker.plugins` instead of the application's. */
+function addToWorkers(config: ViteConfig, options: GuardOptions): void {
   const workerPlugins = config.worker?.plugins;
   // Vite asks for new instances for each worker bundle: the worker copy does not add itself again.
   config.worker = { ...config.worker, plugins: () => [ryeVerify(options, false), ...(workerPlugins ? workerPlugins() : [])] };
-  config.optimizeDeps ??= {};
-  if (rolldown) {
-    const ro = (config.optimizeDeps.rolldownOptions ??= {});
-    const existing = ro.plugins === undefined ? [] : Array.isArray(ro.plugins) ? ro.plugins : [ro.plugins];
-    ro.plugins = [optimizerPlugin(options), ...existing];
-  } else {
-    const eo = (config.optimizeDeps.esbuildOptions ??= {});
-    eo.plugins = [ryeEsbuild(options), ...(eo.plugins ?? [])];
-  }
 }
 
 /** The plugin; options add anchor keys (`trustedKeys`) and folders that must be build output (`outputDirs`). */
 export function ryeVerify(options: GuardOptions = {}, separateBundles = true): RyeVitePlugin {
   let guard: OutputGuard | undefined;
   let root = process.cwd();
+  let rolldown = false;
   const verified = new Set<string>();
   const guardOf = () => (guard ??= new OutputGuard(options));
+  let packages: PackageOutput | undefined;
+  const packagesOf = () => (packages ??= new PackageOutput(guardOf()));
   return {
     name: "rye-verify",
     enforce: "pre",
@@ -190,11 +198,14 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
       // What Vitest's module runner and ssrLoadModule evaluate passes through this load hook: the register entry's runner guard lets it run.
       markRunnerVerified();
       // Vite 7's rolldown-vite and Vite 8 bundle dependencies with Rolldown; earlier ones with esbuild.
-      if (separateBundles) addToSeparateBundles(config, options, typeof this?.meta?.rolldownVersion === "string");
+      rolldown = typeof this?.meta?.rolldownVersion === "string";
+      if (separateBundles) addToWorkers(config, options);
     },
     configResolved(config) {
       root = config.root;
       checkPublicDir(guardOf(), config.publicDir);
+      // Every environment's dependency optimizer, as resolved after every plugin's config hooks.
+      if (separateBundles) guardOptimizers(config, options, rolldown);
     },
     configureServer() {
       // SSR in dev imports externalised dependencies with Node's own loader: that loader verifies too.
@@ -240,8 +251,9 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
       checkAssetUrls(guardOf(), code, id);
       return null;
     },
-    generateBundle(_options, bundle) {
+    generateBundle(output, bundle) {
       checkBundle(guardOf(), root, bundle, verified);
+      checkExternals(packagesOf(), output.dir ?? (output.file ? dirname(output.file) : root), root, bundle);
     },
   };
 }
