@@ -39,6 +39,7 @@ const EXTENSIONS = [".js", ".mjs", ".cjs"] as const;
 /** Extensions whose handler here reads the file once and evaluates exactly the verified bytes. */
 const VERIFIED_HERE = new Set<string>([...EXTENSIONS, ".json"]);
 const decoder = new TextDecoder("utf-8");
+const PRESERVE_SYMLINKS = process.execArgv.includes("--preserve-symlinks") || /(?:^|\s)--preserve-symlinks(?:\s|$)/.test(process.env.NODE_OPTIONS ?? "");
 
 function real(path: string): string {
   try {
@@ -88,7 +89,7 @@ export class RequireVerifier {
     // What this handler compiles, or hands on to Node's after checking it, is not checked again by `compiling`.
     this.vouched.add(filename);
     try {
-      if (file.format === "module" && process.features.require_module) {
+      if (mayBeModule(file) && process.features.require_module) {
         this.walk(file, new Set([filename]), module);
         this.done.add(filename);
       }
@@ -107,9 +108,10 @@ export class RequireVerifier {
    */
   compiling(module: CjsModule, text: string, filename: string, format: string | undefined): void {
     if (this.vouched.has(filename)) return;
-    if (this.guard.check(filename, text) === undefined) return;
-    const file: ReadFile = { path: filename, text, output: true, format: format === "module" || format === "commonjs" ? format : formatOf(filename, () => packageTypeOf(filename), () => moduleSyntax(text, filename).hasModuleSyntax) };
-    if (file.format !== "module" || !process.features.require_module) return;
+    // Not output: its text is the hook's to choose, but the output it imports is still linked by Node.
+    const output = this.guard.check(filename, text) !== undefined;
+    const file: ReadFile = { path: filename, text, output, format: format === "module" || format === "commonjs" ? format : formatOf(filename, () => packageTypeOf(filename), () => moduleSyntax(text, filename).hasModuleSyntax) };
+    if (!mayBeModule(file) || !process.features.require_module) return;
     this.walk(file, new Set([filename]), module);
     this.done.add(filename);
   }
@@ -119,7 +121,8 @@ export class RequireVerifier {
    * compiled from its verified text once its own imports are, so Node links them from its cache.
    */
   private walk(file: ReadFile, stack: Set<string>, parent: CjsModule): void {
-    const parentUrl = pathToFileURL(file.path).href;
+    // Node resolves a module's imports from its real path (links resolved), unless told to keep them.
+    const parentUrl = pathToFileURL(PRESERVE_SYMLINKS ? file.path : real(file.path)).href;
     for (const specifier of moduleSyntax(file.text, file.path).imports) {
       if (isBuiltin(specifier)) continue;
       // Unresolvable: this throws, as Node's linking would, before anything runs.
@@ -135,7 +138,7 @@ export class RequireVerifier {
       }
       const child = this.read(path);
       // CommonJS is loaded through require(), which comes back to this handler.
-      if (child.format === "module") {
+      if (mayBeModule(child)) {
         stack.add(path);
         this.walk(child, stack, parent);
         stack.delete(path);
@@ -226,6 +229,16 @@ function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | u
   for (const path of new Set([named, asked])) if (path !== null) guard.checkLands(path, resolved);
   // Last: a link reached under a name no check above could read (an alias, NODE_PATH).
   guard.checkNotLinked(resolved, parent?.filename ?? null);
+}
+
+/**
+ * Whether Node may load `file` as an ES module under require(): rye's reading of its format, or its
+ * syntax. Node decides the format with readers no hook sees (package scopes across links and
+ * node_modules boundaries, syntax detection), so a file with module syntax is walked whatever rye
+ * guessed: walking a file Node then loads as CommonJS compiles nothing it would not have loaded.
+ */
+function mayBeModule(file: ReadFile): boolean {
+  return file.format === "module" || moduleSyntax(file.text, file.path).hasModuleSyntax;
 }
 
 let installed: RequireVerifier | undefined;
