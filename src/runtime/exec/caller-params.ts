@@ -76,10 +76,14 @@ export function callerParamsProblem(
   const rye = new Set<string>([...CONTEXT_KEYS, ...INJECTED_KEYS, ...contextKeys]);
   let reached: Set<string> | undefined;
   let declared: Set<string> | undefined;
+  const chooses = { command: namesReachedFrom(chainConfig, "command"), cwd: namesReachedFrom(chainConfig, "cwd") };
   for (const key of Object.keys(params)) {
     if (rye.has(key)) {
       return `Parameter '${key}' is refused: '${key}' is set by rye itself (its path context), and a caller may not replace it`;
     }
+    // Declared or not: the program and the folder it starts in are the tool's, never the caller's.
+    if (chooses.command.has(key)) return `Parameter '${key}' is refused: ${commandFillMessage(`{${key}}`)}`;
+    if (key === "cwd" || chooses.cwd.has(key)) return `Parameter '${key}' is refused: ${cwdFillMessage(key === "cwd" ? "cwd" : `{${key}}`)}`;
     if (NOT_MERGED.has(key)) continue;
     reached ??= reachedConfigKeys(chainConfig);
     if (!reached.has(key)) continue;
@@ -89,4 +93,48 @@ export function callerParamsProblem(
     return `Parameter '${key}' is refused: it would replace ${what}, which decides what runs, and the tool does not declare '${key}' as a parameter (CONFIG_SCHEMA properties)`;
   }
   return null;
+}
+
+/**
+ * Every name a process field's template reaches: its placeholders, then those of each config key
+ * they name, transitively (the field itself counts, since a caller's `cwd` would replace it).
+ */
+export function namesReachedFrom(chainConfig: Readonly<Record<string, unknown>>, field: "command" | "cwd"): Set<string> {
+  const reached = new Set<string>();
+  const queue: string[] = [];
+  if (Object.hasOwn(chainConfig, field)) placeholdersOf(chainConfig[field], queue);
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (reached.has(name)) continue;
+    reached.add(name);
+    if (Object.hasOwn(chainConfig, name)) placeholdersOf(chainConfig[name], queue);
+  }
+  return reached;
+}
+
+/** The refusal of a caller's value naming the program, at build and at run. */
+export function commandFillMessage(raw: string): string {
+  return `placeholder '${raw}' would let a caller's value choose the program that runs; refused. The command is the tool's: write it in the tool's files, and offer a fixed choice as separate tools or as a literal word the program itself checks (args: [..., "${raw}"])`;
+}
+
+/** The refusal of a caller's value choosing the working directory, at build and at run. */
+export function cwdFillMessage(raw: string): string {
+  const what = raw === "cwd" ? "parameter 'cwd'" : `placeholder '${raw}'`;
+  return `${what} would let a caller's value choose the working directory; refused. Programs load code from the folder they start in (git reads a repository's config there, python -c imports from it, relative names resolve against it), so the cwd is the tool's: pass the folder as a whole argument (args: [..., "--", "{folder}"]) to a program that reads it as data`;
+}
+
+/**
+ * Why a chain's `args` cannot be judged, or null: argv is a list written in the tool's files, each
+ * template one element. A placeholder (or any text) standing for the whole `args` would supply
+ * several elements nothing judged by position (options, scripts, programs), so it is refused.
+ */
+export function argsShapeProblem(chainConfig: Readonly<Record<string, unknown>>): string | null {
+  const args = chainConfig.args;
+  if (args === undefined || args === null || Array.isArray(args)) return null;
+  return argsShapeMessage(typeof args === "string" ? args : JSON.stringify(args) ?? String(args));
+}
+
+/** The refusal of a non-list `args`, at build and at run. */
+export function argsShapeMessage(written: string): string {
+  return `args is ${JSON.stringify(written)}, not a list; refused. A placeholder never supplies several argv elements: each would escape the rules that judge an argument by its position (options, scripts, programs). Write args as a list in the tool's files, each value a whole element of its own (args: ["-c", "...", "{name}"])`;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { anchorApplies, applyAnchorEnv, resolveAnchorPath } from "./anchor.js";
-import { callerParamsProblem } from "./caller-params.js";
+import { argsShapeProblem, callerParamsProblem } from "./caller-params.js";
 import { buildExecutionConfig, toolParams } from "./execution-config.js";
 import { pyJsonDumps } from "../py-json.js";
 import { sealAll, valueSeal } from "./seal-values.js";
@@ -99,7 +99,7 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
     system_space: options.systemSpace,
     ...(options.context as Record<string, string> | undefined),
   };
-  const refused = callerParamsProblem(params, plan.config, Object.keys(ctx), options.configSchema);
+  const refused = argsShapeProblem(plan.config) ?? callerParamsProblem(params, plan.config, Object.keys(ctx), options.configSchema);
   if (refused) throw new Error(refused);
   const anchorActive = plan.anchor !== null && anchorApplies(plan.anchor, ctx.tool_dir!);
   if (anchorActive) ctx.anchor_path = resolveAnchorPath(plan.anchor!, ctx);
