@@ -3,8 +3,9 @@ import { CONFIG_KEYS } from "./config-keys.js";
 /** The JSON Schema of rye.config.json, derived from the one list of settings (schema/ holds it as a file). */
 export function configSchema(): Record<string, unknown> {
   const properties: Record<string, unknown> = { $schema: { type: "string", description: "The JSON Schema this file follows." } };
-  for (const [name, [kind, description]] of Object.entries(CONFIG_KEYS)) {
-    properties[name] = kind === "string[]" ? { type: "array", items: { type: "string" }, description } : { type: kind, description };
+  for (const [name, entry] of Object.entries(CONFIG_KEYS)) {
+    const [kind, description] = entry;
+    properties[name] = entry[0] === "string[]" ? { type: "array", items: { type: "string" }, maxItems: entry[2], description } : { type: kind, description };
   }
   return {
     $schema: "http://json-schema.org/draft-07/schema#",

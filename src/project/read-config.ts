@@ -1,12 +1,12 @@
 // Reads the project's configuration: rye.config.json at the project root, else the "rye" object of
 // its package.json. Problems are located diagnostics in that file, never exceptions.
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
+import { join, normalize } from "node:path";
 import * as d from "../diagnostics/codes.js";
 import { LineIndex, type Diagnostic, type Location } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../runtime/did-you-mean.js";
 import { CONFIG_KEYS, type RyeConfig } from "./config-keys.js";
-import { membersOf, rootSpan, valueOf, type JsonMember, type JsonSpan } from "./json-members.js";
+import { membersOf, rootSpan, spanAt, valueOf, type JsonMember, type JsonSpan } from "./json-members.js";
 import { decodeSource, NotReadable } from "./source-text.js";
 import { readRegular } from "./read-regular.js";
 
@@ -92,9 +92,41 @@ function readSetting(text: string, { key: name, keySpan, value: span }: JsonMemb
     out.push(d.unknownConfigKey(at(keySpan), name, didYouMean(name, Object.keys(CONFIG_KEYS))));
     return;
   }
-  const [kind] = CONFIG_KEYS[name as keyof RyeConfig];
+  const entry = CONFIG_KEYS[name as keyof RyeConfig];
+  const kind = entry[0];
   const value = valueOf(text, span);
   const fits = kind === "string[]" ? Array.isArray(value) && value.every((v) => typeof v === "string") : typeof value === kind;
   if (!fits) out.push(d.invalidConfig(at(span), `'${name}' takes ${kind === "string[]" ? "an array of strings" : `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`}`));
-  else into[name] = value;
+  else if (entry[0] !== "string[]") into[name] = value;
+  else if ((value as string[]).length > entry[2]) out.push(tooMany(text, name, span, value as string[], entry[2], at));
+  else into[name] = distinctPaths(value as string[]);
+}
+
+/**
+ * A list past its bound is refused as a whole, located at its first entry past the bound: every
+ * entry costs a command real work (a space is read in full), so the count is measured before any is used.
+ */
+function tooMany(text: string, name: string, span: JsonSpan, list: string[], max: number, at: (s: JsonSpan) => Location): Diagnostic {
+  return d.invalidConfig(at(elementAt(text, span, max)), `'${name}' takes at most ${max} entries and this list has ${list.length}; name each folder once`);
+}
+
+/** The `index`th element of the array `span` (valid JSON); only the elements before it are scanned. */
+function elementAt(text: string, span: JsonSpan, index: number): JsonSpan {
+  const space = /[ \t\n\r]*/y;
+  const skip = (i: number) => ((space.lastIndex = i), space.test(text), space.lastIndex);
+  let i = skip(span.start + 1);
+  for (let n = 0; n < index && text[i] !== "]"; n++) {
+    i = skip(spanAt(text, i).end);
+    if (text[i] === ",") i = skip(i + 1);
+  }
+  return text[i] === "]" ? span : spanAt(text, i);
+}
+
+/** The list with every entry that names the same path as an earlier one dropped ("." and "./" are one folder). */
+function distinctPaths(list: string[]): string[] {
+  const seen = new Set<string>();
+  return list.filter((entry) => {
+    const key = normalize(entry).replace(/(.)[\\/]+$/, "$1");
+    return !seen.has(key) && (seen.add(key), true);
+  });
 }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readRegularText } from "../../project/read-regular.js";
+import { readRegularText, Unreadable } from "../../project/read-regular.js";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -297,9 +297,7 @@ async function runBundledTool(args: string[], io: Io): Promise<number> {
       execa: execa as unknown as Execa,
     });
   } catch (e) {
-    if (!(e instanceof IntegrityError)) throw e;
-    io.stderr.write(`IntegrityError: ${e.message}\n`);
-    return 1;
+    return refused(e, bundle!, io);
   }
   printResponse(response, io);
   return response.status === "success" || response.status === "validation_passed" ? 0 : 1;
@@ -310,10 +308,20 @@ async function loadBundle<T>(path: string, label: string, trustedKeys: readonly 
   try {
     return await importVerifiedBundle<T>(path, label, { trustedKeys, env: io.env, cwd: io.cwd });
   } catch (e) {
-    if (!(e instanceof IntegrityError)) throw e;
-    io.stderr.write(`IntegrityError: ${e.message}\n`);
-    return 1;
+    return refused(e, label, io);
   }
+}
+
+/**
+ * Exit code 1 for a bundle that does not verify or is not a file rye reads (a device such as
+ * /dev/null, a FIFO, an oversized file), with one line naming the bundle and why; anything else is
+ * a fault of rye's own and propagates.
+ */
+function refused(e: unknown, label: string, io: Io): number {
+  if (e instanceof IntegrityError) io.stderr.write(`IntegrityError: ${e.message}\n`);
+  else if (e instanceof Unreadable) io.stderr.write(`error: ${label}: cannot read the bundle: ${e.reason}\n`);
+  else throw e;
+  return 1;
 }
 
 /** A signed chain element must verify against the trust store of the project, the user space and this machine's keys. */

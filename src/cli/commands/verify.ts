@@ -281,6 +281,9 @@ async function checkTargets(req: VerifyRequest, io: Io): Promise<{ lines: Line[]
   }
   const targets = findTargets(paths, req.forced);
   const shown = (path: string) => relative(io.cwd, path).split(sep).join("/") || path;
+  // A folder the walk did not check fails the command: "verified" must not mean "verified what was easy to reach".
+  for (const { path, why } of targets.problems) io.stderr.write(`error: ${shown(path)}: not checked: ${why}\n`);
+  unreadable += targets.problems.length;
   const lines: Line[] = [];
   const results: VerifyResult[] = [];
   const warned = new Set<string>();
