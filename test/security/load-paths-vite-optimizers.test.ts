@@ -8,7 +8,7 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
+import { cleanEnv, inject, makeGreetProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
 import { VITEST } from "./vitest-project.js";
 
 /** Each optimizer: the config that sends `greeter` through it, the cache folder it writes, and how the app reaches it. */
@@ -50,7 +50,7 @@ export default { plugins: [ryeVerify()], test: { include: ["t/**/*.test.mjs"], d
 
 describe("Vite's dependency optimizers pre-bundling a dependency that ships rye output", () => {
   const base = tempDir("rye-load-vite-opt-");
-  const project = makeProject(join(base, "project"));
+  const project = makeGreetProject(join(base, "project"));
   const env = cleanEnv({ USER_SPACE: join(base, "home") });
   const marker = join(base, "PWNED");
   const greeter = join(project, "node_modules", "greeter");
