@@ -7,6 +7,7 @@ import { isWholePlaceholder } from "../runtime/exec/spliced-args.js";
 import { launchCode, launchCodeProblem } from "../runtime/exec/launch-code.js";
 import { evaluationSite } from "../runtime/exec/shell-evaluation.js";
 import { stdinRole } from "../runtime/exec/stdin-readers.js";
+import { argsShapeMessage, commandFillMessage, cwdFillMessage, declaredParams } from "../runtime/exec/caller-params.js";
 import { envFillMessage } from "../runtime/exec/value-channels.js";
 import { wholeArgProblem, wholeArgRule } from "../runtime/exec/whole-args.js";
 import type { ChainElement } from "./build-chain.js";
@@ -62,7 +63,34 @@ export function checkSplicedValues(chain: readonly ChainElement[], config: Reado
   });
   checkLaunchAndStdin(chain, config, fromOutside, report);
   checkEnvValues(chain, fromOutside, report);
+  checkWhatRuns(chain, config, fromOutside, report);
   return report;
+}
+
+/**
+ * The run's refusals of what runs (caller-params.ts), where the build sees them: `args` that is not
+ * a list, and a program or working directory a caller's value can choose (a name from outside the
+ * chain, or a config key the tool declares, which a caller may override).
+ */
+function checkWhatRuns(chain: readonly ChainElement[], config: Readonly<Record<string, unknown>>, fromOutside: (name: string) => boolean, report: SplicedValueReport): void {
+  const args = config.args;
+  if (args !== undefined && args !== null && !Array.isArray(args)) {
+    const written = typeof args === "string" ? args : JSON.stringify(args) ?? String(args);
+    const at = site(chain, written, 0, written.length);
+    report.refused.push({ ...at, context: written.split("\n")[0]!, message: argsShapeMessage(written) });
+  }
+  const declared = declaredParams(chain[0]?.metadata.config_schema);
+  const choosable = (name: string) => !CONTEXT.has(name) && (fromOutside(name) || declared.has(name));
+  for (const field of ["command", "cwd"] as const) {
+    const template = config[field];
+    if (typeof template !== "string") continue;
+    const chosen = [...paramsReachedFrom(config, template)].find(choosable);
+    if (chosen === undefined) continue;
+    // Point at the field's own placeholder that leads to the chosen name.
+    const first = scriptPlaceholders(template, (n) => WORD.test(n)).find((p) => p.system === "param") ?? { start: 0, end: template.length };
+    const message = field === "command" ? commandFillMessage(`{${chosen}}`) : cwdFillMessage(`{${chosen}}`);
+    report.refused.push({ ...site(chain, template, first.start, first.end), message });
+  }
 }
 
 /** The environment rule at build: a caller's placeholder in any chain element's `env_config.env` value. */
@@ -129,6 +157,21 @@ function wholeArgSite(chain: readonly ChainElement[], template: string, p: { sta
   const at = site(chain, template, p.start, p.end);
   if (rule.kind === "refused") report.refused.push({ ...at, message: wholeArgProblem(at.raw, "", rule)! });
   else if (rule.kind === "inert") report.inert.push({ ...at, where: `a whole argument of ${rule.program}` });
+}
+
+/** The System 2 names a template reaches, through the config keys they name (`${VAR}` is the environment's). */
+function paramsReachedFrom(config: Readonly<Record<string, unknown>>, template: string): Set<string> {
+  const reached = new Set<string>();
+  const queue = [template];
+  while (queue.length > 0) {
+    for (const p of scriptPlaceholders(queue.pop()!, (n) => WORD.test(n))) {
+      if (p.system !== "param" || reached.has(p.expr)) continue;
+      reached.add(p.expr);
+      const next = Object.hasOwn(config, p.expr) ? config[p.expr] : undefined;
+      if (typeof next === "string") queue.push(next);
+    }
+  }
+  return reached;
 }
 
 function scriptSites(chain: readonly ChainElement[], template: string, shell: string, fromOutside: (name: string) => boolean, report: SplicedValueReport): void {
