@@ -5,6 +5,7 @@ import { carryLoader } from "./carry-loader.js";
 import { guardModuleRunners } from "./module-runner-guard.js";
 import { installRequireHook } from "./require-hook.js";
 import { RESOLVE_PREFIX } from "./resolve-request.js";
+import { guardSyncHooks } from "./sync-hooks-guard.js";
 
 const registered = new Set<string>();
 // Captured before keepOutermost replaces the export, so rye's own registrations do not trigger it.
@@ -78,6 +79,7 @@ export function registerVerifier(options: GuardOptions = {}): void {
   const guard = new OutputGuard(data);
   installRequireHook(guard, resolveImport);
   guardModuleRunners(guard);
+  guardSyncHooks(guard);
   carryLoader(distUrl("index.js"), (requested) => guard.checkRequested(requested));
   registered.add(key);
 }
