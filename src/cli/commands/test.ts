@@ -22,9 +22,11 @@ Against: the project's sources compiled in memory (default); built output throug
 loader (--out DIR); a bundle verified before anything of it runs (--bundle FILE, with trust anchors
 from outside the checkout: --trusted-key, RYE_TRUSTED_KEYS, this machine's key).
 -t NAME runs the cases whose name matches the regular expression NAME. --update rewrites snapshots
-that differ; a missing snapshot is written unless --ci (or CI=true) is set. --run runs tools for
+that differ; a missing snapshot is written unless --ci (or CI=true) is set; a link anywhere on a
+snapshot's path is refused. --run runs tools for
 real so their result can be checked. --now fixes the clock the report reads.
-Exit codes: 0 every case passed, 1 a case failed or none ran, 2 usage or test file errors.`;
+Exit codes: 0 every case passed, 1 a case failed or none ran, or the sources have errors (as rye
+build), 2 usage or test file errors.`;
 
 const OPTIONS = {
   t: { type: "string", short: "t" },
