@@ -112,6 +112,25 @@ describe("a value carried as \"$1\" or from stdin is used only where any text is
     }
   });
 
+  it("names that hold a carried value under another name, and stdin read by a command substitution, are refused", async () => {
+    const cases: [string, string[], Record<string, unknown>][] = [
+      [`for f; do printf 'x\n' | sed -e "$f"; done`, ["sh", "{v}"], {}],
+      [`printf '%s' "$1" >/dev/null; printf 'x\n' | sed -e "$_"`, ["sh", "{v}"], {}],
+      [`printf 'x\n' | sed -e "$argv"`, ["sh", "{v}"], {}],
+      [`printf 'x\n' | sed -e "$(cat)"`, [], { input_data: "{v}" }],
+      [`IFS= read -r; printf 'x\n' | sed -e "$REPLY"`, [], { input_data: "{v}" }],
+    ];
+    for (const shell of shells) {
+      for (const [script, after, config] of cases) {
+        const m = marker();
+        const r = await run(dir, plan(dir, shell.argv[0]!, [...shell.argv.slice(1), "-c", script, ...after], config), { v: `1e touch ${m}` });
+        expect(r.status, `${shell.name} ${script}`).toBe("error");
+        expect(r.error, `${shell.name} ${script}`).toMatch(/reaches (a \S+ -c script|the stdin of cat inside a command substitution)/);
+        expect(existsSync(m)).toBe(false);
+      }
+    }
+  });
+
   it("a value spliced into an assignment is refused whatever the variable's name (PYTHONPATH={v})", async () => {
     for (const script of [`PYTHONPATH={v} MARK=M python3 -c 'import json'`, `LIBDIR={v}; PYTHONPATH="$LIBDIR" MARK=M python3 -c 'import json'`]) {
       const m = marker();

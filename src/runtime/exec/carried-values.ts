@@ -26,7 +26,11 @@ export interface CarriedRefusal {
   why: string;
 }
 
-const POSITIONAL = /^(?:\d+|[@*])$/;
+// The positional parameters, and what holds them under other names: bash's `$_` (the last argument
+// of the previous command), getopts' OPTARG, bash's BASH_ARGV and zsh's argv.
+const POSITIONAL = /^(?:\d+|[@*_]|OPTARG|BASH_ARGV|argv)$/;
+// A for loop's variable: `for f; do` walks "$@", `for l in $(cat)` walks stdin.
+const LOOPS = /(?:^|[\s;&|(){}])(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)/g;
 const WORD = /^[\p{L}\p{N}_]+$/u;
 // The commands that fill a variable from stdin, and the names they fill when given none.
 const READERS = /(?:^|[\s;&|()`{}!])(?:read|mapfile|readarray|vared)\s([^;&|\n)`]*)/g;
@@ -51,6 +55,7 @@ export function stdinNames(script: string): Set<string> {
 /** Whether a variable carries a caller's value through `channels`. */
 export function carriedBy(script: string, channels: Channels): (name: string) => boolean {
   const read = channels.stdin ? stdinNames(script) : new Set<string>();
+  for (const m of script.matchAll(LOOPS)) read.add(m[1]!);
   return (name) => (channels.positional && POSITIONAL.test(name)) || read.has(name);
 }
 

@@ -21,10 +21,15 @@ const unquote = (w: string) => w.replace(/["'\\]/g, "");
 export function scriptStdinRole(script: string): StdinRole {
   let role: StdinRole = { role: "full", reason: "" };
   let previous = "";
+  // The `$(`, backquotes and `(` that enclose the current part.
+  const opens: string[] = [];
   // Arithmetic (`$(( ))`, `(( ))`) runs no command: its text is not a command's words.
   for (const part of script.replace(/\$?\(\([^()]*\)\)/g, " ").split(CUT)) {
     if (CUT.test(part) && new RegExp(`^(?:${CUT.source})$`).test(part)) {
       previous = part;
+      if (part === ")") opens.pop();
+      else if (part === "`" && opens.at(-1) === "`") opens.pop();
+      else if (part === "$(" || part === "(" || part === "`") opens.push(part);
       continue;
     }
     const fed = previous === "|" || previous === "|&";
@@ -36,6 +41,9 @@ export function scriptStdinRole(script: string): StdinRole {
     if (argv.length === 0 || argv[0] === "") continue;
     const name = argv[0] === null ? null : argv[0]!.slice(argv[0]!.lastIndexOf("/") + 1);
     if (name !== null && (NO_STDIN.has(name) || READS_DATA.has(name))) continue;
+    // Inside `$(…)` the output of a stdin reader is the stdin's text made into words the script
+    // uses anywhere (`sed -e "$(cat)"`), with no check of the value on the way.
+    if (opens.some((o) => o !== "(")) return { role: "refuse", reason: `stdin of ${name ?? "a command"} inside a command substitution, whose output (the stdin's text) the script uses as words no check of the value bounds, inside a -c script that hands it its own stdin` };
     const own = moduleRole(argv) ?? programStdinRole(argv);
     if (rank[own.role] < rank[role.role]) role = { role: own.role, reason: `${own.reason}, inside a -c script that hands it its own stdin` };
   }
