@@ -52,7 +52,8 @@ const named = (name: string) => (p: unknown) => typeof p === "object" && p !== n
 /** Puts the check first in one optimizer (once), and makes it re-optimize rather than reuse its cache. */
 function guardOptimizer(o: OptimizeDeps, options: GuardOptions, rolldown: boolean): void {
   o.force = true;
-  if (rolldown) {
+  // Vite 8 resolves rolldownOptions for every optimizer, whatever the plugin context said.
+  if (rolldown || o.rolldownOptions !== undefined) {
     const ro = (o.rolldownOptions ??= {});
     const existing = ro.plugins === undefined ? [] : Array.isArray(ro.plugins) ? ro.plugins : [ro.plugins];
     if (!existing.some(named(OPTIMIZER_PLUGIN))) ro.plugins = [optimizerPlugin(options), ...existing];

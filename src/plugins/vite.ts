@@ -43,7 +43,7 @@ interface ViteConfig {
 }
 type ConfigContext = { meta?: { rolldownVersion?: string } } | undefined;
 /** The parts of Vite's resolved config the plugin reads, or adds the check to. */
-type ResolvedConfig = OptimizerConfig & { root: string; publicDir?: string; command?: string };
+type ResolvedConfig = OptimizerConfig & { root: string; publicDir?: string };
 /** What Vitest hands a plugin's `configureVitest` hook (the part used here). */
 type CacheKey = (module: { id: string }) => string | false | undefined;
 export interface VitestContext {
