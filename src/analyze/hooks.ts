@@ -57,7 +57,7 @@ export function readHookConfig(text: string, path: string): { hooks: HookDef[]; 
     const diagnostics: Diagnostic[] = [];
     const hooks = hooksFromConfig(text, path).filter((h) => {
       const refused = reportRefusedRegexes(h.condition, text, 0, text.length, path, lines);
-      diagnostics.push(...refused);
+      for (const r of refused) diagnostics.push(r); // not push(...refused): the stack holds one argument per item
       return refused.length === 0;
     });
     return { hooks, diagnostics };

@@ -99,11 +99,12 @@ export function resolveContext(
   chain.reverse();
 
   const plan: ContextPlan = { chain: chain.map((c) => c.id), system: [], before: [], after: [], suppress: [], permissionsFrom: null, hooks: [] };
+  // Sets, not Array.includes: a chain may carry tens of thousands of ids, and a scan per id is quadratic.
+  const listed = { system: new Set<string>(), before: new Set<string>(), after: new Set<string>(), suppress: new Set<string>() };
   for (const entry of chain) {
     const ctx = entry.data.context;
     if (!ctx) continue;
-    for (const p of POSITIONS) for (const id of ctx[p]) if (!plan[p].includes(id)) plan[p].push(id);
-    for (const s of ctx.suppress) if (!plan.suppress.includes(s)) plan.suppress.push(s);
+    for (const p of [...POSITIONS, "suppress"] as const) for (const id of ctx[p]) if (!listed[p].has(id)) listed[p].add(id), plan[p].push(id);
   }
   // The original's comment says "nearest parent", but its loop takes the root-most one; we follow the code.
   plan.permissionsFrom = leaf.data.permissions?.length ? leaf.id : (chain.slice(0, -1).find((c) => c.data.permissions?.length)?.id ?? null);

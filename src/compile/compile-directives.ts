@@ -9,6 +9,7 @@ import type { KnowledgeItem } from "../model/items.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import { groupSources, spaceOf, type SourceGroups } from "./group-sources.js";
 import { ItemStore, type ItemOutcome } from "./item-store.js";
+import { appendAll } from "./append-all.js";
 
 export { groupSources, type SourceGroups } from "./group-sources.js";
 export type { ItemOutcome } from "./item-store.js";
@@ -65,10 +66,10 @@ export function compileDirectives(sources: readonly SourceFile[], hookConfig: { 
   const parseDiagnosticsAt = diagnostics.length;
   const directives = scope ? scope.visit.filter((s) => s.kind === "directive") : [...groups.byId.directive.values()].map((srcs) => srcs[0]!).filter((s) => spaceOf(s) === "project");
   const configHooks = contextHooks(hookConfig, diagnostics);
-  if (configHooks === DEFAULT_CONTEXT_HOOKS && (scope ? groups.order.some((s) => s.kind === "directive") : directives.length > 0)) diagnostics.push(...defaultHookKnowledge(store));
+  if (configHooks === DEFAULT_CONTEXT_HOOKS && (scope ? groups.order.some((s) => s.kind === "directive") : directives.length > 0)) appendAll(diagnostics, defaultHookKnowledge(store));
   const run = new DirectiveRun(store, configHooks, hooks, scope);
   for (const src of directives) run.visit(src);
-  diagnostics.push(...run.diagnostics);
+  appendAll(diagnostics, run.diagnostics);
   diagnostics.splice(parseDiagnosticsAt, 0, ...run.parseDiagnostics);
   const compiled = scope ? compiledInScope(scope, run.visited) : run.compiled;
   return { analyses: run.analyses, knowledge, diagnostics: d.suggestIds(diagnostics, (kind) => groups.byId[kind].keys()), compiled, groups };
@@ -85,11 +86,11 @@ function compileKnowledge(store: ItemStore, hooks: CompileHooks, scope: CompileS
     if (spaceOf(src) !== "project") continue;
     const reused = hooks.reuse?.(src);
     if (reused) {
-      diagnostics.push(...reused.parseDiagnostics);
+      appendAll(diagnostics, reused.parseDiagnostics);
       continue;
     }
     const parseDiagnostics = store.knowledgeParseDiagnostics(srcs);
-    diagnostics.push(...parseDiagnostics);
+    appendAll(diagnostics, parseDiagnostics);
     const item = store.lookupKnowledge(id);
     const own = item && item.space === "project" ? item : null;
     hooks.onKnowledge?.(src, { parseDiagnostics, diagnostics: [], compiled: own !== null }, own);
@@ -102,7 +103,7 @@ function compileKnowledge(store: ItemStore, hooks: CompileHooks, scope: CompileS
 function contextHooks(hookConfig: { path: string; text: string } | null, diagnostics: Diagnostic[]): HookDef[] {
   if (!hookConfig) return DEFAULT_CONTEXT_HOOKS;
   const read = readHookConfig(hookConfig.text, hookConfig.path);
-  diagnostics.push(...read.diagnostics);
+  appendAll(diagnostics, read.diagnostics);
   return read.diagnostics.length > 0 ? DEFAULT_CONTEXT_HOOKS : read.hooks;
 }
 
@@ -111,7 +112,7 @@ function defaultHookKnowledge(store: ItemStore): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const id of new Set(DEFAULT_CONTEXT_HOOKS.flatMap((h) => h.actions.map((a) => a.item_id ?? "")))) {
     if (!store.groups.byId.knowledge.has(id)) diagnostics.push(d.missingInstructionKnowledge(id));
-    else if (!store.lookupKnowledge(id)) diagnostics.push(...store.ownDiagnostics("knowledge", id));
+    else if (!store.lookupKnowledge(id)) appendAll(diagnostics, store.ownDiagnostics("knowledge", id));
   }
   return diagnostics;
 }
@@ -137,14 +138,14 @@ class DirectiveRun {
     const reused = this.hooks.reuse?.(src);
     if (this.scope) this.visited.set(src, reused ? reused.compiled : false);
     if (reused) {
-      this.parseDiagnostics.push(...reused.parseDiagnostics);
-      this.diagnostics.push(...reused.diagnostics);
+      appendAll(this.parseDiagnostics, reused.parseDiagnostics);
+      appendAll(this.diagnostics, reused.diagnostics);
       if (reused.compiled) this.compiled.push(src.id);
       return;
     }
     const { outcome, analysis } = this.store.analyse(src, this.configHooks);
-    this.parseDiagnostics.push(...outcome.parseDiagnostics);
-    this.diagnostics.push(...outcome.diagnostics);
+    appendAll(this.parseDiagnostics, outcome.parseDiagnostics);
+    appendAll(this.diagnostics, outcome.diagnostics);
     if (!analysis) return this.hooks.onDirective?.(src, outcome, null);
     if (this.scope) this.visited.set(src, true);
     this.compiled.push(src.id);

@@ -14,6 +14,7 @@ import { parseKnowledge, type ParsedKnowledge } from "../parse/parse-knowledge.j
 import { readToolMetadata } from "../tools/tool-metadata.js";
 import { spaceOf, type SourceGroups } from "./group-sources.js";
 import { threadKnowledge, threadPlan } from "./thread-plan.js";
+import { appendAll } from "./append-all.js";
 
 type Found = LeafEntry | DirectiveEntry | null;
 
@@ -132,7 +133,7 @@ export class ItemStore {
     for (const s of srcs) {
       if (spaceOf(s) !== "project") break;
       const p = this.parseKnowledge(s);
-      diagnostics.push(...p.diagnostics);
+      appendAll(diagnostics, p.diagnostics);
       if (p.data) break;
     }
     return diagnostics;
@@ -229,6 +230,6 @@ class DependencyReads {
 
   private noteFailed(kind: "directive" | "knowledge", x: string): void {
     this.failed = true;
-    this.failedDiagnostics.push(...this.store.ownDiagnostics(kind, x));
+    appendAll(this.failedDiagnostics, this.store.ownDiagnostics(kind, x));
   }
 }
