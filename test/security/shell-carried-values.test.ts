@@ -145,4 +145,14 @@ describe("a value carried as \"$1\" or from stdin is used only where any text is
     const report = checkSplicedValues([], { command: "bash", args: ["-c", `sed -e "$1" /dev/null`, "sh", "1p"] });
     expect(report.refused).toEqual([]);
   });
+
+  it("only the positional parameters a caller's value fills carry it, until the script moves them", () => {
+    const config = (script: string) => ({ command: "bash", args: ["-c", script, "sh", "1p", "{v}", "{w}"] });
+    expect(checkSplicedValues([], config(`sed -n "$1" /dev/null </dev/null; printf '<%s>' "$2"`)).refused).toEqual([]);
+    const named = checkSplicedValues([], config(`sed -n "$3" /dev/null </dev/null`)).refused.map((r) => r.message);
+    expect(named.join("\n")).toMatch(/^placeholder '\{w\}' reaches a bash -c script as an argument after it, and the script uses it as `\$3`/);
+    for (const mover of ["shift", "set -- a", "getopts a o"]) {
+      expect(checkSplicedValues([], config(`${mover}; sed -n "$1" /dev/null </dev/null`)).refused.length, mover).toBeGreaterThan(0);
+    }
+  });
 });

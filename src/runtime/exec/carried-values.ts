@@ -7,7 +7,8 @@
 //   - the position takes any value: a data command's argument that cannot start an option (after
 //     `--`; echo reads no option that takes code), printf's arguments after a %s-only format, a
 //     string or file test's operand, an operand a program's grammar reads as data (python3 FILE "$1");
-// everything else is refused: an assignment's value or an exported one, a redirection's file name,
+// a positional parameter carries when a caller's value fills it (all of them once the script moves
+// them with shift, set or getopts); everything else is refused: an assignment's value or an exported one, a redirection's file name,
 // an argument of any other program (sed -e, awk, git -c, compgen -W), any other expansion form
 // (`$~1`, `${1@P}`, `${#1}`, `${1:-x}`), and every use in a script rye cannot read.
 import { carriedUses } from "./shell-context.js";
@@ -16,7 +17,8 @@ import { scriptPlaceholders } from "./shell-script.js";
 
 /** How caller values reach the script: as positional parameters, on stdin, or both. */
 export interface Channels {
-  positional: boolean;
+  /** The positional parameters that hold a caller's value (`$0` is 0); empty when none does. */
+  positional: readonly number[];
   stdin: boolean;
 }
 
@@ -30,6 +32,8 @@ export interface CarriedRefusal {
 // of the previous command), getopts' OPTARG, bash's BASH_ARGV and zsh's argv.
 const POSITIONAL = /^(?:\d+|[@*_]|OPTARG|BASH_ARGV|argv)$/;
 // A for loop's variable: `for f; do` walks "$@", `for l in $(cat)` walks stdin.
+// `shift`, `set` and `getopts` move the positional parameters: then any of them may hold a value.
+const MOVERS = /(?:^|[\s;&|(){}`])(?:shift|set|getopts)(?=[\s;&|)`]|$)/;
 const LOOPS = /(?:^|[\s;&|(){}])(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)/g;
 const WORD = /^[\p{L}\p{N}_]+$/u;
 // The commands that fill a variable from stdin, and the names they fill when given none.
@@ -56,7 +60,10 @@ export function stdinNames(script: string): Set<string> {
 export function carriedBy(script: string, channels: Channels): (name: string) => boolean {
   const read = channels.stdin ? stdinNames(script) : new Set<string>();
   for (const m of script.matchAll(LOOPS)) read.add(m[1]!);
-  return (name) => (channels.positional && POSITIONAL.test(name)) || read.has(name);
+  const any = channels.positional.length > 0;
+  const moved = any && MOVERS.test(script);
+  const numbered = (name: string) => /^\d+$/.test(name) && (moved || channels.positional.includes(Number(name)));
+  return (name) => (any && (/^\d+$/.test(name) ? numbered(name) : POSITIONAL.test(name))) || read.has(name);
 }
 
 /** Why a use of a carried value is not data, or null when it is. */
@@ -70,7 +77,7 @@ function useProblem(r: Rec): string | null {
 
 /** The first use of a carried value in `script` that is not data, or null. */
 export function carriedRefusal(script: string, channels: Channels): CarriedRefusal | null {
-  if (!channels.positional && !channels.stdin) return null;
+  if (channels.positional.length === 0 && !channels.stdin) return null;
   const placeholders = scriptPlaceholders(script, (n) => WORD.test(n));
   for (const r of carriedUses(script, placeholders, carriedBy(script, channels))) {
     const why = useProblem(r);

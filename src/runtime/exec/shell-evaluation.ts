@@ -182,16 +182,23 @@ export function evaluationSite(templates: readonly (string | null)[], input: str
 function carriedSite(templates: readonly (string | null)[], at: number, input: string | null, caller: CallerPlaceholders, shell: string): EvaluationSite | null {
   const script = templates[at] as string;
   let arg: EvaluationSite | null = null;
-  for (let i = at + 1; i < templates.length && arg === null; i++) {
+  const positional: number[] = [];
+  const sites: EvaluationSite[] = [];
+  for (let i = at + 1; i < templates.length; i++) {
     const t = templates[i];
     const p = typeof t === "string" ? caller(t)[0] : undefined;
-    if (p) arg = { template: i, start: p.start, end: p.end, message: t!.slice(p.start, p.end) };
+    if (p) positional.push(i - at - 1);
+    if (p) sites.push({ template: i, start: p.start, end: p.end, message: t!.slice(p.start, p.end) });
+    if (p && arg === null) arg = { template: i, start: p.start, end: p.end, message: t!.slice(p.start, p.end) };
   }
   const p = input === null ? undefined : caller(input)[0];
   const stdin: EvaluationSite | null = p ? { template: -1, start: p.start, end: p.end, message: input!.slice(p.start, p.end) } : null;
-  const refusal = carriedRefusal(script, { positional: arg !== null, stdin: stdin !== null });
+  const refusal = carriedRefusal(script, { positional, stdin: stdin !== null });
   if (refusal === null) return null;
-  const site = /^"?\$\{?(?:\d+|[@*])/.test(refusal.text) && arg !== null ? arg : (stdin ?? arg)!;
+  const n = /^\$\{?(\d+)/.exec(refusal.text);
+  const own = n === null ? -1 : positional.indexOf(Number(n[1]));
+  const named = own < 0 ? arg : sites[own]!;
+  const site = /^\$\{?(?:\d+|[@*_]|argv|OPTARG|BASH_ARGV)\b/.test(refusal.text) && named !== null ? named : (stdin ?? arg)!;
   const channel = site.template < 0 ? "on its stdin (input_data)" : "as an argument after it";
   return {
     ...site,
