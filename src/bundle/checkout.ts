@@ -19,7 +19,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { locateProject } from "../builder/load-project.js";
 import { isInside, workingTreeOf } from "../project/find-project.js";
-import { checkoutAncestors } from "./checkout-ancestors.js";
+import { checkoutAncestors } from "../project/checkout-ancestors.js";
 export { isInside };
 
 /** The folders of a bundle run's checkout, and a test for paths inside them. */

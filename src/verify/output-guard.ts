@@ -24,6 +24,8 @@ import { verifyBundleBytes } from "./verify-bundle.js";
 import { OutputLinks } from "./output-links.js";
 import { readOutputFile, treeProblem } from "./output-tree.js";
 import { userSpaceRefusal } from "./user-space-refusal.js";
+import { checkoutAncestors } from "../project/checkout-ancestors.js";
+import { isInside, workingTreeOf } from "../project/find-project.js";
 
 /**
  * The environment as it was when this module was first evaluated in this thread. The register
@@ -47,8 +49,9 @@ export function startupEnv(): NodeJS.ProcessEnv {
  */
 export function anchorsOutsideCheckout(env: NodeJS.ProcessEnv, checked: string): { env: NodeJS.ProcessEnv; refused: string[] } {
   const refused: string[] = [];
+  const around = checkoutAround(checked);
   const inCheckout = (name: string, entry: string): boolean => {
-    const why = !isAbsolute(entry) ? "it is a relative path" : userSpaceRefusal(entry, checked, true);
+    const why = !isAbsolute(entry) ? "it is a relative path" : (userSpaceRefusal(entry, checked, true) ?? aroundRefusal(entry, around));
     if (why !== null) refused.push(`${name} entry ${entry} is not an anchor for ${checked}: ${why.replace(/^it is inside/, "it lies inside")}`);
     return why !== null;
   };
@@ -57,6 +60,26 @@ export function anchorsOutsideCheckout(env: NodeJS.ProcessEnv, checked: string):
   out.RYE_TRUSTED_KEYS = keys.filter((k) => !inCheckout("RYE_TRUSTED_KEYS", k)).join(delimiter);
   if (env.RYE_SIGNING_KEY_DIR && inCheckout("RYE_SIGNING_KEY_DIR", env.RYE_SIGNING_KEY_DIR)) delete out.RYE_SIGNING_KEY_DIR;
   return { env: out, refused };
+}
+
+/**
+ * The folders a checkout holding `checked` may fill besides the project: its git working tree and,
+ * always, the project's ancestors up to home or a top-level folder. A `.git` is a file the checkout
+ * carries (an archive can hold one anywhere, a submodule has its own), so it never narrows this.
+ */
+function checkoutAround(checked: string): string[] {
+  const abs = resolve(checked);
+  const project = existsSync(join(abs, MANIFEST)) ? dirname(abs) : existsSync(join(dirname(abs), MANIFEST)) ? dirname(dirname(abs)) : dirname(abs);
+  const tree = workingTreeOf(project);
+  return [...(tree === null ? [] : [tree]), ...checkoutAncestors(project)];
+}
+
+function aroundRefusal(entry: string, around: readonly string[]): string | null {
+  for (const form of new Set([resolve(entry), real(entry)])) {
+    const root = around.find((r) => isInside(form, r));
+    if (root !== undefined) return `it is inside ${root}, which the checkout holding the checked path may fill (its repository, or a folder above the project with no repository marking where the checkout ends)`;
+  }
+  return null;
 }
 
 /** Options shared by the loader and the plugins. */

@@ -11,8 +11,9 @@
  * package.json alias of the requester's package points into, or on NODE_PATH. Each is scanned once,
  * links not followed, with a bound on entries.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { delimiter, dirname, join, resolve, sep } from "node:path";
+import { readRegularText } from "../project/read-regular.js";
 
 /** How many entries one output folder's scan reads at most (a 10k-directive build holds about 21k). */
 export const MAX_SCANNED_ENTRIES = 1_000_000;
@@ -20,8 +21,6 @@ export const MAX_SCANNED_ENTRIES = 1_000_000;
 const MAX_DEPTH = 64;
 /** How many entries of one ancestor are looked at for output folders. */
 const MAX_SIBLINGS = 10_000;
-/** The largest package.json whose aliases are read. */
-const MAX_PACKAGE_JSON = 1 << 20;
 
 function real(path: string): string | null {
   try {
@@ -102,7 +101,8 @@ export class OutputLinks {
       const file = join(d, "package.json");
       let text: string | null = null;
       try {
-        if (statSync(file).isFile() && statSync(file).size <= MAX_PACKAGE_JSON) text = readFileSync(file, "utf8");
+        // A package.json the application's own resolution reads, so a link to it is followed as Node would.
+        text = readRegularText(file, { kind: "config", link: { links: "follow" } });
       } catch {
         text = null;
       }

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { checkoutAncestors } from "../../src/bundle/checkout-ancestors.js";
+import { checkoutAncestors } from "../../src/project/checkout-ancestors.js";
 import { checkoutOf } from "../../src/bundle/checkout.js";
 import { checkoutEnv } from "../../src/bundle/checkout-env.js";
 import { cleanEnv, makeProject, rye, tempDir } from "./helpers.js";

@@ -14,7 +14,9 @@ import { cleanEnv, inject, makeProject, markerRan, node, resignOutput, rye, temp
 const base = tempDir("rye-env-anchors-");
 const project = join(base, "project");
 const marker = join(base, "PWNED");
-const outsidePem = join(base, "outside", "attacker.pem");
+// Outside: a folder of its own. The folders above the project count as checkout (no repository marks where it ends).
+const outsidePem = join(tempDir("rye-env-anchors-outside-"), "attacker.pem");
+const siblingPem = join(base, "sibling", "attacker.pem");
 const victimEnv = cleanEnv({ USER_SPACE: join(base, "victim-home") });
 
 /** What the application does before it loads out/: `late` runs after the loader registered. */
@@ -36,6 +38,8 @@ const DELIVERIES: Record<string, Delivery> = {
   "the caller's environment names a key in the checkout": { env: { RYE_TRUSTED_KEYS: join("@PROJECT@", "keys", "attacker.pem") } },
   "the caller's environment names a signing key folder in the checkout": { env: { RYE_SIGNING_KEY_DIR: join("@PROJECT@", "keys") } },
   "the caller's environment names a key by a relative path": { env: { RYE_TRUSTED_KEYS: "keys/attacker.pem" } },
+  "node --env-file=.env (a key in a folder beside the project, no repository)": { dotenv: `RYE_TRUSTED_KEYS=${siblingPem}`, nodeArgs: ["--env-file=.env"] },
+  "the caller's environment names a key in a folder beside the project (no repository)": { env: { RYE_TRUSTED_KEYS: siblingPem } },
 };
 
 const LOADS: Record<string, { file: string; load: string }> = {
@@ -66,8 +70,9 @@ describe("anchors from the environment: taken once, when the loader starts, and 
     mkdirSync(join(project, "keys"), { recursive: true });
     writeFileSync(join(project, "keys", "attacker.pem"), key.publicPem);
     writeFileSync(join(project, "keys", "public_key.pem"), key.publicPem);
-    mkdirSync(join(base, "outside"), { recursive: true });
     writeFileSync(outsidePem, key.publicPem);
+    mkdirSync(join(base, "sibling"), { recursive: true });
+    writeFileSync(siblingPem, key.publicPem);
     // A user space outside the checkout whose store trusts the key: only the startup environment may name it.
     cpSync(join(attackerHome, ".ai"), join(base, "attacker-space", ".ai"), { recursive: true });
     expect(rye(base, victimEnv, "keys", "generate").status).toBe(0);

@@ -14,7 +14,7 @@
  */
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
-import { accountHome, isInside } from "../project/find-project.js";
+import { accountHome, isInside } from "./find-project.js";
 
 function ownerOf(path: string): number | null {
   try {
