@@ -152,8 +152,9 @@ export type CallerPlaceholders = (template: string) => readonly { start: number;
 /**
  * The rule for every channel at once: when a shell's `-c` script holds an evaluation context whose
  * operand is not a literal, no caller value may reach the script: not spliced into it, not as an
- * argument after it ("$1"), not on its stdin. `templates` are the command and args as the chain
- * wrote them (null for a non-string); `input` is input_data's template.
+ * argument after it ("$1"), not on its stdin. Without such a context, a value that arrives as "$1"
+ * or on stdin is still judged at each use (carried-values.ts). `templates` are the command and args
+ * as the chain wrote them (null for a non-string); `input` is input_data's template.
  */
 export function evaluationSite(templates: readonly (string | null)[], input: string | null, caller: CallerPlaceholders): EvaluationSite | null {
   const launch = walkLaunchers(templates);
