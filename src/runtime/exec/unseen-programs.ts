@@ -38,8 +38,8 @@ export interface Verdict {
  * Data commands that write no file their arguments name. With any other command in the script, the
  * tool's own file could be rewritten before it runs, so the `{tool_path}` exception no longer holds.
  */
-// `read`, `test` and `[` are builtins that set a variable or a status, never a file.
-const READ_ONLY = new Set(["echo", "printf", "cat", "ls", "head", "tail", "wc", "cut", "basename", "dirname", "realpath", "readlink", "stat", "du", "true", "false", "read", "test", "["]);
+// `read`, `test`, `[`, `cd` and `pwd` are builtins that set a variable, a status or the working folder, never a file.
+const READ_ONLY = new Set(["echo", "printf", "cat", "ls", "head", "tail", "wc", "cut", "basename", "dirname", "realpath", "readlink", "stat", "du", "true", "false", "read", "test", "[", "cd", "pwd"]);
 /** Builtins whose arguments are shell code run later: non-literal text there is code the build never saw. */
 const EVALUATORS = new Set(["eval", "trap"]);
 
