@@ -3,7 +3,7 @@ import { refusedPlaceholder } from "../runtime/exec/bind-shell-script.js";
 import { walkLaunchers, type Word } from "../runtime/exec/launchers.js";
 import { classifyScript } from "../runtime/exec/shell-context.js";
 import { scriptPlaceholders } from "../runtime/exec/shell-script.js";
-import { isWholePlaceholder } from "../runtime/exec/spliced-args.js";
+import { isWholePlaceholder, optionArgumentMessage } from "../runtime/exec/spliced-args.js";
 import { launchCode, launchCodeProblem } from "../runtime/exec/launch-code.js";
 import { evaluationSite } from "../runtime/exec/shell-evaluation.js";
 import { stdinRole } from "../runtime/exec/stdin-readers.js";
@@ -33,6 +33,7 @@ export interface SplicedValueReport {
 }
 
 const WORD = /^[\p{L}\p{N}_]+$/u;
+const base = (command: string) => command.slice(command.lastIndexOf("/") + 1);
 // rye's own paths: the tool author's and the installer's text, never a caller's.
 const CONTEXT = new Set(["tool_path", "tool_dir", "tool_parent", "anchor_path", "runtime_lib", "project_path", "user_space", "system_space"]);
 
@@ -55,8 +56,15 @@ export function checkSplicedValues(chain: readonly ChainElement[], config: Reado
     const template = followTemplate(raw, config, {});
     if (scriptIndex >= 0 && k - 1 === scriptIndex) return scriptSites(chain, template, launch.name, fromOutside, report);
     if (isWholePlaceholder(template)) return;
+    // An option word before `--` (or a shell's script): a value spliced into it is the option's argument.
+    const optionWord = k > 0 && template.startsWith("-") && !args.slice(0, k - 1).includes("--") && !(scriptIndex >= 0 && k - 1 > scriptIndex);
     for (const p of scriptPlaceholders(template, (n) => WORD.test(n))) {
       if (p.system === "param" && !fromOutside(p.expr)) continue;
+      const refusal = optionWord ? optionArgumentMessage(base(String(config.command)), template, p) : null;
+      if (refusal) {
+        report.refused.push({ ...site(chain, template, p.start, p.end), message: refusal });
+        continue;
+      }
       const where = k === 0 ? "the command" : `argument ${k} of ${program}${launch.proven ? "" : ` (${launch.reason ?? "not proven"})`}`;
       report.inert.push({ ...site(chain, template, p.start, p.end), where });
     }

@@ -60,3 +60,23 @@ export function operandGrammar(name: string): OperandGrammar | null {
   if (name === "git") return { ends: ["--", "--end-of-options"], plus: false, withArg: null, firstOperandEnds: false };
   return null;
 }
+
+/**
+ * Options whose attached argument (`-t{v}`, `--key={v}`) is data: a separator, a key or field list,
+ * a count, a size, a date, a log format. An option word a value is spliced into is that option's
+ * argument, so it is accepted (inert) only for an option listed here; every other option may take a
+ * program (`sort --compress-program=`, `tar -I`, `rsync -e`), code (`sed -e`), a file of code or
+ * hooks (`git clone --template=`), and refuses a caller's or the environment's value.
+ */
+export const DATA_OPTION_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  sort: ["-t", "-k", "-S", "--field-separator", "--key", "--buffer-size", "--parallel"],
+  cut: ["-d", "-f", "-b", "-c", "--delimiter", "--fields", "--bytes", "--characters", "--output-delimiter"],
+  head: ["-n", "-c", "--lines", "--bytes"],
+  tail: ["-n", "-c", "--lines", "--bytes"],
+  uniq: ["-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"],
+  git: ["--format", "--pretty", "--author", "--committer", "--since", "--until", "--after", "--before", "--max-count", "-n", "--abbrev", "--date"],
+};
+
+/** Whether `option` (`-t`, `--key`) of `program` takes data as its attached argument. */
+export const takesDataArgument = (program: string, option: string): boolean =>
+  Object.hasOwn(DATA_OPTION_ARGUMENTS, program) && DATA_OPTION_ARGUMENTS[program]!.includes(option);

@@ -9,6 +9,7 @@ import { envValue, followTemplate } from "./bind-script-args.js";
 import type { EnvMap } from "./expand-env.js";
 import { inertProblem } from "./inert.js";
 import { isPathArgument, pathValueProblem } from "./path-values.js";
+import { takesDataArgument } from "./program-grammars.js";
 import { scriptPlaceholders, type ScriptPlaceholder } from "./shell-script.js";
 
 /** How to look up a placeholder's value and whether it came from outside the chain. */
@@ -51,13 +52,51 @@ export function splicedPlaceholders(template: string, known: (name: string) => b
 export function splicedValueProblem(program: string, skip: number, v: SplicedValues): string | null {
   const templates: [string, unknown][] = [["the command", v.chainConfig.command]];
   const args = Array.isArray(v.chainConfig.args) ? v.chainConfig.args : [];
-  args.forEach((a, i) => i !== skip && templates.push([`argument ${i + 1} of ${program}`, a]));
-  for (const [where, raw] of templates) {
+  // Words the program reads as options: before a literal `--`, and before a shell's script.
+  const ended = (i: number) => (skip >= 0 && i > skip) || args.slice(0, i).includes("--");
+  const options: boolean[] = [false];
+  args.forEach((a, i) => {
+    if (i === skip) return;
+    templates.push([`argument ${i + 1} of ${program}`, a]);
+    options.push(!ended(i));
+  });
+  for (const [k, [where, raw]] of templates.entries()) {
     if (typeof raw !== "string") continue;
-    const problem = templateProblem(followTemplate(raw, v.chainConfig, v.callerParams), where, v);
+    const template = followTemplate(raw, v.chainConfig, v.callerParams);
+    const problem = (options[k] ? optionWordProblem(program, template, v) : null) ?? templateProblem(template, where, v);
     if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * A caller's or the environment's value spliced into an option word (`--name={v}`, `-X{v}`) is that
+ * option's argument: refused unless the program's grammar lists the option as taking data
+ * (program-grammars.ts), whatever the value's characters. One letter is a whole program (`sh`) or a
+ * whole sed script (`e`). The message, or null.
+ */
+export function optionWordProblem(program: string, template: string, v: Pick<SplicedValues, "fromCaller" | "param">): string | null {
+  if (!template.startsWith("-") || isWholePlaceholder(template)) return null;
+  const outside = splicedPlaceholders(template, (name) => v.param(name) !== undefined).find((p) => p.system === "env" || v.fromCaller(p.expr));
+  if (!outside) return null;
+  return optionArgumentMessage(program, template, outside);
+}
+
+/** The option a spliced placeholder is the argument of, or null when the word is not one readable option. */
+function optionOf(template: string, at: number): string | null {
+  const head = template.slice(0, at);
+  const long = /^(--[A-Za-z0-9][A-Za-z0-9-]*)=/.exec(head);
+  if (long) return long[1]!;
+  return /^-[A-Za-z0-9]$/.test(head) ? head : null;
+}
+
+/** The refusal of a value spliced into an option word, at build and at run; null when the option takes data. */
+export function optionArgumentMessage(program: string, template: string, p: { start: number; end: number }): string | null {
+  const option = optionOf(template, p.start);
+  if (option !== null && takesDataArgument(program, option)) return null;
+  const raw = template.slice(p.start, p.end);
+  const what = option === null ? `the option word ${JSON.stringify(template)}, which rye cannot read as one option` : `${program}'s option ${option}`;
+  return `placeholder '${raw}' is spliced into ${what}, so its value is that option's argument, which may name a program, code or a file of code (sort --compress-program=, sed -e, git clone --template=); refused whatever its characters. Pass the value as a whole argument after "--" to a program that reads it as data, or offer fixed choices as literal options in the tool`;
 }
 
 function templateProblem(template: string, where: string, v: SplicedValues): string | null {
