@@ -5,7 +5,9 @@
 //   stdin  input_data: the stdin rule (stdin-readers.ts);
 //   env    the config's `env`: never a caller's value. Its reader is unseen, a variable can choose
 //          code (PATH, BASH_ENV, LD_PRELOAD, PYTHONPATH), and a shell's arithmetic evaluates one;
-//   cwd    the kernel reads it as a path, never as code: data.
+//   cwd    never a caller's value (caller-params.ts): programs load code from the folder they start
+//          in (git reads a repository's config there, python -c imports from it, relative names
+//          resolve against it), so the working directory is the tool's own.
 import { valueSeal } from "./seal-values.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { pyTypeName } from "./substitute-params.js";
