@@ -26,10 +26,10 @@ export const TARGETS = {
   "src/runtime/exec/inert.ts": ["test/mutation/bind-shell-script.test.ts"],
   // Class 1: the binder's proof: the launcher walk and the shell reader's roles.
   "src/runtime/exec/launchers.ts": ["test/mutation/launchers.test.ts", "test/mutation/launchers-grammar.test.ts"],
-  "src/runtime/exec/shell-context.ts": ["test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
+  "src/runtime/exec/shell-context.ts": ["test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts", "test/mutation/shell-context-carried.test.ts", "test/mutation/shell-carried-uses.test.ts"],
   "src/runtime/exec/data-commands.ts": ["test/mutation/data-commands.test.ts", "test/mutation/shell-context.test.ts"],
   "src/runtime/exec/shell-options.ts": ["test/mutation/shell-options.test.ts"],
-  "src/runtime/exec/shell-lexer.ts": ["test/mutation/shell-lexer.test.ts", "test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts"],
+  "src/runtime/exec/shell-lexer.ts": ["test/mutation/shell-lexer.test.ts", "test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts", "test/mutation/shell-context-carried.test.ts", "test/mutation/shell-carried-uses.test.ts"],
   // Class 1: the value channels: a caller's value sealed whole, the channels put back and checked, paths by content.
   "src/runtime/exec/seal-values.ts": ["test/mutation/seal-values.test.ts", "test/mutation/value-channels.test.ts"],
   "src/runtime/exec/value-channels.ts": ["test/mutation/value-channels.test.ts", "test/mutation/seal-values.test.ts"],
