@@ -19,7 +19,8 @@ const NODE = process.execPath;
 
 const root = tempDir("rye-bundle-run-");
 const template = join(root, "template");
-const home = join(root, "home");
+// The user space in a folder of its own: the folders above a project count as its checkout, .git or not.
+const home = tempDir("rye-bundle-run-home-");
 const key = join(home, ".ai", "config", "keys", "signing", "public_key.pem");
 const baseEnv = () => ({ PATH: process.env.PATH ?? "", HOME: home, USER_SPACE: home, RYE_TRUSTED_KEYS: key });
 
