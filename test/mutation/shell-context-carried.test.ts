@@ -53,6 +53,7 @@ describe("[ and test: an operand counted next to a literal operator is one strin
     expect(reasons(`[ "$*" = x ]`)).toEqual([notData("[")]);
     expect(reasons(`[ -n "$@" ]`)).toEqual([notData("[")]);
     expect(roles(`[ "$1" = "$@" ]`)).toEqual(["full", "inert"]);
+    expect(reasons(`[ "$1$@" = x ]`)).toEqual([notData("["), notData("[")]);
   });
 
   it("a [ with no words after it is read without failing", () => {
@@ -78,6 +79,10 @@ describe("a whole double-quoted expansion as an operand a program's grammar read
   it("a program whose grammar rye does not know keeps the inert role", () => {
     expect(reasons(`foo "$1"`)).toEqual([notData("foo")]);
     expect(reasons(`foo -- "$1"`)).toEqual([notData("foo")]);
+  });
+
+  it("a nested shell's operands stay refused: the value is a positional parameter of a script read apart", () => {
+    expect(reasons(`sh -c 'printf %s "$1"' sh "$1"`)).toEqual(["as an argument of a nested shell (sh)"]);
   });
 
   it("the same operand as a placeholder is judged by the argv rule, not here", () => {
