@@ -1,7 +1,7 @@
 // Real projects, real processes: the victim's machine, an attacker's key, payloads that leave a marker.
 import { spawnSync } from "node:child_process";
 import { sign } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -139,3 +139,24 @@ export function writeApp(project: string, name = "app.mjs"): string {
 
 
 export { dirname };
+
+/** Replaces the file `at` by a symbolic link to `target`; returns the undo, which puts the bytes back. */
+export function replaceFileWithLink(at: string, target: string): () => void {
+  const saved = readFileSync(at);
+  rmSync(at);
+  symlinkSync(target, at);
+  return () => {
+    rmSync(at);
+    writeFileSync(at, saved);
+  };
+}
+
+/** Replaces the folder `at` by a symbolic link to `target`; returns the undo. */
+export function replaceFolderWithLink(at: string, target: string): () => void {
+  renameSync(at, `${at}.saved`);
+  symlinkSync(target, at, "dir");
+  return () => {
+    rmSync(at);
+    renameSync(`${at}.saved`, at);
+  };
+}

@@ -3,11 +3,11 @@
 // "exports", and NODE_PATH. No request names out/, so only the rule on the target's side holds: a
 // file that a link inside an output folder leads to is never loaded, by any name. Each alias × load
 // path × kind of link is refused, naming the link, and the payload's marker is never written.
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, makeProject, markerRan, node, payload, rye, tempDir } from "./helpers.js";
+import { cleanEnv, makeProject, markerRan, node, payload, replaceFileWithLink, replaceFolderWithLink, rye, tempDir } from "./helpers.js";
 
 const MODULE = "directives/examples/greet.js";
 const RENDER = `JSON.stringify(g.render({ name: "Ada" }))`;
@@ -47,25 +47,8 @@ describe("a link inside an output folder is refused when reached through an alia
     "a linked folder on the path": () => folderLink(join(project, "out", "directives", "examples"), join(outside, "examples")),
   };
 
-  function fileLink(target: string): () => void {
-    const at = join(project, "out", MODULE);
-    const saved = readFileSync(at);
-    rmSync(at);
-    symlinkSync(target, at);
-    return () => {
-      rmSync(at);
-      writeFileSync(at, saved);
-    };
-  }
-
-  function folderLink(at: string, target: string): () => void {
-    renameSync(at, `${at}.saved`);
-    symlinkSync(target, at, "dir");
-    return () => {
-      rmSync(at);
-      renameSync(`${at}.saved`, at);
-    };
-  }
+  const fileLink = (target: string) => replaceFileWithLink(join(project, "out", MODULE), target);
+  const folderLink = replaceFolderWithLink;
 
   beforeAll(() => {
     const built = rye(project, env, "build");

@@ -2,10 +2,10 @@
 // the loader sees the link's TARGET, which may lie outside every output folder and carry no rye mark.
 // Each way of loading the module (rows) is tried with each kind of link (kinds): the untouched build
 // loads; every link is refused, naming the link, and the payload's marker is never written.
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cleanEnv, makeProject, markerRan, node, payload, rye, tempDir } from "./helpers.js";
+import { cleanEnv, makeProject, markerRan, node, payload, replaceFileWithLink, replaceFolderWithLink, rye, tempDir } from "./helpers.js";
 
 const MODULE = "directives/examples/greet.js";
 const RENDER = `JSON.stringify(g.render({ name: "Ada" }))`;
@@ -48,23 +48,10 @@ describe("a module of an output folder replaced by a symbolic link is refused on
 
   function fileLink(out: string, target: (at: string) => string): () => void {
     const at = join(out, MODULE);
-    const saved = readFileSync(at);
-    rmSync(at);
-    symlinkSync(target(at), at);
-    return () => {
-      rmSync(at);
-      writeFileSync(at, saved);
-    };
+    return replaceFileWithLink(at, target(at));
   }
 
-  function folderLink(at: string, target: string): () => void {
-    renameSync(at, `${at}.saved`);
-    symlinkSync(target, at, "dir");
-    return () => {
-      rmSync(at);
-      renameSync(`${at}.saved`, at);
-    };
-  }
+  const folderLink = replaceFolderWithLink;
 
   beforeAll(() => {
     const built = rye(project, env, "build");
