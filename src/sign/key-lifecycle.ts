@@ -23,16 +23,17 @@ export interface KeyLimit {
   reason?: string;
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Milliseconds of an ISO time (a bare date is midnight UTC), or NaN. Accepts smol-toml's date objects too. */
+/**
+ * Milliseconds of an ISO time, or NaN. A bare date is midnight UTC: ECMAScript reads its date-only
+ * forms as UTC (and forms with a time but no offset as local time). Accepts smol-toml's date objects too.
+ */
 export function timeOf(value: unknown): number {
   if (value instanceof Date) return value.getTime();
   if (typeof value === "object" && value !== null && typeof (value as { toISOString?: unknown }).toISOString === "function") {
     return Date.parse(String((value as { toISOString(): string }).toISOString()));
   }
   if (typeof value !== "string") return Number.NaN;
-  return Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value);
+  return Date.parse(value);
 }
 
 /** `2026-05-01T00:00:00Z` for a time in ms (seconds precision, as signature timestamps). */

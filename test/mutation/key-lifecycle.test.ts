@@ -75,6 +75,18 @@ describe("keyRefusal", () => {
   const at = (iso: string) => new Date(iso);
   const limit = (kind: KeyLimit["kind"], when: string | null, extra: Partial<KeyLimit> = {}): KeyLimit => ({ kind, at: when, entry: "t.toml", ...extra });
 
+  test("an entry that cannot be read refuses its key, before any time limit is looked at", () => {
+    const refused = limit("refused", null, { reason: "was changed after it was signed" });
+    expect(keyRefusal(FP, [refused], at("2026-01-01T00:00:00Z"))).toBe(
+      `Key ${FP} is refused: its trust entry t.toml was changed after it was signed, so whether it revokes or limits the key cannot be told; nothing the key signed is accepted until the entry is fixed or removed`,
+    );
+    expect(keyRefusal(FP, [limit("refused", null)], at("2026-01-01T00:00:00Z"))).toMatch(/^Key [0-9a-f]+ is refused: its trust entry t\.toml cannot be read, so/);
+    // A limit that does not apply yet does not hide the refusal behind it.
+    expect(keyRefusal(FP, [limit("expires", "2099-01-01T00:00:00Z"), refused], at("2026-01-01T00:00:00Z"))).toMatch(/is refused: its trust entry t\.toml was changed/);
+    // A revocation still says revoked.
+    expect(keyRefusal(FP, [refused, limit("revoked", null)], at("2026-01-01T00:00:00Z"))).toMatch(/is revoked by the trust entry/);
+  });
+
   test("no limits, or none that applies, is no refusal", () => {
     expect(keyRefusal(FP, undefined, at("2026-01-01T00:00:00Z"))).toBeNull();
     expect(keyRefusal(FP, [], at("2026-01-01T00:00:00Z"))).toBeNull();
