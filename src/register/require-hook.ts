@@ -16,7 +16,7 @@ import { dirname, extname, resolve as resolvePath } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { IntegrityError } from "../verify/integrity-error.js";
 import type { OutputGuard } from "../verify/output-guard.js";
-import { moduleSyntax } from "./import-specifiers.js";
+import { moduleSyntax, type ModuleSyntax } from "./import-specifiers.js";
 import { formatOf, packageTypeOf, type ModuleFormat } from "./module-format.js";
 import { requestedPath } from "./requested-path.js";
 
@@ -55,6 +55,17 @@ interface ReadFile {
   text: string;
   output: boolean;
   format: ModuleFormat;
+  /** Its imports and whether it has module syntax, parsed at most once (syntaxOf). */
+  syntax?: ModuleSyntax;
+}
+
+function syntaxOf(file: ReadFile): ModuleSyntax {
+  return (file.syntax ??= moduleSyntax(file.text, file.path));
+}
+
+/** Node's format for `file` as rye reads it: the package scope's type, else its syntax. */
+function formatFor(file: ReadFile): ModuleFormat {
+  return formatOf(file.path, () => packageTypeOf(file.path), () => syntaxOf(file).hasModuleSyntax);
 }
 
 export class RequireVerifier {
@@ -77,10 +88,9 @@ export class RequireVerifier {
   read(path: string): ReadFile {
     const bytes = this.guard.read(path);
     const output = this.guard.check(path, bytes) !== undefined;
-    const text = decoder.decode(bytes);
-    let syntax: boolean | undefined;
-    const format = formatOf(path, () => packageTypeOf(path), () => (syntax ??= moduleSyntax(text, path).hasModuleSyntax));
-    return { path, text, output, format };
+    const file: ReadFile = { path, text: decoder.decode(bytes), output, format: "commonjs" };
+    file.format = formatFor(file);
+    return file;
   }
 
   /** The `_extensions` handler: evaluates verified output from the bytes checked, anything else as Node would. */
@@ -110,7 +120,8 @@ export class RequireVerifier {
     if (this.vouched.has(filename)) return;
     // Not output: its text is the hook's to choose, but the output it imports is still linked by Node.
     const output = this.guard.check(filename, text) !== undefined;
-    const file: ReadFile = { path: filename, text, output, format: format === "module" || format === "commonjs" ? format : formatOf(filename, () => packageTypeOf(filename), () => moduleSyntax(text, filename).hasModuleSyntax) };
+    const file: ReadFile = { path: filename, text, output, format: "commonjs" };
+    file.format = format === "module" || format === "commonjs" ? format : formatFor(file);
     if (!mayBeModule(file) || !process.features.require_module) return;
     this.walk(file, new Set([filename]), module);
     this.done.add(filename);
@@ -123,7 +134,7 @@ export class RequireVerifier {
   private walk(file: ReadFile, stack: Set<string>, parent: CjsModule): void {
     // Node resolves a module's imports from its real path (links resolved), unless told to keep them.
     const parentUrl = pathToFileURL(PRESERVE_SYMLINKS ? file.path : real(file.path)).href;
-    for (const specifier of moduleSyntax(file.text, file.path).imports) {
+    for (const specifier of syntaxOf(file).imports) {
       if (isBuiltin(specifier)) continue;
       // Unresolvable: this throws, as Node's linking would, before anything runs.
       const url = this.resolve(specifier, parentUrl);
@@ -238,7 +249,7 @@ function checkRequest(guard: OutputGuard, request: string, parent: CjsModule | u
  * guessed: walking a file Node then loads as CommonJS compiles nothing it would not have loaded.
  */
 function mayBeModule(file: ReadFile): boolean {
-  return file.format === "module" || moduleSyntax(file.text, file.path).hasModuleSyntax;
+  return file.format === "module" || syntaxOf(file).hasModuleSyntax;
 }
 
 let installed: RequireVerifier | undefined;

@@ -211,7 +211,11 @@ export class OutputGuard {
    */
   checkNotLinked(path: string, requester: string | null = null): void {
     const file = real(path);
-    if (this.outputFolderOf(file) !== null) return;
+    if (this.outputFolderOf(file) === null) this.refuseLinkTarget(file, requester);
+  }
+
+  /** `checkNotLinked` for `file`, a real path already known to lie outside every output folder. */
+  private refuseLinkTarget(file: string, requester: string | null): void {
     const link = this.links.linkTo(file, requester === null ? [this.cwd] : [dirname(requester), this.cwd]);
     if (link === null) return;
     throw new IntegrityError(link, `${file} is the target of ${link}, a link inside a build output folder: a module of a build is loaded only from that folder, verified, never through a link by any name (a path, an alias, NODE_PATH), so it does not run`);
@@ -280,15 +284,16 @@ export class OutputGuard {
    * is refused before anything of the folder is read or resolved. Returns the folder, or null.
    */
   beforeRead(path: string): string | null {
-    const dir = this.outputFolderOf(real(path));
+    const file = real(path);
+    const dir = this.outputFolderOf(file);
     if (dir === null) {
-      this.checkNotLinked(path);
+      this.refuseLinkTarget(file, null);
       return null;
     }
     try {
       this.folder(dir);
     } catch (e) {
-      throw new IntegrityError(relative(dir, real(path)).split(sep).join("/"), (e as Error).message);
+      throw new IntegrityError(relative(dir, file).split(sep).join("/"), (e as Error).message);
     }
     return dir;
   }
