@@ -112,9 +112,8 @@ function checkEnvValues(chain: readonly ChainElement[], fromOutside: (name: stri
       for (const p of scriptPlaceholders(template, (n) => WORD.test(n))) {
         // `${home}` is RYE4008's mistake (a lower-case variable), reported there once.
         if (p.system !== "param" || !fromOutside(p.expr) || template[p.start - 1] === "$") continue;
-        const raw = template.slice(p.start, p.end);
-        const lineStart = template.lastIndexOf("\n", p.start - 1) + 1;
-        report.refused.push({ element, raw, context: template.slice(lineStart, p.end), message: envFillMessage(raw, name) });
+        const at = { element, ...spanText(template, p.start, p.end) };
+        report.refused.push({ ...at, message: envFillMessage(at.raw, name) });
       }
     }
   });
@@ -199,8 +198,13 @@ function scriptSites(chain: readonly ChainElement[], template: string, shell: st
 }
 
 function site(chain: readonly ChainElement[], template: string, start: number, end: number): PlaceholderSite {
+  return { element: writer(chain, template), ...spanText(template, start, end) };
+}
+
+/** A placeholder's text and its line of the template up to it (how the build finds it in the file). */
+function spanText(template: string, start: number, end: number): { raw: string; context: string } {
   const lineStart = template.lastIndexOf("\n", start - 1) + 1;
-  return { element: writer(chain, template), raw: template.slice(start, end), context: template.slice(lineStart, end) };
+  return { raw: template.slice(start, end), context: template.slice(lineStart, end) };
 }
 
 /** The element that wrote a template: the nearest to the tool whose config holds it. */
