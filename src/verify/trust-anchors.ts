@@ -15,7 +15,7 @@ import { fingerprint, publicKeyPem, TRUST_DIRS, userSpace } from "../sign/keys.j
 import { authenticate, judgeEntryText } from "../sign/trust-entry.js";
 import { createTrustStore, loadTrustStore, type TrustedKey, type TrustStore, type UnreadableEntry } from "../sign/trust-store.js";
 import { readRegularText } from "../project/read-regular.js";
-import { userSpaceRefusal } from "./user-space-refusal.js";
+import { OUTSIDE_ADVICE, userSpaceRefusal } from "./user-space-refusal.js";
 
 export { userSpaceRefusal };
 
@@ -119,7 +119,7 @@ export function userSpaceSigningKey(space: string, env: NodeJS.ProcessEnv, warni
 /** The user space a check of `checkedPath` would read, and why it refuses it (null when it does not: see `userSpaceRefusal`). */
 export function userSpaceFor(checkedPath: string, env: NodeJS.ProcessEnv, cwd: string): { space: string; refusal: string | null } {
   const space = resolve(cwd, userSpace(env));
-  return { space, refusal: userSpaceRefusal(space, resolve(cwd, checkedPath), Boolean(env.USER_SPACE)) };
+  return { space, refusal: userSpaceRefusal(space, resolve(cwd, checkedPath), Boolean(env.USER_SPACE), { cwd }) };
 }
 
 /** The trust anchors for checking `checkedPath` (an output folder or a bundle). */
@@ -133,7 +133,7 @@ export function loadTrustAnchors(options: TrustAnchorOptions): TrustAnchors {
   const { space, refusal } = userSpaceFor(options.checkedPath, env, cwd);
   if (refusal) {
     consulted.push(`user space ${space} (refused: ${refusal})`);
-    warnings.push(`The user space ${space} is not used to verify ${options.checkedPath}: ${refusal}. Pin keys with --trusted-key or RYE_TRUSTED_KEYS.`);
+    warnings.push(`The user space ${space} is not used to verify ${options.checkedPath}: ${refusal}. To verify with it, ${OUTSIDE_ADVICE}.`);
   } else {
     keys.push(...userSpaceSigningKey(space, env, warnings, consulted));
     // Read as the original reads a space's store: each key file's own signature line is checked too.

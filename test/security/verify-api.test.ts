@@ -16,8 +16,20 @@ describe("userSpaceRefusal", () => {
   mkdirSync(join(repo, "app", "out"), { recursive: true });
   const out = join(repo, "app", "out");
 
-  test("a home folder above the project's repository vouches", () => {
-    expect(userSpaceRefusal(home, out)).toBeNull();
+  test("a home folder above the project's repository vouches only when it is this account's home", () => {
+    expect(userSpaceRefusal(home, out, true, { home })).toBeNull();
+    expect(userSpaceRefusal(home, out, false, { home })).toBeNull();
+    // Any other folder above the project may be the root of the checkout, .git below it or not.
+    expect(userSpaceRefusal(home, out, true, { home: null })).toMatch(/a folder above .* no marker in the tree/);
+    expect(userSpaceRefusal(join(home, "code"), out, true, { home })).toMatch(/a folder above/);
+  });
+  test("the working directory's checkout counts, unless it is the account's home or above it", () => {
+    const elsewhere = join(base, "elsewhere");
+    mkdirSync(join(elsewhere, "w", "sub"), { recursive: true });
+    expect(userSpaceRefusal(join(elsewhere, "w"), out, true, { home, cwd: join(elsewhere, "w", "sub") })).toMatch(/a folder above the working directory/);
+    expect(userSpaceRefusal(join(elsewhere, "w", "sub"), out, true, { home, cwd: join(elsewhere, "w", "sub") })).toMatch(/inside the working directory/);
+    expect(userSpaceRefusal(home, out, true, { home, cwd: home })).toBeNull();
+    expect(userSpaceRefusal(home, out, true, { home, cwd: base })).toBeNull();
   });
   test("the checked folder, a folder inside it, or the project holding it does not", () => {
     expect(userSpaceRefusal(out, out)).toMatch(/inside the checked path/);
@@ -32,7 +44,7 @@ describe("userSpaceRefusal", () => {
   test("a bundle's folder and, for a bundle inside an output folder, the project above it", () => {
     writeFileSync(join(out, "manifest.json"), "{}");
     expect(userSpaceRefusal(join(repo, "app"), join(out, "bundle.mjs"))).toMatch(/the project that holds/);
-    expect(userSpaceRefusal(home, join(out, "bundle.mjs"))).toBeNull();
+    expect(userSpaceRefusal(home, join(out, "bundle.mjs"), true, { home })).toBeNull();
   });
   test("an out link into another folder is judged both as named and as resolved", () => {
     const project = join(base, "p2");
@@ -45,7 +57,8 @@ describe("userSpaceRefusal", () => {
 describe("loadTrustAnchors", () => {
   test("reads pinned keys, this machine's key and the user space's store; never the project's", () => {
     const base = tempDir();
-    const home = join(base, "home");
+    // In a tree of its own: a folder beside the project, under the same temporary folder, is a folder of its checkout.
+    const home = join(tempDir(), "home");
     const project = join(base, "project");
     mkdirSync(join(project, "out"), { recursive: true });
     const mine = generateKeyPair();
