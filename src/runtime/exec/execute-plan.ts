@@ -4,6 +4,7 @@ import { argsShapeProblem, callerParamsProblem } from "./caller-params.js";
 import { buildExecutionConfig, toolParams } from "./execution-config.js";
 import { pyJsonDumps } from "../py-json.js";
 import { sealAll, valueSeal } from "./seal-values.js";
+import { textSeal } from "./seal-text.js";
 import { executePrimitive } from "./execute-primitive.js";
 import type { Execa } from "./run-process.js";
 import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
@@ -157,12 +158,16 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
     const seal = valueSeal();
     const sealed = sealAll(seal, prepared.parameters);
     const paramsJson = seal.seal(pyJsonDumps(toolParams(prepared.parameters, { ...plan.config, ...prepared.parameters }))) as string;
-    const config = buildExecutionConfig(plan.config, prepared.env, sealed, sealAll(seal, paths), { shellQuote: options.shellQuote === true, paramsJson });
+    // An environment variable's text is a value too: what `${VAR}` puts in is sealed at pass 1 and
+    // at stage 1, and `texts.restore` puts back both kinds of token.
+    const texts = textSeal(seal);
+    const config = buildExecutionConfig(plan.config, prepared.env, sealed, sealAll(seal, paths), { shellQuote: options.shellQuote === true, paramsJson, seal: texts.seal });
     if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
     Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
     if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };
     const result = await executePrimitive(config, { ...config, ...sealed }, {
-      restore: seal.restore,
+      restore: texts.restore,
+      seal: texts.seal,
       osEnv: prepared.osEnv,
       maxOutputBytes: options.maxOutputBytes,
       execa: options.execa,

@@ -1,6 +1,6 @@
 import { PyFloat } from "../pystr.js";
 import { bindScriptArgs, scriptSource } from "./bind-script-args.js";
-import type { EnvMap } from "./expand-env.js";
+import type { EnvMap, SealText } from "./expand-env.js";
 import { runProcess, type Execa, type ProcessResult } from "./run-process.js";
 import { shellName } from "./shell-script.js";
 import { splicedValueProblem } from "./spliced-args.js";
@@ -29,6 +29,8 @@ export interface PrimitiveOptions {
   script?: ScriptBinding | null;
   /** Puts caller values sealed for templating back (seal-values.ts). */
   restore?: <T>(value: T) => T;
+  /** Seals the text stage 1 puts in, with the seal `restore` opens, so stage 2 never reads it. */
+  seal?: SealText;
 }
 
 const CONFIG_KEYS = new Set(["command", "args"]);
@@ -63,7 +65,7 @@ export async function executePrimitive(
   const restore = options.restore ?? (<T>(v: T): T => v);
   try {
     const opened = options.restore ? openWholeFields(config, options.restore) : { config, restore };
-    t = restoreChannels(templateExecStages(opened.config, params, options.osEnv), opened.restore);
+    t = restoreChannels(templateExecStages(opened.config, params, options.osEnv, options.seal), opened.restore);
   } catch (e) {
     return failure(e instanceof Error ? e.message : String(e), started);
   }

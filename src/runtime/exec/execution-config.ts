@@ -1,6 +1,6 @@
 import { pyJsonDumps } from "../py-json.js";
 import { pyStrip } from "../pystr.js";
-import { defineKey, isPlainObject } from "./expand-env.js";
+import { defineKey, isPlainObject, type EnvPassOptions } from "./expand-env.js";
 import type { Env } from "./resolve-env.js";
 import { templateConfig } from "./substitute-params.js";
 
@@ -44,7 +44,7 @@ export function buildExecutionConfig(
   resolvedEnv: Env,
   parameters: Readonly<Record<string, unknown>>,
   paths: ExecutorPaths,
-  options: { shellQuote: boolean; paramsJson?: string },
+  options: EnvPassOptions & { paramsJson?: string },
 ): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(chainConfig)) defineKey(config, k, v);
