@@ -9,7 +9,9 @@
  * dependency, makes it one the bundle may not leave external.
  */
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { isBuiltin } from "node:module";
+import { basename, dirname, join, resolve } from "node:path";
+import { IntegrityError } from "../verify/integrity-error.js";
 import { readRegularText } from "../project/read-regular.js";
 import type { OutputGuard } from "../verify/output-guard.js";
 
@@ -114,5 +116,40 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** An import a bundle leaves to be resolved where it runs: the emitted file holding it, and the specifier. */
+export interface ExternalImport {
+  file: string;
+  source: string;
+}
+
+/** A Rollup or Rolldown output bundle (the part read here). */
+type RollupBundle = Record<string, { type: string; fileName: string; imports?: readonly string[]; dynamicImports?: readonly string[] }>;
+
+/** The imports of a Rollup or Rolldown bundle that name no file of the bundle: what it leaves external. */
+export function externalsOf(bundle: RollupBundle): ExternalImport[] {
+  return Object.values(bundle).flatMap((item) =>
+    item.type !== "chunk" ? [] : [...(item.imports ?? []), ...(item.dynamicImports ?? [])].filter((s) => !(s in bundle)).map((source) => ({ file: item.fileName, source })),
+  );
+}
+
+/**
+ * Refuses a bundle that leaves external a package holding build output (in its own files or in a
+ * package it depends on): Node loads it where the bundle runs, from `dir` (or the project `root`),
+ * with no check at all. Which file of the package is loaded does not matter: it is the package.
+ * `fix` names, for the message, how this bundler is told to bundle the package instead.
+ */
+export function checkExternals(packages: PackageOutput, dir: string, root: string, externals: readonly ExternalImport[], fix: (name: string) => string): void {
+  for (const { file, source } of externals) {
+    const name = isBuiltin(source) ? null : packageNameOf(source);
+    if (name === null) continue;
+    for (const from of new Set([resolve(root, dir), root])) {
+      const folder = packageFolderFrom(from, name);
+      const output = folder === null ? null : packages.of(folder);
+      if (output === null) continue;
+      throw new IntegrityError(output, `${file} leaves "${source}" external, and its package ${folder} (or a package it depends on) holds build output (${output}): Node would load that output where the bundle runs, without any check, so the build is refused\n  Fix: bundle the dependency (${fix(name)}): every file of it the bundle holds is then verified`);
+    }
   }
 }

@@ -30,7 +30,7 @@ import { registerVerifier } from "../register/register-verifier.js";
 import { markRunnerVerified } from "../register/runner-verified.js";
 import { IntegrityError } from "../verify/integrity-error.js";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
-import { PackageOutput, packageFolderFrom, packageNameOf } from "./package-output.js";
+import { checkExternals, externalsOf, PackageOutput } from "./package-output.js";
 import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
 import { guardOptimizers, type OptimizerConfig } from "./vite-optimizers.js";
 
@@ -129,27 +129,6 @@ function checkBundle(guard: OutputGuard, root: string, bundle: Record<string, Bu
     for (const id of [item.facadeModuleId, ...(item.moduleIds ?? [])]) {
       if (!id || !isOutputFile(guard, id) || verified.has(realpathSync(id.split("?")[0]!))) continue;
       throw new IntegrityError(id, `${id} is build output that reached ${item.fileName} without being verified by the rye-build/vite load hook, so the build is refused`);
-    }
-  }
-}
-
-/**
- * Refuses a bundle that leaves external a package holding build output (in its own files or in a
- * package it depends on): Node loads it where the bundle runs, from `dir` (or the project `root`),
- * with no check at all. Which file of the package is loaded does not matter: it is the package.
- */
-function checkExternals(packages: PackageOutput, dir: string, root: string, bundle: Record<string, BundleItem>): void {
-  for (const item of Object.values(bundle)) {
-    if (item.type !== "chunk") continue;
-    for (const source of [...(item.imports ?? []), ...(item.dynamicImports ?? [])]) {
-      const name = source in bundle || isBuiltin(source) ? null : packageNameOf(source);
-      if (name === null) continue;
-      for (const from of new Set([resolve(root, dir), root])) {
-        const folder = packageFolderFrom(from, name);
-        const output = folder === null ? null : packages.of(folder);
-        if (output === null) continue;
-        throw new IntegrityError(output, `${item.fileName} leaves "${source}" external, and its package ${folder} (or a package it depends on) holds build output (${output}): Node would load that output where the bundle runs, without any check, so the build is refused\n  Fix: bundle the dependency (for an SSR build, add "${name}" to ssr.noExternal): every file of it the bundle holds is then verified`);
-      }
     }
   }
 }
@@ -253,7 +232,7 @@ export function ryeVerify(options: GuardOptions = {}, separateBundles = true): R
     },
     generateBundle(output, bundle) {
       checkBundle(guardOf(), root, bundle, verified);
-      checkExternals(packagesOf(), output.dir ?? (output.file ? dirname(output.file) : root), root, bundle);
+      checkExternals(packagesOf(), output.dir ?? (output.file ? dirname(output.file) : root), root, externalsOf(bundle), (name) => `for an SSR build, add "${name}" to ssr.noExternal`);
     },
   };
 }

@@ -37,11 +37,36 @@ await b.write({ file: "dist-rollup/app.mjs", format: "es", inlineDynamicImports:
 `;
 
 /** webpack and Rspack share one configuration: an ES module bundle for Node, no cache, nothing emitted on errors. */
-export const WEBPACK_LIKE = (imports: string, outDir: string) => `${imports}
-const config = { mode: "none", context: process.cwd(), entry: "./app.mjs", target: "node", cache: false,
+export const WEBPACK_LIKE = (imports: string, outDir: string, entry = "app.mjs", externals: string[] = []) => `${imports}
+const kept = ${JSON.stringify(externals)};
+const config = { mode: "none", context: process.cwd(), entry: "./${entry}", target: "node", cache: false,
   output: { path: process.cwd() + "/${outDir}", filename: "app.mjs", module: true, library: { type: "module" }, chunkFormat: "module" },
-  experiments: { outputModule: true }, externalsType: "module", externals: [({ request }, cb) => (request.startsWith("node:") ? cb(null, "module " + request) : cb())],
+  experiments: { outputModule: true }, externalsType: "module", externals: [({ request }, cb) => (request.startsWith("node:") || kept.includes(request) ? cb(null, "module " + request) : cb())],
   plugins: [ryeVerify()], optimization: { splitChunks: false, emitOnErrors: false } };
 const stats = await new Promise((ok, fail) => bundler(config, (e, s) => (e ? fail(e) : ok(s))));
 if (stats.hasErrors()) { console.error(stats.toString("errors-only")); process.exit(1); }
+`;
+
+/**
+ * Rollup with `plugin` (an expression; the verifying one by default) and, when `nodeResolve`, a small
+ * resolver standing in for @rollup/plugin-node-resolve: a relative request is resolved as Node's
+ * require.resolve does (a folder through its package.json "main", then index.js). Rollup leaves a bare
+ * import it cannot resolve external, with a warning only.
+ */
+export const ROLLUP_WITH = (input: string, file: string, opts: { nodeResolve?: boolean; plugin?: string } = {}) => `import { rollup } from "rollup";
+import { createRequire } from "node:module";
+import { ryeVerify } from "rye-build/rollup";
+const nodeResolve = { name: "node-style-resolve", resolveId(source, importer) {
+  if (!importer || !/^\\.\\.?(\\/|$)/.test(source)) return null;
+  try { return createRequire(importer).resolve(source); } catch { return null; }
+} };
+const b = await rollup({ input: ${JSON.stringify(input)}, plugins: [${opts.plugin ?? "ryeVerify()"}${opts.nodeResolve ? ", nodeResolve" : ""}].filter(Boolean), external: (id) => id.startsWith("node:"), onwarn() {} });
+await b.write({ file: ${JSON.stringify(file)}, format: "es", inlineDynamicImports: true });
+`;
+
+/** Rolldown with the verifying unplugin (or none), keeping `external` external. */
+export const ROLLDOWN = (input: string, file: string, external: string[] = [], plugin = true) => `import { rolldown } from "rolldown";
+import { ryeUnplugin } from "rye-build/unplugin";
+const b = await rolldown({ input: ${JSON.stringify(input)}, platform: "node", plugins: ${plugin ? "[ryeUnplugin.rolldown()]" : "[]"}, external: (id) => id.startsWith("node:") || ${JSON.stringify(external)}.includes(id), onLog() {} });
+await b.write({ file: ${JSON.stringify(file)}, format: "es", codeSplitting: false });
 `;
