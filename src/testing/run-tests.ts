@@ -3,13 +3,13 @@ import type { CaseResult } from "./case-result.js";
 import { runCase, type RunOptions } from "./run-case.js";
 import { casesSelected, fileSelected } from "./select.js";
 import type { Targets } from "./targets.js";
-import type { TestFile } from "./test-file.js";
+import type { Pattern, TestFile } from "./test-file.js";
 
 export interface Selection {
   /** Item ids, `kind:id`, folders (`examples/`) or globs. */
   filters: readonly string[];
-  /** Case names (-t), as a regular expression. */
-  pattern: RegExp | null;
+  /** Case names (-t), as a regular expression run by the linear-time matcher. */
+  pattern: Pattern | null;
 }
 
 export interface Report {

@@ -1,5 +1,6 @@
 // Which test files and cases a run takes: ids or globs over item ids, and a case-name pattern (-t).
-import type { TestCase, TestFile } from "./test-file.js";
+import { compileLinear, UnsafeRegex } from "../runtime/context/linear-regex.js";
+import type { Pattern, TestCase, TestFile } from "./test-file.js";
 
 /** `*` any run of characters but `/`, `**` any run at all, `?` one character; anything else literal. */
 export function globToRegExp(glob: string): RegExp {
@@ -30,7 +31,21 @@ export function fileSelected(file: TestFile, filters: readonly string[]): boolea
   });
 }
 
+/**
+ * A `-t` pattern as the linear-time matcher runs it, with RegExp's answer (flag `u`), or why it is
+ * refused. Case names are written by the checkout, so a backtracking engine would let a name and a
+ * pattern such as `(a+)+$` stop the run; the matcher `matches:` uses takes time linear in the name.
+ */
+export function caseNamePattern(source: string): Pattern | { problem: string } {
+  try {
+    return { source, test: compileLinear(source).test };
+  } catch (e) {
+    const why = e instanceof UnsafeRegex ? e.message : String(e);
+    return { problem: `-t '${source}' cannot be matched: ${why} (rye test matches case names in time linear in the name: no backreferences or lookaround)` };
+  }
+}
+
 /** The cases of `file` that a `-t` pattern takes (all without one). */
-export function casesSelected(file: TestFile, pattern: RegExp | null): TestCase[] {
+export function casesSelected(file: TestFile, pattern: Pattern | null): TestCase[] {
   return pattern ? file.cases.filter((c) => pattern.test(c.name)) : file.cases;
 }

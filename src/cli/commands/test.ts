@@ -5,6 +5,7 @@ import { loadProject, locateProject } from "../../builder/load-project.js";
 import { resolveSettings } from "../../project/settings.js";
 import { REPORTERS, runSession, type ReporterName, type SessionOptions } from "../../testing/test-session.js";
 import { watchTests } from "../../testing/watch-tests.js";
+import { caseNamePattern } from "../../testing/select.js";
 import { describeEntry } from "../../project/read-regular.js";
 import { parseCommandLine } from "../args.js";
 import { useColor, type Io } from "../io.js";
@@ -21,7 +22,8 @@ checked is an error and no case runs.
 Against: the project's sources compiled in memory (default); built output through the verifying
 loader (--out DIR); a bundle verified before anything of it runs (--bundle FILE, with trust anchors
 from outside the checkout: --trusted-key, RYE_TRUSTED_KEYS, this machine's key).
--t NAME runs the cases whose name matches the regular expression NAME. --update rewrites snapshots
+-t NAME runs the cases whose name matches the regular expression NAME (matched in time linear in
+the name: no backreferences or lookaround). --update rewrites snapshots
 that differ; a missing snapshot is written unless --ci (or CI=true) is set; a link anywhere on a
 snapshot's path is refused. --run runs tools for
 real so their result can be checked. --now fixes the clock the report reads.
@@ -71,12 +73,8 @@ function sessionOptions(values: Values, filters: string[], io: Io): SessionOptio
   if (values.out !== undefined && values.bundle !== undefined) return fail("--out and --bundle each choose what to test: give one");
   // A module of out/ loads once per process, so a rebuilt output would not be seen again.
   if (values.out !== undefined && values.watch) return fail("--watch runs from the sources or a bundle; with --out, rebuild and run again");
-  let pattern: RegExp | null = null;
-  try {
-    if (values.t !== undefined) pattern = new RegExp(values.t, "u");
-  } catch (e) {
-    return fail(`-t ${values.t} is not a regular expression: ${(e as Error).message}`);
-  }
+  const pattern = values.t === undefined ? null : caseNamePattern(values.t);
+  if (pattern !== null && "problem" in pattern) return fail(pattern.problem);
   const now = values.now === undefined ? undefined : Date.parse(values.now);
   if (now !== undefined && Number.isNaN(now)) return fail(`--now ${values.now} is not a date (2026-01-01T00:00:00Z)`);
   const found = locateProject({ project: values.project, userSpace: values["user-space"], cwd: io.cwd, env: io.env });
