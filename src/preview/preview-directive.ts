@@ -1,13 +1,13 @@
 // What a model will receive from a directive, straight from the sources: compile it in memory, load the
 // module from a private temporary folder, validate the inputs as a run would, then render.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "../compile/build.js";
 import type { SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { runtimeFiles } from "../output/runtime-files.js";
+import { privateModuleFolder } from "../output/private-module-folder.js";
 import { VERSION } from "../version.js";
 
 /** What to preview: the inputs (as a run would receive them) and which view. */
@@ -58,7 +58,7 @@ export async function previewDirective(sources: readonly SourceFile[], request: 
 // The module was compiled from the user's own sources in this process: it is evaluated from a fresh
 // 0700 folder that only this process writes, and the folder is removed once `use` is done with it.
 async function withModule<T>(path: string, text: string, imported: [string, string][], use: (mod: LoadedDirective) => T): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), "rye-preview-"));
+  const dir = privateModuleFolder("rye-preview-");
   try {
     for (const [rel, body] of [[path, text] as const, ...imported, ...runtimeFiles()]) {
       if (!rel.endsWith(".js")) continue;

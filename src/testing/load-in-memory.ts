@@ -1,21 +1,21 @@
 // `rye test` without --out or --bundle: the project's sources compiled in memory, each module
 // evaluated from a fresh private folder (0700, files created exclusively) that only this process
 // writes, removed by dispose().
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "../compile/build.js";
 import type { SourceFile } from "../model/source.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { runtimeFiles } from "../output/runtime-files.js";
+import { privateModuleFolder } from "../output/private-module-folder.js";
 import { VERSION } from "../version.js";
 import { emptyBroken, type Targets } from "./targets.js";
 
 /** Compiles the project's own items and loads every module the build emitted. */
 export async function loadInMemory(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null): Promise<{ targets: Targets; diagnostics: Diagnostic[] }> {
   const result = build(sources, VERSION, { hookConfig });
-  const dir = mkdtempSync(join(tmpdir(), "rye-test-"));
+  const dir = privateModuleFolder("rye-test-");
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   const targets: Targets = { directive: new Map(), knowledge: new Map(), tool: new Map(), broken: emptyBroken(), absent: new Set(), dispose };
   try {
