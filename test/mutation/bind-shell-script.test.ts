@@ -36,10 +36,16 @@ describe("bindShellScript", () => {
     expect(() => bind("cd {x}", ["a.b"])).toThrow(/holds "\."/);
   });
 
-  it("trusted placeholders are bound but never refused", () => {
+  it("trusted placeholders are bound; where the position is not data their value must be path-safe", () => {
     const trusted = () => true;
-    expect(bind("{x} {y}", ["/p q/bin", "$(x)"], { trusted }).script).toBe(`__rye_N_1=\${1} __rye_N_2=\${2}; shift 2; "\${__rye_N_1}" "\${__rye_N_2}"`);
+    expect(bind("{x} {y}", ["/p/bin", "a_b"], { trusted }).script).toBe(`__rye_N_1=\${1} __rye_N_2=\${2}; shift 2; "\${__rye_N_1}" "\${__rye_N_2}"`);
     expect(() => bind("{x} {y}", ["a", "b"], { trusted: (p: { expr: string }) => p.expr === "x" })).toThrow(/'\{y\}'/);
+    // A folder name chosen by a checkout, in a code position: refused by its content.
+    expect(() => bind("{x} {y}", ["/p q/bin", "a"], { trusted })).toThrow(/^the value of \{x\} \("\/p q\/bin"\) holds " "; it is spliced into a shell script in a command rye cannot follow/);
+    expect(() => bind("trap 'rm -f {x}/.lock' EXIT", ["/w$(touch m)"], { trusted })).toThrow(/^the value of \{x\} \("\/w\$\(touch m\)"\) holds "\$"; it is spliced into a shell script as an argument of trap/);
+    expect(bind("trap 'rm -f {x}/.lock' EXIT", ["/w/p-1.2+x"], { trusted }).values).toEqual(["/w/p-1.2+x"]);
+    // Where any value is data, any is taken.
+    expect(bind("cat -- {x}", ["/p q/$(x)"], { trusted }).values).toEqual(["/p q/$(x)"]);
   });
 
   it("refusedPlaceholder and valueProblem", () => {
@@ -142,12 +148,14 @@ describe("a value-carrying script that runs program text the build never sees", 
   const ownTool = (p: { expr: string }) => p.expr === "tool_path";
 
   it("refuses every caller placeholder with the rule's message, naming the command", () => {
-    const script = "echo {x} > s.sh; sh s.sh";
+    const script = "echo {x}; sh s.sh";
     expect(() => bindShellScript(script, scriptPlaceholders(script, known), ["a"], { nonce: "N" })).toThrow(
       "placeholder '{x}' is a value of a shell script that runs program text the build never sees: `sh s.sh` runs a shell that reads its program from a file or stdin. A script that carries a value may run only programs whose text rye has: commands by name, shells and interpreters with a literal -c/-e program, and the tool's own file ({tool_path}); put the program in the script or in the tool",
     );
     const recs = classifyScript(script, scriptPlaceholders(script, known));
     expect(refusedPlaceholder(script, scriptPlaceholders(script, known), recs)).toMatch(/^placeholder '\{x\}' is a value of a shell script that runs program text the build never sees: `sh s.sh`/);
+    // Written into a file first, the value is refused by the nearer rule: a value never reaches a file.
+    expect(() => bind("echo {x} > s.sh; sh s.sh", ["a"])).toThrow(/^placeholder '\{x\}' is a value the shell script writes into a file: `echo … > s.sh`/);
     // A placeholder refused for its own position keeps that position's message.
     expect(() => bind("let {x}; sh s.sh", ["1"])).toThrow(/^placeholder '\{x\}' sits as an argument of let/);
   });

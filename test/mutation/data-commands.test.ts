@@ -29,9 +29,16 @@ const REDEFINING = ["alias", "unalias", "enable", "hash", "emulate", "zmodload",
 
 describe("data commands", () => {
   it("take any value after --, and a value that may start a word is kept from being an option", () => {
-    for (const c of DATA.filter((c) => c !== "echo" && c !== "printf")) {
+    for (const c of DATA.filter((c) => !["echo", "printf", "cp", "mv", "ln", "tee"].includes(c))) {
       expect(role(`${c} -- {x}`), c).toBe("full: ");
       expect(role(`${c} {x}`), c).toBe("full!: ");
+    }
+  });
+
+  it("those that write into a file their arguments name refuse a value anywhere in them", () => {
+    for (const c of ["cp", "mv", "ln", "tee"]) {
+      expect(role(`${c} -- {x}`), c).toMatch(/^refuse: `\w+ -- …` writes (its input )?into a file/);
+      expect(role(`${c} {x}`), c).toMatch(/^refuse: /);
     }
   });
 

@@ -34,9 +34,11 @@ describe("values any position takes: data commands and redirections", () => {
     // Brace expansion can drop the text before a value: `{,}{x}` makes the value start two words.
     expect(roles("cat {,}{x} a{b,}{y} {a}{x} x{y} a}{x} '{,}'{y} \\{,}{x} \"{,}\"{y}")).toEqual(["full!/none", "full!/none", "full!/none", "full/none", "full/none", "full/none", "full/none", "full/none"]);
     expect(roles('cat {,}"$(printf %s {x})" a"$(printf %s {y})"')).toEqual(["refuse/none", "full/none"]);
-    for (const c of ["ls", "mkdir", "touch", "cp", "mv", "head", "tail", "wc", "sort", "uniq", "cut", "basename", "dirname", "realpath", "tee"]) {
+    for (const c of ["ls", "mkdir", "touch", "head", "tail", "wc", "sort", "uniq", "cut", "basename", "dirname", "realpath"]) {
       expect(roles(`${c} -- {x}`), c).toEqual(["full/none"]);
     }
+    // A data command that writes into a file its arguments name: a value never reaches a file.
+    for (const c of ["cp", "mv", "ln", "tee", "sort -o out", "uniq in"]) expect(roles(`${c} -- {x}`), c).toEqual(["refuse/none"]);
   });
 
   it("printf: data after a %s-only literal format, inert otherwise, refused with an option", () => {
@@ -54,7 +56,10 @@ describe("values any position takes: data commands and redirections", () => {
 
   it("redirection targets", () => {
     expect(roles("echo hi > {x}")).toEqual(["full/none"]);
-    expect(roles("cat < {x} >> {y}")).toEqual(["full/none", "full/none"]);
+    expect(roles("cat < {x}; cat < a >> {y}")).toEqual(["full/none", "full/none"]);
+    // A file a value names is stdin whose text no check bounds: a data reader takes it, and writes it nowhere.
+    expect(roles("cat < {x} >> {y}")).toEqual(["refuse/none", "refuse/none"]);
+    expect(roles("xargs nice < {x}; sh < {y}")).toEqual(["refuse/none", "refuse/none"]);
     expect(roles("echo hi >| {x}; cat <> {y}")).toEqual(["full/none", "full/none"]);
     expect(roles("echo hi 2> {x}")).toEqual(["full/none"]);
     expect(roles("echo hi >& {x}")).toEqual(["inert/none"]);

@@ -12,6 +12,7 @@
 // name the variable that holds a full value.
 import { randomBytes } from "node:crypto";
 import { inertProblem } from "./inert.js";
+import { pathValueProblem } from "./path-values.js";
 import { redirectTargetProblem } from "./redirect-target.js";
 import { classifyScript, type Rec } from "./shell-context.js";
 import type { ScriptPlaceholder } from "./shell-script.js";
@@ -31,8 +32,9 @@ export interface BindOptions {
   /** The shell's name, for messages. */
   shell?: string;
   /**
-   * Whether a placeholder's value is the chain's own text (its config keys, rye's paths) rather than
-   * the caller's or the environment's: still bound as data, but any position accepts it.
+   * Whether a placeholder's value is the chain's own (its config keys, rye's paths) rather than the
+   * caller's or the environment's: bound as data, any value where any value is data, and elsewhere
+   * only a path-safe one (trustedValueProblem).
    */
   trusted?: (p: ScriptPlaceholder) => boolean;
 }
@@ -47,7 +49,13 @@ export function refusedPlaceholder(script: string, placeholders: readonly Script
   if (bad.unseen === true) {
     return `placeholder '${raw(script, p)}' is a value of a shell script that runs program text the build never sees: ${bad.reason ?? ""}. A script that carries a value may run only programs whose text rye has: commands by name, shells and interpreters with a literal -c/-e program, and the tool's own file ({tool_path}); put the program in the script or in the tool`;
   }
+  if (bad.file === true) return fileWriteMessage(raw(script, p), bad.reason ?? "");
   return `placeholder '${raw(script, p)}' sits ${bad.reason ?? "where rye cannot read the script"} in the shell script, where rye cannot prove the shell reads its value as data; pass the value as an argument after the script and use "$1"`;
+}
+
+/** The refusal of a value (a placeholder or an expansion that carries one) that a script writes into a file. */
+export function fileWriteMessage(name: string, how: string): string {
+  return `placeholder '${name}' is a value the shell script writes into a file: ${how}. A value never reaches a file: what reads the file later (a name looked up in PATH, xargs, an interpreter under a name rye does not know) is not proven. Send the command's output to stdout or a pipe, and write files in the tool's own code`;
 }
 
 /** Why `value` is refused at the position `rec` gives it, or null when it is accepted. */
@@ -65,6 +73,18 @@ export function valueProblem(name: string, rec: Rec, value: string): string | nu
 }
 
 /**
+ * Why a value that is not the caller's (rye's paths, the chain's keys) is refused at `rec`, or null.
+ * Where any value is data, any is taken; elsewhere (trap or eval text, a nested shell's script, a
+ * command name, an argument of a program rye does not know) the shell reads its characters again, and
+ * a folder name is chosen by whoever made the checkout (`x$(…)`): it must be path-safe, whose
+ * characters neither end a word nor open an expansion or a quote in any shell.
+ */
+export function trustedValueProblem(name: string, rec: Rec, value: string): string | null {
+  if (rec.quote === "comment" || rec.role === "full") return null;
+  return pathValueProblem(name, value, `a shell script ${rec.reason ?? "where rye cannot read the script"}`.trimEnd());
+}
+
+/**
  * Rewrites `script` so each placeholder reads its value from a variable set from `$1…$n`, then
  * `shift n`, so the script's own `$1…` and `"$@"` are what they would have been. Placeholders inside a
  * comment stay literal. Throws UnsafeScriptPlaceholder for a refused position or a value its
@@ -79,8 +99,8 @@ export function bindShellScript(script: string, placeholders: readonly ScriptPla
   const refused = refusedPlaceholder(script, placeholders, recs, trusted);
   if (refused) throw new UnsafeScriptPlaceholder(refused);
   recs.forEach((r) => {
-    if (trusted?.(placeholders[r.index]!)) return;
-    const problem = valueProblem(raw(script, placeholders[r.index]!), r, values[r.index] ?? "");
+    const name = raw(script, placeholders[r.index]!);
+    const problem = trusted?.(placeholders[r.index]!) === true ? trustedValueProblem(name, r, values[r.index] ?? "") : valueProblem(name, r, values[r.index] ?? "");
     if (problem) throw new UnsafeScriptPlaceholder(problem);
   });
   const nonce = options.nonce ?? randomBytes(8).toString("hex");

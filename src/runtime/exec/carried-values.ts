@@ -69,6 +69,7 @@ export function carriedBy(script: string, channels: Channels): (name: string) =>
 /** Why a use of a carried value is not data, or null when it is. */
 function useProblem(r: Rec): string | null {
   if (r.quote === "comment" || r.quote === "sq") return null;
+  if (r.file === true) return `in a command that writes it into a file (${r.reason ?? ""}): a value never reaches a file, which a later command could run`;
   if (r.role !== "full") return r.reason ?? "where rye cannot read the script";
   if (r.target === true) return "as a redirection's file name, which is not checked when the value arrives this way (write `cat -- \"$1\"`)";
   if (r.noDash === true && r.dashData !== true) return "where it may start an argument read for options (write -- before it)";

@@ -57,3 +57,74 @@ const STRING_FORMAT = /^(?:[^%]|%%|%[-+ #0]*\d*(?:\.\d*)?[sbc])*$/;
 
 /** Whether a literal printf format reads its arguments as strings only. */
 export const stringFormat = (format: string): boolean => STRING_FORMAT.test(format);
+
+// A value never reaches a file: what later reads a file (a name looked up in PATH, xargs, an
+// interpreter under a name rye does not know) is not proven. So each data command says which of its
+// arguments name a file it writes data into. The table is an allowlist of commands that write none;
+// a data command outside it, and a writer's output operand or option, make the command a writer.
+/** Data commands that write no data into a file: their output is stdout (mkdir, touch, rm make or remove names only). */
+const WRITES_NO_DATA: ReadonlySet<string> = new Set([
+  "echo", "printf", "cat", "ls", "head", "tail", "wc", "cut", "basename", "dirname", "realpath", "readlink", "stat", "du", "true",
+  "false", "mkdir", "touch", "rm", "rmdir",
+]);
+
+/** A word of a command as the writer table reads it: literal text, or null when known only at run time. */
+type ArgText = string | null;
+
+/** The operands of `args` (words after the options; a word known only at run time counts as one). */
+function operands(command: string, args: readonly ArgText[]): ArgText[] {
+  const withArg = OPTIONS_WITH_ARGUMENT[command] ?? "";
+  const out: ArgText[] = [];
+  let ended = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (ended || a === null || a === "-" || !a.startsWith("-")) out.push(a);
+    else if (a === "--") ended = true;
+    else if (!a.startsWith("--") && withArg.includes(a.slice(-1)) && [...a.slice(1)].findIndex((c) => withArg.includes(c)) === a.length - 2) i++;
+  }
+  return out;
+}
+
+/** Whether a sort option word names an output file (`-o F`, `-uoF`, `--output=F`, `--out F`). */
+function sortOutput(word: string): boolean {
+  if (word.startsWith("--")) {
+    const name = word.slice(2).split("=")[0]!;
+    return name.length > 0 && "output".startsWith(name);
+  }
+  for (const c of word.slice(1)) {
+    if (c === "o") return true;
+    if ("kTtSy".includes(c)) return false;
+  }
+  return false;
+}
+
+/**
+ * Why data command `command` with arguments `args` writes data into a file named by an argument or
+ * an option, or null when it writes none. `cp`, `mv` and `ln` always do (their last operand is a file
+ * made from the others); `tee` into each operand, `uniq` into its second, `sort` into `-o`'s file.
+ */
+export function fileWriteOf(command: string, args: readonly ArgText[]): string | null {
+  if (WRITES_NO_DATA.has(command)) return null;
+  const said = `${command} ${args.map((a) => a ?? "…").join(" ")}`.trim().slice(0, 60);
+  if (command === "tee") return operands(command, args).some((a) => a !== "/dev/null") ? `\`${said}\` writes its input into a file` : null;
+  if (command === "uniq") return operands(command, args).length >= 2 ? `\`${said}\` writes into its second operand` : null;
+  if (command === "sort") {
+    const end = args.indexOf("--");
+    const options = end < 0 ? args : args.slice(0, end);
+    // A word known only at run time before `--` may be `-o FILE`.
+    return options.some((a) => a === null || (a.startsWith("-") && a !== "-" && sortOutput(a))) ? `\`${said}\` may write into an output file (-o)` : null;
+  }
+  return `\`${said}\` writes into a file its arguments name`;
+}
+
+/**
+ * Why a redirection `op` with target `target` (literal text, or null when built at run time) sends
+ * output into a file, or null when it sends none: an input redirection, a duplication of a
+ * descriptor (`2>&1`, `>&-`) and /dev/null write no file.
+ */
+export function redirectWriteOf(op: string, target: ArgText): string | null {
+  if (op === "<" || op === "<<<" || op === "<&") return null;
+  if ((op === ">&" || op === "<&") && target !== null && /^(?:\d+|-)$/.test(target)) return null;
+  if (target === "/dev/null") return null;
+  return `\`${op} ${target ?? "…"}\` sends output into a file`;
+}

@@ -2,8 +2,10 @@
 // value that is data for `echo` is code in `echo {x} | sh`. The stdin rule (stdin-readers.ts) gives
 // the role of the reading command; every placeholder that can write into that pipe keeps the weaker
 // of its own role and that one.
+import { DATA_COMMANDS, fileWriteOf, redirectWriteOf } from "./data-commands.js";
+import { walkLaunchers } from "./launchers.js";
 import type { Role, Token } from "./shell-lexer.js";
-import { programStdinRole } from "./stdin-program.js";
+import { commandStdinRole } from "./script-stdin.js";
 
 /** A role with the reason a placeholder gets it. */
 export interface PipeRole {
@@ -29,13 +31,18 @@ export function downstreamRole(tokens: readonly Token[], from: number): PipeRole
   const group = first !== undefined && ((first.kind === "op" && first.op === "(") || bareWord(first) === "{");
   let role: PipeRole = { role: "full", reason: "" };
   let argv: (string | null)[] = [];
+  // Why the command's own redirections send its output into a file.
+  let written: string | null = null;
   let depth = 0;
   const finish = (): boolean => {
-    if (argv.length > 0) {
-      const r = programStdinRole(argv);
+    const into = written ?? writerOf(argv);
+    if (into !== null) role = weaker(role, { role: "refuse", reason: `in output piped into a command that writes it into a file (${into}): a value never reaches a file, which a later command could run` });
+    else if (argv.length > 0) {
+      const r = commandStdinRole(argv);
       role = weaker(role, { role: r.role, reason: `in output piped into the ${r.reason}` });
     }
     argv = [];
+    written = null;
     return !group || depth <= 0;
   };
   depth = group ? 1 : 0;
@@ -45,7 +52,12 @@ export function downstreamRole(tokens: readonly Token[], from: number): PipeRole
       if (t.op === "(" || t.op === ")") depth += t.op === "(" ? 1 : -1;
       if (["(", ")", ";", "&", "|", "&&", "||", "|&", "\n"].includes(t.op)) {
         if (finish()) break;
-      } else k++;
+        continue;
+      }
+      const target = tokens[++k];
+      written ??= redirectWriteOf(t.op, target?.kind === "word" ? target.text : null);
+      // `2>f`: the digits glued to the operator name a descriptor, not an argument.
+      if (argv.length > 0 && /^\d+$/.test(argv.at(-1) ?? "")) argv.pop();
       continue;
     }
     const bare = bareWord(t);
@@ -61,6 +73,13 @@ export function downstreamRole(tokens: readonly Token[], from: number): PipeRole
   }
   finish();
   return role;
+}
+
+/** Why a data command among `argv` writes what it reads into a file its arguments name, or null. */
+function writerOf(argv: readonly (string | null)[]): string | null {
+  const launch = walkLaunchers(argv);
+  if (!launch.proven || launch.program < 0 || launch.family !== null || !DATA_COMMANDS.has(launch.name)) return null;
+  return fileWriteOf(launch.name, argv.slice(launch.program + 1));
 }
 
 /**

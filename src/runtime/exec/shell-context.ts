@@ -2,9 +2,10 @@
 // of a data command or a redirection target takes any value; any other position rye can read
 // takes inert values only; a position rye cannot prove (command name, a code- or name-taking
 // builtin, `[[ ]]`, arithmetic, a nested shell, an unknown launcher option…) is refused.
-import { CODE_COMMANDS, DATA_COMMANDS, endsOptions, NO_END_OF_OPTIONS, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
+import { CODE_COMMANDS, DATA_COMMANDS, endsOptions, fileWriteOf, NO_END_OF_OPTIONS, redirectWriteOf, REDEFINING_COMMANDS, stringFormat } from "./data-commands.js";
 import { walkLaunchers, type Launch } from "./launchers.js";
 import { downstreamRole, weakenBefore, type PipeRole } from "./pipe-roles.js";
+import { commandStdinRole } from "./script-stdin.js";
 import { MAX_SCRIPT_NESTING, MENTION, Poison, ShellLexer, type Rec, type Role, type Token, type WordTok } from "./shell-lexer.js";
 import { scriptPlaceholders } from "./shell-script.js";
 import { judgeCommand } from "./unseen-programs.js";
@@ -75,6 +76,14 @@ interface Programs {
   mayWrite: string | null;
   /** How many nested shells' `-c` scripts enclose this one. */
   level: number;
+  /** Output of a compound command or of `exec` that goes into a file: any command may write a value there. */
+  writes: string | null;
+}
+
+/** A redirection of one command: its operator and its target word. */
+interface Redirect {
+  op: string;
+  target: WordTok;
 }
 
 /**
@@ -113,7 +122,7 @@ interface ReadResult {
 }
 
 function readScript(script: string, placeholders: readonly ScriptSpan[], options: ClassifyOptions, level = 0): ReadResult {
-  const programs: Programs = { src: script, placeholders, tool: options.tool ?? toolPath(placeholders), unseen: null, runsTool: false, mayWrite: null, level };
+  const programs: Programs = { src: script, placeholders, tool: options.tool ?? toolPath(placeholders), unseen: null, runsTool: false, mayWrite: null, level, writes: null };
   const byIndex: Rec[] = [];
   const uses: Rec[] = [];
   const carried = options.carried ?? (() => false);
@@ -137,20 +146,29 @@ function readScript(script: string, placeholders: readonly ScriptSpan[], options
   const unseen = programs.unseen ?? (programs.runsTool && programs.mayWrite !== null ? `the tool's own file runs after ${programs.mayWrite}, which could rewrite it` : null);
   // A placeholder refused for its own position keeps that reason: it names the nearer fault.
   if (unseen !== null) for (const r of [...recs, ...uses]) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason: unseen, unseen: true });
-  return { recs, uses, unseen };
+  else if (programs.writes !== null) refuseAll([...recs, ...uses], `${programs.writes} for every command after it or inside it`, true);
+  const writes = programs.writes === null ? null : `${programs.writes} of a compound command or exec, where any command may write a value that a later command runs`;
+  return { recs, uses, unseen: unseen ?? writes };
+}
+
+/** Refuses every placeholder and use in `recs` that no nearer rule refused; `file` marks the file rule. */
+function refuseAll(recs: readonly Rec[], reason: string, file = false): void {
+  for (const r of recs) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason, noDash: false, ...(file ? { file: true } : {}) });
 }
 
 /** Gives each word of a token list its role, command by command. */
 function classifyList(tokens: readonly Token[], programs: Programs): void {
   let argv: WordTok[] = [];
+  let redirects: Redirect[] = [];
   let redirect: string | null = null;
   let forState: "name" | "in" | "list" | null = null;
   const pipes: [number, PipeRole][] = [];
   // The command's own environment assignments (`BASH_ENV=f sh -c …`): they can name startup files.
   let assigned = false;
   const finish = () => {
-    classifyCommand(argv, programs, assigned);
+    classifyCommand(argv, programs, assigned, redirects);
     argv = [];
+    redirects = [];
     assigned = false;
   };
   for (let k = 0; k < tokens.length; k++) {
@@ -161,13 +179,19 @@ function classifyList(tokens: readonly Token[], programs: Programs): void {
         if (t.op === "(" && argv.length > 0) throw new Poison("a function definition or array assignment");
         finish();
         forState = null;
-      } else redirect = t.op;
+        continue;
+      }
+      redirect = t.op;
+      // `2>f`: the digits glued to the operator name its descriptor, not an argument.
+      const last = argv.at(-1);
+      if (last !== undefined && last.end === t.start && last.recs.length === 0 && !last.quoted && /^\d+$/.test(last.text ?? "")) argv.pop();
       continue;
     }
     if (redirect !== null) {
       if (redirect.includes(">") && t.text === null) programs.mayWrite ??= "an output redirection to a name built at run time";
       // Stryker disable next-line ObjectLiteral,StringLiteral: the lexer's other operators are all separators; this guards a new one.
       apply(t, REDIRECT_ROLE[redirect] ?? { role: "refuse", reason: `after the redirection ${redirect}` });
+      redirects.push({ op: redirect, target: t });
       redirect = null;
       continue;
     }
@@ -230,10 +254,46 @@ function doubleBracket(tokens: readonly Token[], k: number): number {
  * the program's first argument (launchers, their options, the program) are all literal: a
  * placeholder there stops the launcher walk, so they hold no placeholder a role could reach.
  */
-function classifyCommand(argv: readonly WordTok[], programs: Programs, assigned = false): void {
+function classifyCommand(argv: readonly WordTok[], programs: Programs, assigned: boolean, redirects: readonly Redirect[]): void {
   const launch = walkLaunchers(argv.map((w) => w.text));
   if (launch.proven && REDEFINING_COMMANDS.has(launch.name)) throw new Poison(`${launch.name}, which changes what command names mean`);
   if (argv.length > 0) judge(argv, launch, programs, assigned);
+  rolesOf(argv, launch, programs);
+  fileRoles(argv, launch, programs, redirects);
+}
+
+/**
+ * A value never reaches a file. A command whose words or stdin (`< {in}`) carry a value may send its
+ * output only to stdout, stderr, a pipe (whose reader pipe-roles.ts judges), a duplicated descriptor
+ * or /dev/null: a redirection into a file, or a data command that writes into a file its arguments
+ * name (fileWriteOf), refuses the values. A redirection of a compound command or of `exec` (no
+ * program) sends every later command's output there: the whole script's values are refused. And a
+ * file a value names, read as stdin, is a file whose text no check bounds: taken only by a reader
+ * that reads stdin as data.
+ */
+function fileRoles(argv: readonly WordTok[], launch: Launch, programs: Programs, redirects: readonly Redirect[]): void {
+  const out = redirects.find((r) => redirectWriteOf(r.op, r.target.text) !== null);
+  const said = (ws: readonly WordTok[]) => ws.map((w) => w.text ?? "…").join(" ").slice(0, 50);
+  const writes = out === undefined ? null : `\`${said(argv)}${argv.length > 0 ? " " : ""}${out.op} ${said([out.target])}\` sends its output into a file`;
+  if (writes !== null && (argv.length === 0 || launch.program < 0)) programs.writes ??= writes;
+  const texts = argv.slice(launch.firstArg).map((w) => w.text ?? (w.expands ? null : "…"));
+  const data = launch.proven && launch.program >= 0 && launch.family === null && DATA_COMMANDS.has(launch.name);
+  const written = writes ?? (data ? fileWriteOf(launch.name, texts) : null);
+  const inputs = redirects.filter((r) => !r.op.includes(">") && r.op !== "<&" && r.op !== "<<<");
+  // What the command writes is the value only when its words or its stdin carry one; a value that
+  // only names the file of an output redirection (`> {out}`) gets the file name's role (rule 8).
+  const carried = [...argv, ...inputs.map((r) => r.target)].flatMap((w) => w.recs);
+  if (written !== null && carried.some((r) => r.quote !== "comment")) {
+    refuseAll([...carried, ...redirects.flatMap((r) => r.target.recs)], written, true);
+    return;
+  }
+  if (argv.length === 0 || inputs.every((r) => r.target.recs.length === 0)) return;
+  const stdin = commandStdinRole(argv.map((w) => w.text));
+  if (stdin.role === "full") return;
+  refuseAll(inputs.flatMap((r) => r.target.recs), `as the file name of an input redirection: the file's text, which no check of the value bounds, reaches the ${stdin.reason}`);
+}
+
+function rolesOf(argv: readonly WordTok[], launch: Launch, programs: Programs): void {
   const role = commandRole(launch);
   const roles = argv.map(() => role);
   // Only a data command rye followed may give its arguments more (printf: after a string-only format).

@@ -27,6 +27,8 @@ export interface Rec {
   target?: boolean;
   /** Refused because the script runs program text the build did not see (unseen-programs.ts). */
   unseen?: boolean;
+  /** Refused because the command holding it writes into a file (a value never reaches a file). */
+  file?: boolean;
   /** Some command substitution holding it follows other text of its word (its output cannot start that word). */
   afterText?: boolean;
   /** Some command substitution holding it stands outside double quotes: the shell splits its output into words. */

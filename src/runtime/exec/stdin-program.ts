@@ -3,7 +3,7 @@
 // it is proven to read it as data: a program on the data-command list, or a shell or interpreter
 // that was given its program elsewhere (a `-c`/`-e` program, a module or a script file). A shell or
 // interpreter that reads its program from stdin (`sh`, `bash -s`, `python3 -`, `perl`) makes stdin
-// code: refused. Anything else (a program rye does not know, sqlite3, xargs, ssh) takes inert values only.
+// code: refused. `xargs` builds a command from stdin: refused. Anything else (a program rye does not know, sqlite3, ssh) takes inert values only.
 import { DATA_COMMANDS } from "./data-commands.js";
 import { isInterpreter, programSource } from "./interpreters.js";
 import { walkLaunchers } from "./launchers.js";
@@ -23,9 +23,11 @@ export interface StdinRole {
 export function programStdinRole(argv: readonly Word[]): StdinRole {
   const launch = walkLaunchers(argv);
   if (launch.program < 0) return { role: "refuse", reason: `stdin of a command rye cannot follow (${launch.reason ?? "a program inside env -S"})` };
-  // xargs turns its stdin into arguments of the command it runs: words, and options among them.
-  if (argv.slice(0, launch.program).some((w) => w !== null && w.slice(w.lastIndexOf("/") + 1) === "xargs")) {
-    return { role: "inert", reason: "stdin of xargs, which splits it into arguments (and options) of the command it runs" };
+  // xargs turns its stdin into the argv of the command it runs: words, options among them, and the
+  // command itself when the one it names is a launcher (`xargs nice`, `xargs env`). Even an inert
+  // word there names a program, and a file fed to it holds text no check of a value bounds.
+  if (argv.slice(0, launch.program + 1).some((w) => w !== null && w.slice(w.lastIndexOf("/") + 1) === "xargs")) {
+    return { role: "refuse", reason: "stdin of xargs, which makes it the arguments, options or program of the command it runs" };
   }
   const name = launch.name;
   const args = argv.slice(launch.program + 1);
