@@ -5,6 +5,7 @@ import { compileDirectives, groupSources } from "../compile/compile-directives.j
 import { compileTools } from "../compile/compile-tools.js";
 import type { ItemKind, SourceFile } from "../model/source.js";
 import type { DirectiveAnalysis } from "../analyze/analysis.js";
+import type { DeclaredInput } from "../parse/directive-data.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 
 const key = (kind: ItemKind, id: string) => `${kind}\u0000${id}`;
@@ -15,6 +16,8 @@ export class Checker {
   /** Item key → paths of the items whose analysis looked it up. */
   private readonly dependents = new Map<string, Set<string>>();
   private readonly analyses = new Map<string, DirectiveAnalysis>();
+  /** Directive ids analysed (or no longer analysable) since `takeAnalysed` last ran. */
+  private readonly analysedSince = new Set<string>();
   private toolDiagnostics: Diagnostic[] = [];
   private first = true;
   /** Which item each source path is, so dependents found by path can be followed further. */
@@ -39,6 +42,7 @@ export class Checker {
         this.outcomes.set(src.path, outcome);
         if (analysis) this.analyses.set(src.id, analysis);
         else this.analyses.delete(src.id);
+        this.analysedSince.add(src.id);
       },
       onKnowledge: (src, outcome) => void this.outcomes.set(src.path, outcome),
     });
@@ -71,6 +75,16 @@ export class Checker {
   /** The last analysis of a project directive that analysed (null when it has errors that stop analysis). */
   analysis(id: string): DirectiveAnalysis | null {
     return this.analyses.get(id) ?? null;
+  }
+
+  /**
+   * The declared inputs of every directive analysed since the last call (null: it no longer
+   * analyses): what a checker on another thread sends to the thread that answers requests.
+   */
+  takeAnalysed(): [string, DeclaredInput[] | null][] {
+    const out = [...this.analysedSince].map((id): [string, DeclaredInput[] | null] => [id, this.analyses.get(id)?.inputs ?? null]);
+    this.analysedSince.clear();
+    return out;
   }
 
   /** Source paths to re-check: the changed items and, transitively, everything that looked them up. */

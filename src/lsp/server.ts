@@ -31,6 +31,7 @@ export function startServer(connection: Connection = createConnection(ProposedFe
     try {
       // A root that is no file: URI (or none) is the server's own folder.
       s.ws = new Workspace(projectRoot((typeof folder === "string" && fileOf(folder)) || process.cwd()));
+      for (const ready of s.onRoot) ready(s.ws.root);
     } catch (e) {
       // No project here: the server stays up and answers nothing, as editors expect of a server.
       void connection.window.showWarningMessage(`rye: ${(e as Error).message}`);

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocuments, type Connection } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { Checker } from "./checker.js";
+import type { DeclaredInput } from "../parse/directive-data.js";
 import type { FileSpan } from "./navigation.js";
 import { rangeOf } from "./positions.js";
 import { sharingHandlers } from "./shared-handlers.js";
@@ -32,9 +32,12 @@ export interface OpenDocument {
 
 export class Session {
   readonly documents = new TextDocuments(TextDocument);
-  readonly checker = new Checker();
   /** Null until `initialize`, and when the root holds no project the server can load. */
   ws: Workspace | null = null;
+  /** Called with the project's root once `initialize` found one. */
+  readonly onRoot: ((root: string) => void)[] = [];
+  /** The declared inputs of each project directive as its last analysis gave them, by id. */
+  readonly analysedInputs = new Map<string, DeclaredInput[]>();
   /** The diagnostics last sent, by file: hover explains the ones under the cursor. */
   published = new Map<string, Diagnostic[]>();
   /** Called after every publication, once the diagnostics above are current. */

@@ -13,9 +13,9 @@ export interface LspClient {
   close(): Promise<void>;
 }
 
-/** Starts `rye lsp` for a project folder and initialises it. */
-export async function startClient(root: string): Promise<LspClient> {
-  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { cwd: root, env: { ...process.env, USER_SPACE: root }, stdio: ["pipe", "pipe", "inherit"] });
+/** Starts `rye lsp` for a project folder (with `env` added to the environment) and initialises it. */
+export async function startClient(root: string, env: NodeJS.ProcessEnv = {}): Promise<LspClient> {
+  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { cwd: root, env: { ...process.env, USER_SPACE: root, ...env }, stdio: ["pipe", "pipe", "inherit"] });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const published = new Map<string, { code?: unknown; message: string; range: unknown }[]>();
   const waiters: (() => void)[] = [];

@@ -1,45 +1,56 @@
-// Diagnostics: every edit, open, close and file change outside the editor re-checks the project and
-// publishes the compiler's diagnostics per file.
+// Diagnostics: every edit, open, close and file change outside the editor asks for a check of the
+// project (on the checker's thread, checks/check-thread.ts) and publishes what it finds per file.
+// Only the answer to the newest check is published; a check that failed is a located RYE1010.
 import { pathToFileURL } from "node:url";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver/node";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { internalError } from "../../diagnostics/codes.js";
+import { CheckThread } from "../checks/check-thread.js";
+import type { CheckFailure, CheckResult } from "../checks/protocol.js";
 import { toRange } from "../positions.js";
+import { answerOpenedHere } from "./first-answer.js";
 import { fileOf, type Session } from "../session.js";
-import type { Workspace } from "../workspace.js";
 
 const OPEN_WAIT_MS = 100;
 
 /** Registers the handlers that keep the published diagnostics current. */
 export function registerDiagnostics(s: Session): void {
+  // The checker's thread starts with the first check, once the first answer below was given.
+  let wholeSeen = false;
+  const checks = new CheckThread({
+    result: (r) => {
+      wholeSeen ||= r.scope === "whole";
+      publish(s, r);
+    },
+    failed: (f) => publishFailure(s, f),
+  });
+  s.onRoot.push((root) => checks.open(root));
   let pending: string[] = [];
   let scheduled = false;
-
-  // Edits arriving together are checked once, right after the current event turn.
+  // Edits arriving together are one check, asked for right after the current event turn.
   const schedule = (files: string[]): void => {
     pending.push(...files);
     if (scheduled) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      const files = pending;
+      const files = [...new Set(pending)];
       pending = [];
-      // Nothing that one file or edit does may stop the server: a failure is logged, and the next edit checks again.
-      try {
-        if (s.ws && s.checker.fresh && publishOpenedFirst(s, s.ws, files)) return schedule(files);
-        if (s.ws) publish(s, s.ws, files);
-      } catch (e) {
-        s.connection.console.error(`rye: checking failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      }
+      if (!s.ws) return;
+      // Until the first whole answer, small opened directives are answered here first (first-answer.ts).
+      const answered = wholeSeen ? [] : answerOpenedHere(s, s.ws, files, (file, list) => send(s, file, list));
+      checks.check(files, answered);
     });
   };
 
   // An editor opens its files right after `initialized`: the first whole check waits for the first
-  // of them (or OPEN_WAIT_MS), so that file is answered first (publishOpenedFirst).
+  // of them (or OPEN_WAIT_MS), so that file is answered first (first-answer.ts).
   let firstCheck: NodeJS.Timeout | undefined;
   const change = (uri: string, text: string | null) => {
     const file = fileOf(uri);
     if (!s.ws || !file) return;
     s.ws.setOverlay(file, text);
+    checks.overlay(file, text);
     clearTimeout(firstCheck);
     schedule([file]);
   };
@@ -48,57 +59,58 @@ export function registerDiagnostics(s: Session): void {
   s.documents.onDidChangeContent((e) => change(e.document.uri, e.document.getText()));
   s.documents.onDidClose((e) => change(e.document.uri, null));
   s.connection.onDidChangeWatchedFiles(() => {
-    s.ws?.reload();
-    s.checker.reset();
+    try {
+      s.ws?.reload();
+    } catch {
+      // The checker re-reads the project too, and reports why it cannot.
+    }
+    checks.reload();
     schedule([]);
   });
-}
-
-/**
- * Before the first whole check, the directives just opened get their diagnostics from a check of
- * them alone (what they look up included), so the editor's first answer does not wait for every
- * item of the project; the whole check runs next and publishes everything. False when no opened
- * file is a project directive.
- */
-function publishOpenedFirst(s: Session, ws: Workspace, files: string[]): boolean {
-  const sources = ws.sources();
-  const opened = sources.filter((src) => src.kind === "directive" && files.includes(ws.absolute(src.path)) && !s.published.has(ws.absolute(src.path)));
-  if (opened.length === 0) return false;
-  const found = s.checker.checkOnly(sources, ws.hookConfig, opened);
-  for (const src of opened) {
-    const file = ws.absolute(src.path);
-    const list = found.filter((d) => d.loc!.source === src.path);
-    s.connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: list.map(toLsp) });
-    s.published.set(file, list);
-  }
-  return true;
+  s.connection.onExit(() => checks.dispose());
 }
 
 const toLsp = (d: Diagnostic): LspDiagnostic => ({ range: toRange(d.loc!), severity: d.severity === "error" ? 1 : d.severity === "warning" ? 2 : 3, code: d.code, source: "rye", message: d.message });
 
-/** Checks the project (re-checking what `files` touch) and sends each file its diagnostics. */
-function publish(s: Session, ws: Workspace, files: string[]): void {
-  const sources = ws.sources();
-  const changed = sources.filter((src) => files.includes(ws.absolute(src.path)));
-  for (const f of files) {
-    const ref = ws.itemAt(f);
-    if (ref && !changed.some((src) => src.path === ref.path)) changed.push({ kind: ref.kind, id: ref.id, path: ref.path, text: "" });
+/** Sends one file its diagnostics, with the version of its open buffer (the one they are about). */
+function send(s: Session, file: string, list: Diagnostic[]): void {
+  const uri = pathToFileURL(file).href;
+  const version = s.documents.get(uri)?.version;
+  void s.connection.sendDiagnostics({ uri, ...(version !== undefined ? { version } : {}), diagnostics: list.map(toLsp) });
+}
+
+/** Publishes a check's answer: a first answer for opened files, or the whole project's. */
+function publish(s: Session, r: CheckResult): void {
+  for (const [id, inputs] of r.analysed) {
+    if (inputs) s.analysedInputs.set(id, inputs);
+    else s.analysedInputs.delete(id);
   }
-  const diagnostics = [...ws.configProblems, ...ws.readProblems(), ...ws.overlayProblems(), ...s.checker.check(sources, ws.hookConfig, changed)];
-  const byFile = new Map<string, Diagnostic[]>();
-  for (const d of diagnostics) {
-    if (!d.loc) continue;
-    const file = ws.absolute(d.loc.source);
-    byFile.set(file, [...(byFile.get(file) ?? []), d]);
+  if (r.scope === "opened") {
+    for (const [file, list] of r.byFile) {
+      send(s, file, list);
+      s.published.set(file, list);
+    }
+    return;
   }
-  // Files that had diagnostics and lost them, and edited files without any, get an empty list.
-  for (const file of [...s.published.keys(), ...files]) if (!byFile.has(file)) s.connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
-  for (const [file, list] of byFile) {
-    s.connection.sendDiagnostics({
-      uri: pathToFileURL(file).href,
-      diagnostics: list.map(toLsp),
-    });
-  }
+  const byFile = new Map(r.byFile);
+  // Files that had diagnostics and lost them, and changed files without any, get an empty list.
+  for (const file of new Set([...s.published.keys(), ...r.files])) if (!byFile.has(file)) send(s, file, []);
+  for (const [file, list] of byFile) send(s, file, list);
   s.published = byFile;
   for (const after of s.afterPublish) after();
+}
+
+/**
+ * A check that threw, ran out of memory or past its time limit: RYE1010 at the start of each file
+ * it was about (each open buffer when it was about none), and the server goes on.
+ */
+function publishFailure(s: Session, f: CheckFailure): void {
+  const files = f.files.length > 0 ? f.files : s.documents.all().flatMap((doc) => fileOf(doc.uri) ?? []);
+  const at = { offset: 0, line: 1, column: 1 };
+  for (const file of files) {
+    const list = [internalError({ source: s.ws?.itemAt(file)?.path ?? file, start: at, end: at }, `while checking the project: ${f.detail}`)];
+    send(s, file, list);
+    s.published.set(file, list);
+  }
+  s.connection.console.error(`rye: checking failed: ${f.detail}`);
 }

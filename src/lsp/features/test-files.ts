@@ -117,7 +117,7 @@ function catalogOfSources(s: Session, sources: readonly SourceFile[]): Catalog {
 
 function shapeOf(s: Session, src: SourceFile): ItemShape {
   // A directive's analysis has the inputs a compiled module declares; its own text is the fallback.
-  const analysed = src.kind === "directive" ? s.checker.analysis(src.id)?.inputs : undefined;
+  const analysed = src.kind === "directive" ? s.analysedInputs.get(src.id) : undefined;
   const params: ParamInfo[] = analysed ? analysed.map((i) => ({ name: i.name, required: i.required === true && i.default === undefined })) : paramsOf(src).map((p) => ({ ...p, required: p.required && p.default === undefined }));
   return { inputs: params.map((p) => p.name), required: params.filter((p) => p.required).map((p) => p.name), closed: params.length > 0 };
 }
