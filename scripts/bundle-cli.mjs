@@ -41,6 +41,9 @@ const ownUrls = {
 // rest of the CLI is split into chunks as before, and whatever of the start file they use they
 // import from it (a shim per module), so every module exists once in a process.
 const START = ["cli/main.js", "cli/commands/build.js", "cli/commands/check-report.js"].map((f) => join(dist, f));
+// Modules a worker thread starts from: entries of their own (lsp-checks-check-worker.mjs), so that a
+// worker loads the bundle too and not dist/'s modules one by one.
+const WORKERS = ["lsp/checks/check-worker.js"].map((f) => join(dist, f));
 
 const banner = { js: `${header}\nimport { createRequire as __ryeCreateRequire } from "node:module";\nconst require = __ryeCreateRequire(import.meta.url);` };
 const common = { bundle: true, format: "esm", platform: "node", target: "node20", banner, metafile: true, logLevel: "warning" };
@@ -100,7 +103,7 @@ export async function bundleCli() {
   // Pass one more time to list the dynamic imports from the start file that leave it.
   await build({ ...common, stdin: startEntry(START, []), write: false, outdir: BUNDLE_DIR, plugins: [toSplitPart((f) => index.has(f), outside)] });
   const commands = readdirSync(join(dist, "cli", "commands")).filter((f) => f.endsWith(".js")).map((f) => join(dist, "cli", "commands", f));
-  const splitEntries = [...new Set([...outside, ...commands.filter((f) => !index.has(f))])];
+  const splitEntries = [...new Set([...outside, ...commands.filter((f) => !index.has(f)), ...WORKERS])];
   const used = new Set();
   const split = await build({
     ...common,
