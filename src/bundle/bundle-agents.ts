@@ -6,12 +6,13 @@
  * (`rye.config.json` "agents") is not read. With `--trust-checkout`, the project's choice as before.
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { locateProject } from "../builder/load-project.js";
 import { resolveSettings } from "../project/settings.js";
 import { TRUST_CHECKOUT_FLAG, bundleCheckout } from "./bundle-run-options.js";
 import { checkoutEnv } from "./checkout-env.js";
+import { homeProblem } from "./launch-guard.js";
 
 /** The agents file to read (`label` as the user named it, for messages), or why there is none (exit code). */
 export type AgentsChoice = { path: string; label: string } | { problem: string; code: number };
@@ -63,11 +64,14 @@ export function chooseAgentsFile(o: AgentsOptions): AgentsChoice {
 /** Refuses an agent program in the checkout (a relative `bin` resolves against the working directory). */
 export function agentProgramCheck(o: AgentsOptions): { env: NodeJS.ProcessEnv; checkProgram?: (path: string) => string | null } {
   if (o.trustCheckout) return { env: o.env };
-  const { checkout, optIn } = bundleCheckout({ bundle: o.bundle, cwd: o.cwd, env: o.env });
+  const { checkout, osEnv, optIn } = bundleCheckout({ bundle: o.bundle, cwd: o.cwd, env: o.env });
   const checked = checkoutEnv(o.env, checkout);
+  // An agent CLI reads its settings (hooks that run commands) from HOME, as any program does.
+  const home = osEnv.HOME ?? userInfo().homedir;
   const checkProgram = (program: string) => {
     if (checked.problem) return `${checked.problem}; a bundle run does not let the checkout choose code to run (${optIn})`;
+    if (checkout.contains(home)) return homeProblem(home, optIn);
     return checkout.contains(program) ? `agent program ${resolve(o.cwd, program)} lies in the checkout, and a bundle run does not let the checkout choose code to run (${optIn})` : null;
   };
-  return { env: checked.env, checkProgram };
+  return { env: osEnv, checkProgram };
 }

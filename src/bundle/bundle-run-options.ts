@@ -6,7 +6,10 @@
  *     `node_modules/.bin/tsx`, a `command` that prints a checkout path) and takes the fallback;
  *   - search lists of the environment (PATH, PYTHONPATH, NODE_PATH, …) lose their checkout entries,
  *     preloads into the checkout (LD_PRELOAD, BASH_ENV, NODE_OPTIONS --require …) are refused;
- *   - the program started must not be a checkout file other than one the plan hashed;
+ *   - inherited variables naming a checkout path are dropped (HOME in the checkout is refused);
+ *   - the process started, after the launcher walk (`env NAME=…`, `timeout`, a shell's script,
+ *     an interpreter's script), must not run a checkout file other than one the plan hashed, and
+ *     no value of its environment may name one (launch-guard.ts);
  *   - every file an interpreter could import from the tool's folder must be signed by a key trusted
  *     from outside the checkout (the runtime's `verify_deps` scope, or `BUNDLE_DEPS_SCOPE` when it
  *     enables none), and Python reads no bytecode cache from the checkout.
@@ -18,7 +21,7 @@ import type { RunToolOptions } from "../runtime/exec/run-tool.js";
 import { join, resolve } from "node:path";
 import { BUNDLE_DEPS_SCOPE, dependencyVerifier } from "./dependency-verifier.js";
 import { checkoutOf, type Checkout } from "./checkout.js";
-import { checkoutEnv } from "./checkout-env.js";
+import { checkoutEnv, dropCheckoutValues } from "./checkout-env.js";
 import { guardedExeca } from "./guard-spawn.js";
 
 /** The CLI's flag, named in every refusal so the way out is one copy away. */
@@ -42,12 +45,12 @@ export interface BundleRunOptions {
   bundledFiles?: readonly { path: string; sha256: string }[];
 }
 
-/** The checkout of a bundle run, and the env of the OS with its checkout search entries dropped. */
+/** The checkout of a bundle run, and the env of the OS with its checkout search entries and other values naming the checkout dropped. */
 export function bundleCheckout(o: BundleRunOptions): { checkout: Checkout; osEnv: Record<string, string>; optIn: string } {
   const cwd = o.cwd ?? process.cwd();
   const env = o.env ?? process.env;
   const checkout = checkoutOf({ bundle: o.bundle, cwd, env, project: o.project });
-  return { checkout, osEnv: checkoutEnv(env, checkout).env, optIn: o.optIn ?? `pass ${TRUST_CHECKOUT_FLAG} to allow it` };
+  return { checkout, osEnv: dropCheckoutValues(checkoutEnv(env, checkout).env, checkout, cwd), optIn: o.optIn ?? `pass ${TRUST_CHECKOUT_FLAG} to allow it` };
 }
 
 /**

@@ -14,6 +14,7 @@
  */
 import { delimiter, isAbsolute } from "node:path";
 import type { Checkout } from "./checkout.js";
+import { checkoutMention } from "./checkout-mentions.js";
 
 /** Variables that list folders searched for programs, modules or libraries. */
 export const SEARCH_LISTS: readonly string[] = [
@@ -70,4 +71,25 @@ function nodePreload(options: string, checkout: Checkout): string | null {
     if (!outside(file, checkout)) return value;
   }
   return null;
+}
+
+// Inherited variables that stay for the spawn guard to refuse rather than being dropped: search lists
+// lose only their checkout entries, a preload asked for should be reported, and without HOME programs
+// ask the password database, which may name the same folder.
+const REFUSED_WHEN_INHERITED = new Set(["HOME", "NODE_OPTIONS", ...PRELOADS, ...SEARCH_LISTS]);
+
+/**
+ * The inherited environment (`checkoutEnv`'s result) without the variables whose value names a
+ * checkout path, whatever their name: a bundle run's children do not get them. Bookkeeping such as
+ * PWD, OLDPWD, `_`, INIT_CWD or a CI's workspace variable names the checkout in every run, and an
+ * absent variable cannot make a program run a checkout file (programs fall back to HOME, which the
+ * spawn guard keeps outside, or to their working directory, which they read anyway).
+ */
+export function dropCheckoutValues(env: Readonly<Record<string, string>>, checkout: Checkout, cwd: string): Record<string, string> {
+  const scope = { checkout, vouched: new Set<string>(), cwd };
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (REFUSED_WHEN_INHERITED.has(name) || checkoutMention(value, scope) === null) out[name] = value;
+  }
+  return out;
 }

@@ -92,7 +92,8 @@ describe.skipIf(!PYTHON)("a bundle run in a sub-project of a checkout without .g
   test("the monorepo root's node_modules/.bin/python3 is not the interpreter; with --trust-checkout it is", () => {
     const base = tempDir("rye-nogit-run-");
     const ui = makeProject(join(base, "mono", "packages", "ui"));
-    const home = join(base, "home");
+    // HOME in a folder of its own: the folders above a project without .git count as its checkout, and a bundle run refuses a HOME there.
+    const home = tempDir("rye-nogit-run-home-");
     const env = cleanEnv({ USER_SPACE: home, HOME: home });
     expect(rye(ui, env, "bundle").status).toBe(0);
     const marker = join(base, "MARKER");

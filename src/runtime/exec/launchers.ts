@@ -69,11 +69,31 @@ const base = (word: string) => word.slice(word.lastIndexOf("/") + 1);
 
 type Words = { word: Word; at: number }[];
 
-/** Walks `argv` (templates: null for a word that is not a literal) to the program it runs. */
-export function walkLaunchers(argv: readonly Word[]): Launch {
+/** One change `env` makes before it runs its command: an assignment, `-u`, `-i` or `-C`. */
+export type EnvEffect = { set: string; value: string; at: number } | { unset: string } | { clear: true } | { chdir: string };
+
+/**
+ * What a walk passed on its way, for a caller that judges the process really started (a bundle
+ * run's spawn guard): every program word, launchers included, and what `env` changed.
+ */
+export interface LaunchTrace {
+  /**
+   * Each program word in order; `index` points into `words` as they were when it was reached, `at`
+   * into argv (-1 inside `env -S`), `effects` counts the effects made before it (what it runs under).
+   */
+  hops: { word: string; at: number; index: number; effects: number }[];
+  /** The words as the walk last saw them (after any `env -S` split). */
+  words: Word[];
+  effects: EnvEffect[];
+}
+
+/** Walks `argv` (templates: null for a word that is not a literal) to the program it runs; `trace` collects the way there. */
+export function walkLaunchers(argv: readonly Word[], trace?: LaunchTrace): Launch {
   let words: Words = argv.map((word, at) => ({ word, at }));
+  if (trace) trace.words = words.map((w) => w.word);
   for (let i = 0, hops = 0; i < words.length && hops < 32; hops++) {
     const word = words[i]!.word;
+    if (word !== null) trace?.hops.push({ word, at: words[i]!.at, index: i, effects: trace.effects.length });
     const unproven = (reason: string): Launch => ({ program: -1, name: word === null ? "" : base(word), family: null, firstArg: argv.length, script: -1, proven: false, reason });
     if (word === null) return unproven("the program is not a literal word");
     let name = base(word);
@@ -81,6 +101,7 @@ export function walkLaunchers(argv: readonly Word[]): Launch {
       const applet = words[i + 1]?.word;
       if (applet === null || applet === undefined) return unproven("busybox without a literal applet");
       i++;
+      trace?.hops.push({ word: applet, at: words[i]!.at, index: i, effects: trace.effects.length });
       name = base(applet);
       const family = shellFamily(name, true);
       if (family) return shellLaunch(words, i, name, family, argv.length);
@@ -92,10 +113,11 @@ export function walkLaunchers(argv: readonly Word[]): Launch {
       const program = { program: words[i]!.at, name, family: null, firstArg: firstReal(words, i + 1, argv.length), script: -1 };
       return program.program === SPLIT ? { ...program, proven: false, reason: "the program is inside env -S" } : { ...program, proven: true };
     }
-    const next = skipOptions(words, i + 1, grammar, name);
+    const next = skipOptions(words, i + 1, grammar, name, trace?.effects);
     if (typeof next === "string") return unproven(next);
     if (Array.isArray(next)) {
       words = next;
+      if (trace) trace.words = words.map((w) => w.word);
       i = 0;
       continue;
     }
@@ -127,7 +149,7 @@ function shellLaunch(words: Words, i: number, name: string, family: ShellFamily,
  * The index of the launched command after `grammar`'s options and operands, a new word list when
  * `env -S` split its string (positions inside it get `at` -1), or a reason the walk stops.
  */
-function skipOptions(words: Words, start: number, grammar: Grammar, name: string): number | Words | string {
+function skipOptions(words: Words, start: number, grammar: Grammar, name: string, effects?: EnvEffect[]): number | Words | string {
   let i = start;
   let operands = 0;
   const need = grammar.operands ?? [];
@@ -144,6 +166,7 @@ function skipOptions(words: Words, start: number, grammar: Grammar, name: string
       const value = grammar.long[key] ? (attached ?? words[++i]?.word) : undefined;
       if (grammar.long[key] && (value === undefined || value === null)) return `${name}: --${key} without a literal value`;
       if (key === grammar.split?.long) return splitString(words, i + 1, value!, name);
+      if (grammar.assignments) noteEnvOption(key === "ignore-environment" ? "i" : key === "unset" ? "u" : key === "chdir" ? "C" : "", value ?? undefined, effects);
       i++;
       continue;
     }
@@ -152,14 +175,19 @@ function skipOptions(words: Words, start: number, grammar: Grammar, name: string
         i++;
         continue;
       }
-      const r = shortCluster(words, i, grammar, name);
+      const r = shortCluster(words, i, grammar, name, effects);
       if (typeof r !== "number") return r;
       i = r;
       continue;
     }
     break;
   }
-  if (grammar.assignments) while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.word ?? "")) i++;
+  if (grammar.assignments) {
+    for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.word ?? ""); i++) {
+      const w = words[i]!.word!;
+      effects?.push({ set: w.slice(0, w.indexOf("=")), value: w.slice(w.indexOf("=") + 1), at: words[i]!.at });
+    }
+  }
   for (; operands < need.length; operands++, i++) {
     // A placeholder (null) or a missing word reads as "null" or "undefined", which no operand pattern accepts.
     if (!need[operands]!.test(String(words[i]?.word))) return `${name}: expected a literal ${need[operands]} operand`;
@@ -168,20 +196,31 @@ function skipOptions(words: Words, start: number, grammar: Grammar, name: string
 }
 
 /** One `-abc` / `-uNAME` / `-u NAME` word; returns the next index or the split word list. */
-function shortCluster(words: Words, i: number, grammar: Grammar, name: string): number | Words | string {
+function shortCluster(words: Words, i: number, grammar: Grammar, name: string, effects?: EnvEffect[]): number | Words | string {
   const w = words[i]!.word!;
   for (let k = 1; k < w.length; k++) {
     const c = w[k]!;
-    if (grammar.flags?.includes(c)) continue;
+    if (grammar.flags?.includes(c)) {
+      if (grammar.assignments) noteEnvOption(c, undefined, effects);
+      continue;
+    }
     if (!grammar.withArg?.includes(c)) return `${name}: unknown option -${c}`;
     const attached = w.slice(k + 1);
     const value = attached !== "" ? attached : words[i + 1]?.word;
     if (value === undefined || value === null) return `${name}: -${c} without a literal value`;
     const next = attached !== "" ? i + 1 : i + 2;
     if (c === grammar.split?.short) return splitString(words, next, value, name);
+    if (grammar.assignments) noteEnvOption(c, value, effects);
     return next;
   }
   return i + 1;
+}
+
+/** `env -i`, `-u NAME`, `-C DIR` (and their long forms) as effects on the command's environment. */
+function noteEnvOption(letter: string, value: string | undefined, effects: EnvEffect[] | undefined): void {
+  if (letter === "i") effects?.push({ clear: true });
+  else if (letter === "u" && value !== undefined) effects?.push({ unset: value });
+  else if (letter === "C" && value !== undefined) effects?.push({ chdir: value });
 }
 
 /** `env -S 'a b c'`: the string's words take the place of the option; no quotes, `\` or `$` allowed. */
