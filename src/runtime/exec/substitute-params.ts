@@ -41,7 +41,10 @@ export function substituteConfigParams(config: Record<string, unknown>): Record<
   return result;
 }
 
-/** `PrimitiveExecutor._template_config`: `${VAR}` pass 1 over the whole config, then `{param}` pass 2. */
+/**
+ * `PrimitiveExecutor._template_config`: `${VAR}` pass 1 over the whole config, then `{param}` pass 2.
+ * With `options.seal` (the execution path), what pass 1 puts in is one token pass 2 cannot read.
+ */
 export function templateConfig(config: Record<string, unknown>, env: EnvMap, options: EnvPassOptions): Record<string, unknown> {
   return substituteConfigParams(expandEnvDeep(config, env, options) as Record<string, unknown>);
 }
