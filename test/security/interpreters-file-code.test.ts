@@ -127,7 +127,8 @@ describe("a value-carrying shell script runs no program text the build did not s
           const r = await run(dir, plan(dir, shell.argv[0]!, argv, config), { v: value });
           const where = `${shell.name} -c ${JSON.stringify(script)} ${after.join(" ")} ${JSON.stringify(extra)}`;
           expect(r.status, where).toBe("error");
-          expect(String(r.error), where).toMatch(/program text the build never sees|a program the build never sees/);
+          // The nearer rule may refuse first: a value never reaches a file (the writer itself).
+          expect(String(r.error), where).toMatch(/program text the build never sees|a program the build never sees|into a file/);
           expect(existsSync(MARKER), where).toBe(false);
           expect(buildRefused({ command: shell.argv[0]!, args: argv, ...config }), where).toContain("{v}");
           rows++;
@@ -140,7 +141,9 @@ describe("a value-carrying shell script runs no program text the build did not s
   it("an inert value is refused too: written into a file, a word is a command", async () => {
     reset();
     const r = await run(dir, plan(dir, "/bin/sh", ["-c", "echo {v} > F && sh F"], { cwd: work }), { v: "reboot" });
-    expect(String(r.error)).toMatch(/^placeholder '\{v\}' is a value of a shell script that runs program text the build never sees: `sh F` runs a shell that reads its program from a file or stdin/);
+    expect(String(r.error)).toMatch(/^placeholder '\{v\}' is a value the shell script writes into a file: `echo … > F` sends its output into a file/);
+    const unseen = await run(dir, plan(dir, "/bin/sh", ["-c", "echo {v}; sh F"], { cwd: work }), { v: "reboot" });
+    expect(String(unseen.error)).toMatch(/^placeholder '\{v\}' is a value of a shell script that runs program text the build never sees: `sh F` runs a shell that reads its program from a file or stdin/);
   });
 
   it("the tool's own file ({tool_path}) runs, unless the script could rewrite it first", async () => {
@@ -161,7 +164,7 @@ describe("a value-carrying shell script runs no program text the build did not s
       reset();
       writeFileSync(tool, "print('tool')\n");
       const r = await run(dir, toolPlan(script), { x: PAYLOAD.py, out: tool });
-      expect(String(r.error), script).toMatch(/the tool's own file runs after .*, which could rewrite it/);
+      expect(String(r.error), script).toMatch(/the tool's own file runs after .*, which could rewrite it|writes into a file/);
       expect(existsSync(MARKER), script).toBe(false);
     }
     // A caller's parameter named tool_path never stands for the tool's own file.
@@ -182,7 +185,7 @@ describe("a value-carrying shell script runs no program text the build did not s
 
   it("scripts that run only programs the build sees keep working with hostile values", async () => {
     const rows: [string, string][] = [
-      ["printf '%s\\n' {v} > F && cat F", `$(touch ${MARKER})\n`],
+      ["printf '%s\\n' {v} | cat", `$(touch ${MARKER})\n`],
       ["printf '%s' {v} | python3 -c 'import sys; print(\"n=%d\" % len(sys.stdin.read()))'", `n=${`$(touch ${MARKER})`.length}\n`],
       ["sh -c 'printf %s \"$1\"' sh x && printf '%s' {v}", `x$(touch ${MARKER})`],
       ["exec 2>&1; printf '%s' {v}", `$(touch ${MARKER})`],

@@ -16,7 +16,8 @@ const rye4012 = (config: string) => build(tool(config), "test").diagnostics.filt
 describe("RYE4012 names what it refuses", () => {
   const rows: [string, string, RegExp][] = [
     ["a shell script position", '  command: /bin/sh\n  args: ["-c", "let n={x}"]\n', /^Placeholder '\{x\}' sits as an argument of let, which reads it as code, a name or arithmetic in the shell script/],
-    ["a script running unseen program text", '  command: /bin/sh\n  args: ["-c", "echo {x} > s.sh; sh s.sh"]\n', /^Placeholder '\{x\}' is a value of a shell script that runs program text the build never sees: `sh s.sh` runs a shell/],
+    ["a script running unseen program text", '  command: /bin/sh\n  args: ["-c", "echo {x}; sh s.sh"]\n', /^Placeholder '\{x\}' is a value of a shell script that runs program text the build never sees: `sh s.sh` runs a shell/],
+    ["a script writing a value into a file", '  command: /bin/sh\n  args: ["-c", "echo {x} > s.sh; sh s.sh"]\n', /^Placeholder '\{x\}' is a value the shell script writes into a file: `echo … > s.sh` sends its output into a file/],
     ["a value after such a script", '  command: /bin/sh\n  args: ["-c", "echo \\"$1\\" > s.sh; sh s.sh", "sh", "{x}"]\n', /^Placeholder '\{x\}' is an argument of a shell script that carries it into a program the build never sees/],
     ["a launcher's own position", '  command: /usr/bin/env\n  args: ["BASH_ENV={x}", "bash", "-c", "echo hi"]\n', /^Placeholder '\{x\}' stands where the program could read it as code or as an option \(rye cannot follow this launch/],
     ["a code reader's stdin", '  command: /bin/sh\n  args: []\n  input_data: "echo {x}"\n', /^Placeholder '\{x\}' in input_data reaches the stdin of sh, which reads its script from stdin/],

@@ -11,6 +11,8 @@ import { commandStdinRole } from "./script-stdin.js";
 export interface PipeRole {
   role: Role;
   reason: string;
+  /** The reader writes what it reads into a file (a value never reaches a file). */
+  file?: boolean;
 }
 
 const rank = { refuse: 0, inert: 1, full: 2 } as const;
@@ -36,7 +38,7 @@ export function downstreamRole(tokens: readonly Token[], from: number): PipeRole
   let depth = 0;
   const finish = (): boolean => {
     const into = written ?? writerOf(argv);
-    if (into !== null) role = weaker(role, { role: "refuse", reason: `in output piped into a command that writes it into a file (${into}): a value never reaches a file, which a later command could run` });
+    if (into !== null) role = weaker(role, { role: "refuse", reason: `through a pipe, ${into}`, file: true });
     else if (argv.length > 0) {
       const r = commandStdinRole(argv);
       role = weaker(role, { role: r.role, reason: `in output piped into the ${r.reason}` });
@@ -104,7 +106,7 @@ export function weakenBefore(tokens: readonly Token[], pipe: number, role: PipeR
     if (level < 0) return;
     for (const r of t.recs) {
       if (r.quote === "comment" || rank[role.role] >= rank[r.role ?? "refuse"]) continue;
-      Object.assign(r, { role: role.role, reason: role.reason, noDash: false });
+      Object.assign(r, { role: role.role, reason: role.reason, noDash: false, ...(role.file === true ? { file: true } : {}) });
     }
   }
 }

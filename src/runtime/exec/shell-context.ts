@@ -276,7 +276,8 @@ function fileRoles(argv: readonly WordTok[], launch: Launch, programs: Programs,
   const said = (ws: readonly WordTok[]) => ws.map((w) => w.text ?? "…").join(" ").slice(0, 50);
   const writes = out === undefined ? null : `\`${said(argv)}${argv.length > 0 ? " " : ""}${out.op} ${said([out.target])}\` sends its output into a file`;
   if (writes !== null && (argv.length === 0 || launch.program < 0)) programs.writes ??= writes;
-  const texts = argv.slice(launch.firstArg).map((w) => w.text ?? (w.expands ? null : "…"));
+  // A word known only at run time may be an option, unless literal text other than `-` starts it.
+  const texts = argv.slice(launch.firstArg).map((w) => w.text ?? (w.expands && (w.prefix === "" || w.prefix.startsWith("-")) ? null : "…"));
   const data = launch.proven && launch.program >= 0 && launch.family === null && DATA_COMMANDS.has(launch.name);
   const written = writes ?? (data ? fileWriteOf(launch.name, texts) : null);
   const inputs = redirects.filter((r) => !r.op.includes(">") && r.op !== "<&" && r.op !== "<<<");
