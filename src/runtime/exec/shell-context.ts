@@ -145,8 +145,9 @@ function readScript(script: string, placeholders: readonly ScriptSpan[], options
   const recs = placeholders.map((_, index): Rec => byIndex[index] ?? { index, quote: "none", role: "refuse", reason: "where rye could not follow the script", atWordStart: false, depth: 0 });
   const unseen = programs.unseen ?? (programs.runsTool && programs.mayWrite !== null ? `the tool's own file runs after ${programs.mayWrite}, which could rewrite it` : null);
   // A placeholder refused for its own position keeps that reason: it names the nearer fault.
-  if (unseen !== null) for (const r of [...recs, ...uses]) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason: unseen, unseen: true });
-  else if (programs.writes !== null) refuseAll([...recs, ...uses], `${programs.writes} for every command after it or inside it`, true);
+  if (unseen !== null) {
+    for (const r of [...recs, ...uses]) if (r.quote !== "comment" && r.role !== "refuse") Object.assign(r, { role: "refuse", reason: unseen, unseen: true });
+  } else if (programs.writes !== null) refuseAll([...recs, ...uses], `${programs.writes} for every command after it or inside it`, true);
   const writes = programs.writes === null ? null : `${programs.writes} of a compound command or exec, where any command may write a value that a later command runs`;
   return { recs, uses, unseen: unseen ?? writes };
 }
