@@ -8,6 +8,10 @@ import { resolve } from "node:path";
 import type { Loader, Plugin } from "esbuild";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { checkRequest, CODE, realPath } from "./verified-load.js";
+import { refuseInlinedOutput } from "./inlined-output-guard.js";
+
+// Before anything of a config that imports this module runs (inlined-output-guard.ts).
+refuseInlinedOutput();
 
 const LOADERS: Record<string, Loader> = { js: "js", mjs: "js", cjs: "js", ts: "ts", mts: "ts", cts: "ts", json: "json" };
 

@@ -16,6 +16,10 @@ import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { checkExternals, externalsOf, PackageOutput } from "./package-output.js";
 import { checkRequest, filePathOf, verifiedLoad } from "./verified-load.js";
 import { tapWebpackLike, type WebpackLikeCompiler } from "./webpack-like-checks.js";
+import { refuseInlinedOutput } from "./inlined-output-guard.js";
+
+// Before anything of a config that imports this module runs (inlined-output-guard.ts).
+refuseInlinedOutput();
 
 export type { GuardOptions };
 

@@ -33,6 +33,10 @@ import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { checkExternals, externalsOf, PackageOutput } from "./package-output.js";
 import { checkRequest, codeFileOf, verifiedLoad } from "./verified-load.js";
 import { guardOptimizers, type OptimizerConfig } from "./vite-optimizers.js";
+import { refuseInlinedOutput } from "./inlined-output-guard.js";
+
+// Before anything of a config that imports this module runs (inlined-output-guard.ts).
+refuseInlinedOutput();
 
 type Resolved = { id: string; external?: boolean | "absolute" | "relative" } | null;
 type ResolveContext = { resolve(source: string, importer: string | undefined, options: Record<string, unknown>): Promise<Resolved> };
