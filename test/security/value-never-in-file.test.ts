@@ -148,3 +148,57 @@ describe("a value never reaches a file", () => {
     expect(count).toBe(runners.length * (first + (shells.length - 1) * 11));
   }, 600_000);
 });
+
+describe("a file a value names is stdin whose text no check bounds", () => {
+  const python = which("python3");
+  const NAMED = [
+    "xargs nice -n 10 < {in}",
+    "xargs env < {in}",
+    "cat {in} | xargs nice",
+    "cat -- {in} | xargs timeout 5",
+    "sh < {in}",
+    "bash -s < {in}",
+    "cat < {in} > bin/greet; chmod +x bin/greet && greet",
+    "sort < {in} | tee bin/greet >/dev/null; chmod +x bin/greet && greet",
+  ];
+
+  it("refused at run and at build, marker absent (matrix: forms × inert and path values × shells)", async () => {
+    for (const shell of shells) {
+      for (const script of NAMED) {
+        for (const value of ["job", join(work, "job")]) {
+          reset();
+          writeFileSync(join(work, "job"), `touch ${MARKER}\n`);
+          const argv = [...shell.argv.slice(1), "-c", script];
+          const r = await run(dir, plan(dir, shell.argv[0]!, argv, { cwd: work }), { in: value }, PATHS);
+          const where = `${shell.name} -c ${JSON.stringify(script)} in=${value}`;
+          expect(r.status, where).toBe("error");
+          expect(String(r.error), where).toContain("{in}");
+          expect(existsSync(MARKER), where).toBe(false);
+          expect(buildRefused({ command: shell.argv[0]!, args: argv, cwd: work }), where).toContain("{in}");
+        }
+      }
+    }
+  }, 300_000);
+
+  it("a data reader still takes the named file, and a value written nowhere stays data", async () => {
+    reset();
+    writeFileSync(join(work, "job"), `touch ${MARKER}\n`);
+    const r = await run(dir, plan(dir, "/bin/sh", ["-c", "cat < {in} | sort; printf '%s\\n' {v} | tee /dev/null 2>/dev/null >&2; echo hi > out.txt"], { cwd: work }), { in: "job", v: "$(x)" });
+    expect(r.data?.stdout, JSON.stringify(r)).toBe(`touch ${MARKER}\n`);
+    expect(existsSync(MARKER)).toBe(false);
+  });
+
+  it("a literal write target that is a link onto the tool's own file is never written with a value (bundle-run checkout link)", async () => {
+    if (python === null) return console.log("value-never-in-file: python3 not installed, link row skipped");
+    reset();
+    const tool = join(dir, "proc.py");
+    const original = "import sys\nprint(len(open(sys.argv[1]).read()))\n";
+    writeFileSync(tool, original);
+    symlinkSync(tool, join(work, "input.txt"));
+    const p = plan(dir, "/bin/bash", ["-c", "printf '%s' {text} > input.txt; python3 {tool_path} input.txt"], { cwd: work });
+    const r = await run(dir, { ...p, context: { ...p.context, tool_path: tool } }, { text: `open(${JSON.stringify(MARKER)}, "w").close()` });
+    expect(String(r.error)).toMatch(/^placeholder '\{text\}' is a value the shell script writes into a file: `printf %s … > input\.txt`/);
+    expect(readFileSync(tool, "utf8")).toBe(original);
+    expect(existsSync(MARKER)).toBe(false);
+  });
+});

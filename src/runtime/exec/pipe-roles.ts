@@ -58,10 +58,10 @@ export function downstreamRole(tokens: readonly Token[], from: number): PipeRole
       }
       const target = tokens[++k];
       written ??= redirectWriteOf(t.op, target?.kind === "word" ? target.text : null);
-      // `2>f`: the digits glued to the operator name a descriptor, not an argument.
-      if (argv.length > 0 && /^\d+$/.test(argv.at(-1) ?? "")) argv.pop();
       continue;
     }
+    // The lexer leaves an empty word where a descriptor number stood (`2>f`).
+    if (t.text === "") continue;
     const bare = bareWord(t);
     if (argv.length === 0 && bare === "}") depth--;
     if (argv.length === 0 && (bare === "}" || bare === "{")) {

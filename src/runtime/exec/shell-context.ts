@@ -183,9 +183,6 @@ function classifyList(tokens: readonly Token[], programs: Programs): void {
         continue;
       }
       redirect = t.op;
-      // `2>f`: the digits glued to the operator name its descriptor, not an argument.
-      const last = argv.at(-1);
-      if (last !== undefined && last.end === t.start && last.recs.length === 0 && !last.quoted && /^\d+$/.test(last.text ?? "")) argv.pop();
       continue;
     }
     if (redirect !== null) {
