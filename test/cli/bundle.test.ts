@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
 const sink = { write: () => true } as unknown as Io["stdout"];
@@ -13,10 +14,10 @@ const sink = { write: () => true } as unknown as Io["stdout"];
 test("rye bundle: one module that plain node runs from an empty directory, rendering as in the tree", async () => {
   const dir = mkdtempSync(join(tmpdir(), "rye-bundle-"));
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
-  const io = { stdout: sink, stderr: sink, cwd: dir, env: { USER_SPACE: join(dir, "nouser") } };
+  const io = { stdout: sink, stderr: sink, cwd: dir, env: { USER_SPACE: join(outsideOf(dir), "nouser") } };
   expect(await main(["bundle"], io)).toBe(0);
   // The bundle is signed with the key generated in that user space; trust it as CI would.
-  const trusted = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
+  const trusted = join(outsideOf(dir), "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
   process.env.RYE_TRUSTED_KEYS = trusted;
   const childEnv = { ...process.env, RYE_TRUSTED_KEYS: trusted };
   const elsewhere = mkdtempSync(join(tmpdir(), "rye-bundle-run-"));

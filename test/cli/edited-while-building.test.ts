@@ -15,10 +15,11 @@ import { spacesFrom } from "../../src/project/read-spaces.js";
 import { generateKeyPair, loadSigningKey, signingKeyFrom, writeKeyPair } from "../../src/sign/keys.js";
 import { signItem } from "../../src/sign/sign-item.js";
 import { plainDirective, writeTree } from "../helpers/cli.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = mkdtempSync(join(tmpdir(), "rye-edited-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-const env = { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
+const env = { USER_SPACE: join(outsideOf(base), "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
 const sink = { write: () => true, isTTY: false } as unknown as Io["stdout"];
 
 const directive = (name: string, body?: string) => plainDirective(name, body);

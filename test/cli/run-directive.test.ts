@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
 
@@ -17,10 +18,10 @@ test("rye run <bundle> directive: render, validate, thread and an agent launched
   const dir = mkdtempSync(join(tmpdir(), "rye-run-"));
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
   // The user space lies inside the project, so its key does not vouch for the project's bundle: pin it.
-  const env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem") };
+  const env = { USER_SPACE: join(outsideOf(dir), "nouser"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(outsideOf(dir), "nouser", ".ai", "config", "keys", "signing", "public_key.pem") };
   const quiet = capture();
   expect(await main(["bundle"], { stdout: quiet.stream, stderr: quiet.stream, cwd: dir, env })).toBe(0);
-  process.env.RYE_TRUSTED_KEYS = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
+  process.env.RYE_TRUSTED_KEYS = join(outsideOf(dir), "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
   const rye = async (...args: string[]) => {
     const out = capture();
     const err = capture();

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
+import { outsideOf } from "../helpers/outside.js";
 
 export function capture() {
   let text = "";
@@ -14,8 +15,8 @@ export function capture() {
 /** An environment that keeps keys and the user space out of the watched trees and out of home. */
 export function testEnv(): NodeJS.ProcessEnv {
   const base = mkdtempSync(join(tmpdir(), "rye-watch-env-"));
-  mkdirSync(join(base, "user"));
-  return { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
+  mkdirSync(join(outsideOf(base), "user"));
+  return { USER_SPACE: join(outsideOf(base), "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
 }
 
 export { writeTree } from "../helpers/cli.js";

@@ -13,9 +13,10 @@ import { spacesFrom } from "../../src/project/read-spaces.js";
 import { WatchedSources } from "../../src/watch/watch-sources.js";
 import { generateKeyPair, signingKeyFrom } from "../../src/sign/keys.js";
 import { signItem } from "../../src/sign/sign-item.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = mkdtempSync(join(tmpdir(), "rye-watch-deps-"));
-const env = { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
+const env = { USER_SPACE: join(outsideOf(base), "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
 const sink = { write: () => true, isTTY: false } as unknown as Io["stdout"];
 
 const knowledge = (title: string, body: string) => `\`\`\`yaml\nname: ${title}\ntitle: ${title}\n\`\`\`\n\n${body}\n`;

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, test } from "vitest";
 import { outputBytes } from "../helpers/output-bytes.js";
 import { blocksOf } from "./code-blocks.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
@@ -19,7 +20,7 @@ const nxProject = JSON.parse(blocks.find((b) => b.attrs.cache === "nx")!.text) a
 
 const work = mkdtempSync(join(tmpdir(), "rye-cache-tools-"));
 /** The builder's key, epoch and user space, the same for both checkouts as on two runners of one CI. */
-const builder = { RYE_SIGNING_KEY_DIR: join(work, "builder-key"), SOURCE_DATE_EPOCH: "1767225600", USER_SPACE: join(work, "builder-user") };
+const builder = { RYE_SIGNING_KEY_DIR: join(work, "builder-key"), SOURCE_DATE_EPOCH: "1767225600", USER_SPACE: join(outsideOf(work), "builder-user") };
 const quiet = { TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1", DO_NOT_TRACK: "1", NX_DAEMON: "false", NX_NO_CLOUD: "true", NX_TUI: "false", NO_COLOR: "1", FORCE_COLOR: "0" };
 
 /** A checkout of the example project with `rye` installed as a dependency would put it on PATH. */

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { blocksOf, codeBlocks, type CodeBlock } from "./code-blocks.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const all = [...blocksOf(join(root, "README.md"), "README.md"), ...codeBlocks(join(root, "docs")).map((b) => ({ ...b, file: `docs/${b.file}` }))];
@@ -18,7 +19,7 @@ const files = [...new Set(shell.map((b) => b.file))];
 function scratch(): { cwd: string; env: NodeJS.ProcessEnv } {
   const base = mkdtempSync(join(tmpdir(), "rye-docs-sh-"));
   const cwd = join(base, "project");
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   const bin = join(base, "bin");
   cpSync(join(root, ".ai"), join(cwd, ".ai"), { recursive: true });
   mkdirSync(home);

@@ -2,6 +2,7 @@
 // declaration map, which TypeScript's language service follows (as editors do through tsserver)
 // from a directive id, an input or an output of the registry to where the directive declares it.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -17,7 +18,7 @@ import { compileDirectives } from "../../src/compile/compile-directives.js";
 import { emitDirective } from "../../src/emit/emit-directive.js";
 
 const base = mkdtempSync(join(tmpdir(), "rye-decl-map-"));
-const env = { USER_SPACE: join(base, "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
+const env = { USER_SPACE: join(outsideOf(base), "user"), RYE_SIGNING_KEY_DIR: join(base, "keys") };
 const sink = { write: () => true, isTTY: false } as unknown as Io["stdout"];
 
 const REVIEW = `# Review

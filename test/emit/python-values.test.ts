@@ -11,6 +11,7 @@ import { PyFloat } from "../../src/runtime/py-value.js";
 import { pyStr } from "../../src/runtime/pystr.js";
 import { SHARED_DIR, SHARED_SKIP_REASON, hasShared } from "../helpers/shared.js";
 import { problemsOf, STRICT, ts } from "../helpers/strict-tsc.js";
+import { outsideOf } from "../helpers/outside.js";
 
 // Python values through every entry point: a compiled module's render() and validate(), the
 // bundle's command line and `rye run`. The same JSON text goes to each and to the original's own
@@ -95,12 +96,12 @@ beforeAll(async () => {
   mkdirSync(join(dir, ".ai", "knowledge", "vals"), { recursive: true });
   writeFileSync(join(dir, ".ai", "directives", "vals", "show.md"), SHOW);
   writeFileSync(join(dir, ".ai", "knowledge", "vals", "note.md"), NOTE);
-  env = { USER_SPACE: join(dir, "nouser"), PATH: process.env.PATH };
+  env = { USER_SPACE: join(outsideOf(dir), "nouser"), PATH: process.env.PATH };
   const sink = { write: () => true } as unknown as Io["stdout"];
   expect(await main(["bundle"], { stdout: sink, stderr: sink, cwd: dir, env })).toBe(0);
   // The TypeScript sources too (out/ts/), which a build writes only when asked.
   expect(await main(["build", "--emit-ts"], { stdout: sink, stderr: sink, cwd: dir, env })).toBe(0);
-  process.env.RYE_TRUSTED_KEYS = join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
+  process.env.RYE_TRUSTED_KEYS = join(outsideOf(dir), "nouser", ".ai", "config", "keys", "signing", "public_key.pem");
   // Run from a plain copy, as CI would.
   bundle = join(mkdtempSync(join(tmpdir(), "rye-values-bundle-")), "bundle.mjs");
   copyFileSync(join(dir, "out", "bundle.mjs"), bundle);

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkoutOf } from "../../src/bundle/checkout.js";
 import { guardedExeca } from "../../src/bundle/guard-spawn.js";
 import type { Execa } from "../../src/runtime/exec/run-process.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = mkdtempSync(join(tmpdir(), "rye-spawn-guard-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -26,7 +27,7 @@ for (const file of [join(proj, "bin/prog"), join(outside, "prog"), join(proj, ".
 symlinkSync(join(outside, "prog"), join(proj, "bin/linked"));
 symlinkSync(join(proj, "bin/prog"), join(outside, "into-checkout"));
 
-const checkout = checkoutOf({ bundle: join(proj, "out", "bundle.mjs"), cwd: proj, env: { USER_SPACE: join(base, "home") } });
+const checkout = checkoutOf({ bundle: join(proj, "out", "bundle.mjs"), cwd: proj, env: { USER_SPACE: join(outsideOf(base), "home") } });
 const optIn = "pass --trust-checkout to allow it";
 
 function spawnWith(file: string, env: Record<string, string>, cwd = proj) {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { REPO } from "./install.js";
 import { step } from "./steps.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const slow = process.env.RYE_SLOW_TESTS === "1";
 const reason = "installing from a git URL builds the package in npm's own clone (minutes): set RYE_SLOW_TESTS=1 to run it";
@@ -18,7 +19,7 @@ test.skipIf(!slow)(`npm install from a git URL gives a working rye-build${slow ?
   // The committed tree, as a remote serves it.
   execFileSync("git", ["clone", "-q", "--depth", "1", `file://${REPO}`, clone]);
   const app = join(base, "app");
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   mkdirSync(app);
   mkdirSync(home);
   const env = { ...process.env, HOME: home, USER_SPACE: home, npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { outsideOf } from "../helpers/outside.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -48,7 +49,7 @@ function unpack(app: string, tarball: string): void {
 export function firstHourProject(): Place {
   const base = mkdtempSync(join(tmpdir(), "rye-first-hour-"));
   const app = join(base, "app");
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   mkdirSync(app);
   mkdirSync(home);
   const env = envFor(home);

@@ -7,6 +7,7 @@ import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 import { readProject } from "../../src/project/read-project.js";
 import { fileVerdict, skippedFolder } from "../../src/project/file-kinds.js";
+import { outsideOf } from "../helpers/outside.js";
 
 // A file of no kind its folder reads is a located warning (RYE1011) naming the kinds that are
 // supported, and is not read; the rest of the project builds.
@@ -35,7 +36,7 @@ describe("files of no supported kind", () => {
       cpSync(FIXTURE, dir, { recursive: true });
       let err = "";
       const io = { write: (s: string) => ((err += s), true) } as unknown as Io["stderr"];
-      const code = await main(["build", "--allow-unsigned"], { stdout: io, stderr: io, cwd: dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH } });
+      const code = await main(["build", "--allow-unsigned"], { stdout: io, stderr: io, cwd: dir, env: { USER_SPACE: join(outsideOf(dir), "user"), PATH: process.env.PATH } });
       expect(code, err).toBe(0);
       expect(err.match(/ - warning RYE1011: /g)).toHaveLength(4);
       expect(err).toMatch(/^\.ai\/knowledge\/notes\.txt:1:1 - warning RYE1011: This file is not read: '\.txt' files are no item kind/m);

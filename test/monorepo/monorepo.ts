@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { blocksOf } from "../docs/code-blocks.js";
+import { outsideOf } from "../helpers/outside.js";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 export const PACKAGES = ["alpha", "beta"] as const;
@@ -71,8 +72,8 @@ export function monorepo(name: string, rootFiles: Record<string, string>, files:
     symlinkSync(`../packages/${pkg}`, join(root, "node_modules", pkg), "dir");
   }
   execFileSync("git", ["init", "-q", "."], { cwd: root });
-  const env = { ...process.env, ...quiet, RYE_SIGNING_KEY_DIR: join(base, "builder-key"), SOURCE_DATE_EPOCH: "1767225600", USER_SPACE: join(base, "builder-user") };
-  const elsewhere = { ...process.env, ...quiet, RYE_SIGNING_KEY_DIR: join(base, "other-key"), USER_SPACE: join(base, "other-user") };
+  const env = { ...process.env, ...quiet, RYE_SIGNING_KEY_DIR: join(base, "builder-key"), SOURCE_DATE_EPOCH: "1767225600", USER_SPACE: join(outsideOf(base), "builder-user") };
+  const elsewhere = { ...process.env, ...quiet, RYE_SIGNING_KEY_DIR: join(base, "other-key"), USER_SPACE: join(outsideOf(base), "other-user") };
   for (const dir of [env.USER_SPACE, elsewhere.USER_SPACE]) mkdirSync(dir, { recursive: true });
   return { root, env, elsewhere, pinnedKey: join(env.RYE_SIGNING_KEY_DIR, "public_key.pem") };
 }

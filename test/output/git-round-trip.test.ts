@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
+import { outsideOf } from "../helpers/outside.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(ROOT, "bin", "rye.js");
@@ -20,7 +21,7 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 test.skipIf(!hasGit)(`git round trip: commit out/, clone, rye build --check exits 0${hasGit ? "" : " (skipped: git not installed)"}`, () => {
   const base = mkdtempSync(join(tmpdir(), "rye-git-"));
   const repo = join(base, "repo");
-  const builder = { USER_SPACE: join(base, "builder") };
+  const builder = { USER_SPACE: join(outsideOf(base), "builder") };
   cpSync(join(ROOT, ".ai"), join(repo, ".ai"), { recursive: true });
   const git = (cwd: string, ...args: string[]) => {
     const r = run("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main", ...args], cwd);
@@ -57,7 +58,7 @@ test.skipIf(!hasGit)(`git round trip: commit out/, clone, rye build --check exit
   git(clone, "config", "core.autocrlf", "true");
   expect(lstatSync(join(clone, "out")).isDirectory()).toBe(true);
   expect(readFileSync(join(clone, "out", "index.js"), "utf8")).not.toContain("\r\n");
-  const ci = { USER_SPACE: join(base, "ci") };
+  const ci = { USER_SPACE: join(outsideOf(base), "ci") };
   const check = run(process.execPath, [BIN, "build", "--check"], clone, ci);
   expect(check.code, check.err).toBe(0);
   expect(check.out).toBe("out is up to date.\n");

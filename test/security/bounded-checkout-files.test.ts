@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BIN, cleanEnv, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const GREET = '# greet\n\n```xml\n<directive name="greet" version="1.0.0">\n  <metadata><description>Greets.</description></metadata>\n</directive>\n```\n\nHello.\n';
 let root: string;
@@ -26,7 +27,7 @@ function project(name: string): string {
 
 /** A build with a hard timeout: an endless read shows as a killed process (status null), not a hung suite. */
 function build(dir: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, "build", "--allow-unsigned", ...args], { cwd: dir, env: cleanEnv({ USER_SPACE: join(root, "user") }), encoding: "utf8", timeout: 20_000 });
+  const r = spawnSync(process.execPath, [BIN, "build", "--allow-unsigned", ...args], { cwd: dir, env: cleanEnv({ USER_SPACE: join(outsideOf(root), "user") }), encoding: "utf8", timeout: 20_000 });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 

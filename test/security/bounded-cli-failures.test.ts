@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { BIN, cleanEnv, makeGreetProject, node, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 let root: string;
 let project: string;
@@ -19,7 +20,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("rye run of a bundle that is not a regular file", () => {
-  const env = () => cleanEnv({ USER_SPACE: join(root, "user") });
+  const env = () => cleanEnv({ USER_SPACE: join(outsideOf(root), "user") });
   for (const bundle of ["/dev/null", "/dev/zero", "fifo.mjs", "folder.mjs"]) {
     for (const kind of ["directive", "tool"]) {
       test(`${kind} from ${bundle}: one located line, exit 1`, () => {
@@ -36,7 +37,7 @@ describe("rye run of a bundle that is not a regular file", () => {
 /** Runs `rye lsp ...args`, sends initialize (and shutdown + exit when `polite`), and resolves with the exit code and whether initialize was answered. */
 function lsp(args: string[], polite: boolean): Promise<{ code: number | null; answered: boolean; stderr: string }> {
   return new Promise((done) => {
-    const p = spawn(process.execPath, [BIN, "lsp", ...args], { cwd: project, env: cleanEnv({ USER_SPACE: join(root, "user") }) });
+    const p = spawn(process.execPath, [BIN, "lsp", ...args], { cwd: project, env: cleanEnv({ USER_SPACE: join(outsideOf(root), "user") }) });
     const send = (o: object) => {
       const b = JSON.stringify(o);
       p.stdin.write(`Content-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`);

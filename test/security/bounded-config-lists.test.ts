@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CONFIG_KEYS } from "../../src/project/config-keys.js";
 import { parseConfigText } from "../../src/project/read-config.js";
 import { BIN, cleanEnv, makeGreetProject, node, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const LISTS = Object.entries(CONFIG_KEYS).flatMap(([name, entry]) => (entry[0] === "string[]" ? [[name, entry[2]] as const] : []));
 
@@ -50,8 +51,8 @@ describe("a build refuses an oversized list before reading any space", () => {
     const dir = makeGreetProject(join(root, "big"));
     const text = JSON.stringify({ system: Array.from({ length: 262_000 }, () => ".") });
     writeFileSync(join(dir, "rye.config.json"), text);
-    mkdirSync(join(root, "user"), { recursive: true });
-    const r = node(dir, cleanEnv({ USER_SPACE: join(root, "user") }), BIN, "build", "--allow-unsigned");
+    mkdirSync(join(outsideOf(root), "user"), { recursive: true });
+    const r = node(dir, cleanEnv({ USER_SPACE: join(outsideOf(root), "user") }), BIN, "build", "--allow-unsigned");
     const max = CONFIG_KEYS.system[2]!;
     const column = `{"system":[${'".",'.repeat(max)}`.length + 1;
     expect(r.status).toBe(1);

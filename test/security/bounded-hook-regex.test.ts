@@ -12,6 +12,7 @@ import { build } from "../../src/index.js";
 import { matches } from "../../src/runtime/context/condition.js";
 import { compileLinear, MAX_STATES, regexProblem } from "../../src/runtime/context/linear-regex.js";
 import { BIN, cleanEnv, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 /** Patterns built from the constructs the matcher accepts, nested (the catastrophic shapes included). */
 const pattern: fc.Arbitrary<string> = fc.letrec((tie) => ({
@@ -105,7 +106,7 @@ describe("rye preview with a catastrophic hook regex and a hostile input", () =>
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const preview = (input: string) =>
-    spawnSync(process.execPath, [BIN, "preview", "a/d", "--thread", "--inputs", JSON.stringify({ text: input })], { cwd: dir, env: cleanEnv({ USER_SPACE: join(dir, "user") }), encoding: "utf8", timeout: 30_000 });
+    spawnSync(process.execPath, [BIN, "preview", "a/d", "--thread", "--inputs", JSON.stringify({ text: input })], { cwd: dir, env: cleanEnv({ USER_SPACE: join(outsideOf(dir), "user") }), encoding: "utf8", timeout: 30_000 });
 
   test("a hostile input: answered, the hook not applied", () => {
     const r = preview(`${"a".repeat(60)}b`);

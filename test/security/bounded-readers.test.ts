@@ -9,10 +9,11 @@ import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { formatTrustedKeyToml } from "../../src/sign/index.js";
 import { attackerKey, BIN, cleanEnv, REPO, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = tempDir("rye-bounded-readers-");
 const root = join(base, "proj");
-const home = join(base, "home");
+const home = join(outsideOf(base), "home");
 const env = cleanEnv({ USER_SPACE: home });
 const DIRECTIVE = join(".ai", "directives", "examples", "greet.md");
 // A key file elsewhere on the machine: a link out of a space must not make it read (or trusted).

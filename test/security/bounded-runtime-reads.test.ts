@@ -7,10 +7,11 @@ import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, makeProject, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = tempDir("rye-runtime-reads-");
 const project = makeProject(join(base, "proj"));
-const env = cleanEnv({ USER_SPACE: join(base, "home") });
+const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
 const built = rye(project, env, "bundle");
 expect(built.status, built.stderr).toBe(0);
 

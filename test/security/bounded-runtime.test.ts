@@ -14,6 +14,7 @@ import { MAX_YAML_VALUES, readYamlFully } from "../../src/tools/read-yaml-tool.j
 import { yamlTooDeepAt } from "../../src/parse/yaml-depth.js";
 import { tooDeep } from "../../src/parse/scan-calls.js";
 import { BIN, cleanEnv, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 /** JSON text `depth` levels deep, dicts and lists as `shape` says. */
 const jsonText = (depth: number, shape: number) => {
@@ -142,7 +143,7 @@ describe("rye preview --inputs", () => {
     writeFileSync(join(root, ".ai", "directives", "t.md"), '# t\n\n```xml\n<directive name="t" version="1.0.0">\n  <metadata><description>d</description></metadata>\n  <inputs><input name="a" type="object" required="true">a</input></inputs>\n</directive>\n```\n\nGot {input:a}.\n');
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const preview = (inputs: string) => spawnSync(process.execPath, [BIN, "preview", "t", "--inputs", inputs], { cwd: root, env: cleanEnv({ USER_SPACE: join(root, "user") }), encoding: "utf8", timeout: 60_000 });
+  const preview = (inputs: string) => spawnSync(process.execPath, [BIN, "preview", "t", "--inputs", inputs], { cwd: root, env: cleanEnv({ USER_SPACE: join(outsideOf(root), "user") }), encoding: "utf8", timeout: 60_000 });
 
   test.each([10, 200, 256, 257, 5000, 10_000])("inputs nested %i deep: a preview, or exit 2 saying how deep is too deep", (depth) => {
     const r = preview(`{"a": {"x": ${jsonText(depth - 2, 0x3333)}}}`);

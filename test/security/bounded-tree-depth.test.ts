@@ -11,6 +11,7 @@ import { MAX_FOLDER_DEPTH } from "../../src/project/file-kinds.js";
 import { readProject } from "../../src/project/read-project.js";
 import { WatchedSources } from "../../src/watch/watch-sources.js";
 import { BIN, cleanEnv, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const directive = (name: string) => `# ${name}\n\n\`\`\`xml\n<directive name="${name}" version="1.0.0">\n  <metadata><description>D.</description></metadata>\n</directive>\n\`\`\`\n\nHello.\n`;
 const nested = (levels: number) => Array.from({ length: levels }, () => "d").join("/");
@@ -41,7 +42,7 @@ describe("the walk stops at the depth limit, with a located error naming it", ()
   test("the watcher takes a change past the limit to the full read (which reports it), never as an item", () => {
     const dir = project("watch", MAX_FOLDER_DEPTH);
     writeFileSync(join(dir, ".ai", "directives", "top.md"), directive("top"));
-    const watched = new WatchedSources({ project: dir, user: join(root, "nouser"), systems: [] });
+    const watched = new WatchedSources({ project: dir, user: join(outsideOf(root), "nouser"), systems: [] });
     expect(watched.read()).toMatchObject({ diagnostics: [] });
     mkdirSync(join(dir, ".ai", "directives", nested(MAX_FOLDER_DEPTH + 1)));
     const deep = join(dir, ".ai", "directives", nested(MAX_FOLDER_DEPTH + 1), "x.md");
@@ -58,7 +59,7 @@ describe("the walk stops at the depth limit, with a located error naming it", ()
 test("rye build on a thousand nested folders: the located error, at once", () => {
   const dir = project("thousand", 1000);
   writeFileSync(join(dir, ".ai", "directives", "top.md"), directive("top"));
-  const r = spawnSync(process.execPath, [BIN, "build", "--allow-unsigned"], { cwd: dir, env: cleanEnv({ USER_SPACE: join(root, "user") }), encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(process.execPath, [BIN, "build", "--allow-unsigned"], { cwd: dir, env: cleanEnv({ USER_SPACE: join(outsideOf(root), "user") }), encoding: "utf8", timeout: 30_000 });
   expect(r.status, r.stderr).toBe(1);
   expect(r.stderr).toContain(`.ai/directives/${nested(MAX_FOLDER_DEPTH + 1)}:1:1 - error RYE8002: Cannot read: it lies more than ${MAX_FOLDER_DEPTH} folders below its item folder`);
   expect(existsSync(join(dir, "out"))).toBe(false);

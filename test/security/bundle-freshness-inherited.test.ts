@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, rye, tempDir, makeGreetProject } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const PREFIX = "// @rye-build ";
 
@@ -13,7 +14,7 @@ function project() {
   const base = tempDir("rye-inherit-");
   const root = join(base, "proj");
   makeGreetProject(root);
-  return { base, root, home: join(base, "home") };
+  return { base, root, home: join(outsideOf(base), "home") };
 }
 
 const header = (bundle: string) => JSON.parse(readFileSync(bundle, "utf8").split("\n").find((l) => l.startsWith(PREFIX))!.slice(PREFIX.length));

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { DEV_RENDER, ESBUILD, ROLLUP, VITE, VITE_BROWSER, VITE_DEV, WEBPACK_LIKE } from "./bundler-scripts.js";
 import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir, writeApp } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const WEBPACK = WEBPACK_LIKE(`import bundler from "webpack";\nimport { ryeVerify } from "rye-build/webpack";`, "dist-webpack");
 const RSPACK = WEBPACK_LIKE(`import { rspack as bundler } from "@rspack/core";\nimport { ryeVerify } from "rye-build/rspack";`, "dist-rspack");
@@ -16,7 +17,7 @@ describe("bundling a consumer of out/index.js with the verifying plugins", () =>
   const project = makeProject(join(base, "project"));
   mkdirSync(join(project, "node_modules", "@rspack"));
   for (const dep of ["esbuild", "vite", "rollup", "webpack", "@rspack/core"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const built = rye(project, env, "build");
   writeApp(project);
@@ -130,7 +131,7 @@ describe("bundling a module of out/ replaced by a symbolic link", () => {
   const project = makeProject(join(base, "project"));
   mkdirSync(join(project, "node_modules", "@rspack"));
   for (const dep of ["esbuild", "vite", "rollup", "webpack", "@rspack/core"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const built = rye(project, env, "build");
   const out = join(project, "out");
@@ -229,7 +230,7 @@ describe("a planted node_modules in out/ fails every bundle", () => {
   const project = makeProject(join(base, "project"));
   mkdirSync(join(project, "node_modules", "@rspack"));
   for (const dep of ["esbuild", "vite", "rollup", "webpack", "@rspack/core", "execa"]) symlinkSync(join(REPO, "node_modules", dep), join(project, "node_modules", dep), "dir");
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const built = rye(project, env, "build");
   const planted = join(project, "out", "node_modules");
@@ -284,7 +285,7 @@ describe("Vite's separate bundles (worker entries, pre-bundled dependencies) ver
   const base = tempDir("rye-sec-vite-");
   const project = makeProject(join(base, "project"));
   symlinkSync(join(REPO, "node_modules", "vite"), join(project, "node_modules", "vite"), "dir");
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const built = rye(project, env, "build");
   const greet = join(project, "out", "directives", "examples", "greet.js");

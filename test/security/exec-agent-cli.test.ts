@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
+import { outsideOf } from "../helpers/outside.js";
 
 // Real processes: `node bin/rye.js run <bundle> directive … --agent stub` against a stub agent that
 // records its argv and pid, then sleeps. Signals to rye must reach the agent, remove the role file
@@ -18,7 +19,7 @@ const tmp = join(dir, "tmp");
 const record = join(dir, "record.json");
 const marker = join(dir, "marker");
 const sink = { write: () => true } as unknown as Io["stdout"];
-const env = { PATH: process.env.PATH ?? "", USER_SPACE: join(dir, "nouser"), TMPDIR: tmp, RYE_TRUSTED_KEYS: join(dir, "nouser", ".ai", "config", "keys", "signing", "public_key.pem") };
+const env = { PATH: process.env.PATH ?? "", USER_SPACE: join(outsideOf(dir), "nouser"), TMPDIR: tmp, RYE_TRUSTED_KEYS: join(outsideOf(dir), "nouser", ".ai", "config", "keys", "signing", "public_key.pem") };
 const started: number[] = [];
 
 const stub = join(dir, "stub-agent");

@@ -12,6 +12,7 @@ import { signModule } from "../../src/sign/sign-module.js";
 import { buildMetadata, describeSourceChanges, sourceListText } from "../../src/sign/source-tree.js";
 import { createTrustStore } from "../../src/sign/trust-store.js";
 import { tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const key = signingKeyFrom(generateKeyPair().privatePem);
 const trust = createTrustStore([{ fingerprint: key.fingerprint, owner: "t", publicPem: key.publicPem, source: "test" }]);
@@ -67,7 +68,7 @@ describe("current: the signed source list against the project's sources now", ()
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, "# A\n");
     const list = (text: string | null) => sourceListText(text === null ? [] : [{ space: "project", path: ".ai/directives/x/a.md", sha256: sha256Hex(text) }]);
-    const env = { USER_SPACE: join(base, "home") };
+    const env = { USER_SPACE: join(outsideOf(base), "home") };
     const same = await verify(output(join(project, "out"), 0, "2026-01-01T00:00:00Z", list("# A\n")), { trust, current: true, env });
     expect(same.problems).toEqual([]);
     const changed = await verify(output(join(project, "out"), 0, "2026-01-01T00:00:00Z", list("# old A\n")), { trust, current: true, env });

@@ -6,12 +6,13 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadSigningKey } from "../../src/sign/keys.js";
 import { cleanEnv, inject, markerRan, node, resignBundle, resignOutput, rye, tempDir, writeApp, makeGreetProject } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 function bundled() {
   const base = tempDir("rye-fresh-bundle-");
   const root = join(base, "proj");
   makeGreetProject(root);
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   const env = cleanEnv({ USER_SPACE: home, RYE_BUILD_COUNTER: "7", SOURCE_DATE_EPOCH: "1777636800" });
   const r = rye(root, env, "bundle");
   expect(r.status, r.stderr).toBe(0);

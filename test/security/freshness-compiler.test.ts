@@ -16,6 +16,7 @@ import { signModule } from "../../src/sign/sign-module.js";
 import { sourceListText } from "../../src/sign/source-tree.js";
 import { createTrustStore } from "../../src/sign/trust-store.js";
 import { cleanEnv, payload, REPO, rye, tempDir, type Ran } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const GREET = join(".ai", "directives", "examples", "greet.md");
 
@@ -39,7 +40,7 @@ function project(base: string): { root: string; env: NodeJS.ProcessEnv } {
   mkdirSync(dirname(join(root, GREET)), { recursive: true });
   cpSync(join(REPO, GREET), join(root, GREET));
   writeFileSync(join(root, "package.json"), '{ "type": "module", "private": true }\n');
-  return { root, env: cleanEnv({ USER_SPACE: join(base, "home") }) };
+  return { root, env: cleanEnv({ USER_SPACE: join(outsideOf(base), "home") }) };
 }
 
 describe("output of another compiler, from the very sources the project holds now", () => {

@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFi
 import { join, relative } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, REPO, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const ITEMS = ["greet", "count_words"];
 const GREET = ".ai/directives/examples/greet.md";
@@ -15,7 +16,7 @@ function project(): { root: string; env: NodeJS.ProcessEnv; base: string } {
   const root = join(base, "proj");
   mkdirSync(join(root, ".ai", "directives", "examples"), { recursive: true });
   for (const id of ITEMS) cpSync(join(REPO, ".ai", "directives", "examples", `${id}.md`), join(root, ".ai", "directives", "examples", `${id}.md`));
-  return { root, base, env: cleanEnv({ USER_SPACE: join(base, "home") }) };
+  return { root, base, env: cleanEnv({ USER_SPACE: join(outsideOf(base), "home") }) };
 }
 
 function build(root: string, env: NodeJS.ProcessEnv): void {

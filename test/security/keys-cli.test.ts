@@ -4,13 +4,14 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cleanEnv, REPO, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 function project() {
   const base = tempDir("rye-keys-cli-");
   const root = join(base, "proj");
   mkdirSync(join(root, ".ai", "directives", "examples"), { recursive: true });
   cpSync(join(REPO, ".ai", "directives", "examples", "greet.md"), join(root, ".ai", "directives", "examples", "greet.md"));
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   const env = cleanEnv({ USER_SPACE: home });
   const built = rye(root, env, "build");
   expect(built.status, built.stderr).toBe(0);

@@ -20,6 +20,7 @@ import { withFields } from "../../src/sign/trust-entry.js";
 import { formatTrustedKeyToml, loadTrustStore } from "../../src/sign/trust-store.js";
 import { loadTrustAnchors } from "../../src/verify/trust-anchors.js";
 import { cleanEnv, inject, makeGreetProject, markerRan, node, resignOutput, rye, tempDir, writeApp } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const TS = "2026-01-01T00:00:00Z";
 const trustedDir = (space: string) => join(space, ".ai", "config", "keys", "trusted");
@@ -70,7 +71,7 @@ describe("an entry that does not parse or authenticate refuses its key everywher
     writeApp(project);
     malloryPem = join(base, "mallory.pem");
     writeFileSync(malloryPem, mallory.publicPem);
-    victimHome = join(base, "victim-home");
+    victimHome = join(outsideOf(base), "victim-home");
     const pair = generateKeyPair();
     writeKeyPair(join(victimHome, ".ai", "config", "keys", "signing"), pair);
     victim = signingKeyFrom(pair.privatePem);

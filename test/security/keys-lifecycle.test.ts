@@ -11,6 +11,7 @@ import { findTrustEntry, setEntryFields } from "../../src/sign/trust-entries.js"
 import { writeTrustedKey } from "../../src/sign/trust-store.js";
 import { writeSignedOutput } from "../helpers/signed-output.js";
 import { tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const KEYS: SigningKey[] = [0, 1, 2].map(() => signingKeyFrom(generateKeyPair().privatePem));
 const T0 = Date.parse("2026-01-01T00:00:00Z");
@@ -89,7 +90,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 describe("key lifecycle: verify() accepts exactly what the model accepts", () => {
   const base = tempDir("rye-keys-");
-  const space = join(base, "home");
+  const space = join(outsideOf(base), "home");
   mkdirSync(space, { recursive: true });
   // One output folder per key, each in a project of its own outside the user space.
   const outs = KEYS.map((key, i) => {

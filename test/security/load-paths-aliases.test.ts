@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, makeProject, markerRan, node, payload, replaceFileWithLink, replaceFolderWithLink, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const MODULE = "directives/examples/greet.js";
 const RENDER = `JSON.stringify(g.render({ name: "Ada" }))`;
@@ -34,7 +35,7 @@ const ROWS: Record<string, { file: string; text: string; env?: (project: string)
 describe("a link inside an output folder is refused when reached through an alias", () => {
   const base = tempDir("rye-load-aliases-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   // Payloads inside the project, and in a folder of their own outside it.
   const inside = join(project, "vendor");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadSigningKey } from "../../src/sign/keys.js";
 import { cleanEnv, inject, makeProject, markerRan, node, resignOutput, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = tempDir("rye-env-anchors-");
 const project = join(base, "project");
@@ -17,7 +18,7 @@ const marker = join(base, "PWNED");
 // Outside: a folder of its own. The folders above the project count as checkout (no repository marks where it ends).
 const outsidePem = join(tempDir("rye-env-anchors-outside-"), "attacker.pem");
 const siblingPem = join(base, "sibling", "attacker.pem");
-const victimEnv = cleanEnv({ USER_SPACE: join(base, "victim-home") });
+const victimEnv = cleanEnv({ USER_SPACE: join(outsideOf(base), "victim-home") });
 
 /** What the application does before it loads out/: `late` runs after the loader registered. */
 interface Delivery {

@@ -9,13 +9,14 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { signingKeyFrom } from "../../src/sign/keys.js";
 import { cleanEnv, makeProject, markerRan, node, resignOutput, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const gcc = spawnSync("gcc", ["--version"]).status === 0;
 
 describe("require() checks every extension in an output folder", () => {
   const base = tempDir("rye-load-ext-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const addon = join(base, "evil.node");
   const out = join(project, "out");
@@ -35,7 +36,7 @@ describe("require() checks every extension in an output folder", () => {
     expect(built.status, built.stderr).toBe(0);
     // A JSON file the owner's own build lists (re-signed with the owner's key), before anything is planted.
     writeFileSync(join(out, "runtime", "table.json"), `{ "listed": true }\n`);
-    resignOutput(out, signingKeyFrom(readFileSync(join(base, "home", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8")));
+    resignOutput(out, signingKeyFrom(readFileSync(join(outsideOf(base), "home", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8")));
     if (gcc) {
       const c = join(base, "addon.c");
       writeFileSync(c, `#include <stdio.h>\n__attribute__((constructor)) static void pwn(void){ FILE*f=fopen(${JSON.stringify(marker)},"w"); if(f){fputs("x",f);fclose(f);} }\n`);

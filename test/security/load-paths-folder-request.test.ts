@@ -8,11 +8,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, makeProject, markerRan, node, payload, REPO, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const base = tempDir("rye-folder-request-");
 const project = join(base, "project");
 const marker = join(base, "PWNED");
-const env = cleanEnv({ USER_SPACE: join(base, "home") });
+const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
 const PRINT = `console.log(typeof (m.directives ?? m.default?.directives));`;
 
 /** How the application asks for the folder (or something in it). */

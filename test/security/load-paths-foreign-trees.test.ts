@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ESBUILD, ROLLUP, VITE, VITE_DEV, WEBPACK_LIKE } from "./bundler-scripts.js";
 import { cleanEnv, makeProject, markerRan, node, payload, REPO, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const MODULE = "directives/examples/greet.js";
 const RENDER = `JSON.stringify(g.render({ name: "Ada" }))`;
@@ -15,7 +16,7 @@ const RENDER = `JSON.stringify(g.render({ name: "Ada" }))`;
 describe("an output folder holds only what its own manifest lists", () => {
   const base = tempDir("rye-foreign-trees-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const out = join(project, "out");
 

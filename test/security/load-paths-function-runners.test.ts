@@ -9,13 +9,14 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, rye, tempDir } from "./helpers.js";
 import { functionRunnerRows, rowsScript, type Row } from "./function-runner-rows.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const REFUSED_UNVERIFIED = /^IntegrityError: .* is build output evaluated by a module runner/s;
 
 describe("code compiled by Function constructors and node:vm, named by a file", () => {
   const base = tempDir("rye-load-fn-runners-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const greet = join(project, "out", "directives", "examples", "greet.js");
   const own = join(project, "app.mjs");
   const markers = join(base, "markers");
@@ -150,7 +151,7 @@ console.log(JSON.stringify({
 describe("the constructors keep what code expects of them", () => {
   const base = tempDir("rye-load-fn-identity-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
 
   test("every answer is the same under the register entry as under plain node", () => {
     writeFileSync(join(project, "identity.mjs"), IDENTITY);

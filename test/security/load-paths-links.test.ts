@@ -6,6 +6,7 @@ import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, makeProject, markerRan, node, payload, replaceFileWithLink, replaceFolderWithLink, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const MODULE = "directives/examples/greet.js";
 const RENDER = `JSON.stringify(g.render({ name: "Ada" }))`;
@@ -31,7 +32,7 @@ const ROWS: Record<string, { files: Record<string, string>; args: string[]; prin
 describe("a module of an output folder replaced by a symbolic link is refused on every load path", () => {
   const base = tempDir("rye-load-links-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const evil = join(base, "evil");
   const other = join(base, "other-out");

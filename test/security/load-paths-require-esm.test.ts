@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const KEYS = "console.log(Object.keys(m.directives).length > 0 ? 'loaded' : 'empty');";
 
@@ -31,7 +32,7 @@ const ROWS: Record<string, { files: Record<string, string>; links?: [string, str
 
 describe.skipIf(!process.features.require_module)("require() of an ES module links only verified output", () => {
   const base = tempDir("rye-require-esm-");
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const projects: Record<string, string> = {};
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, makeProject, markerRan, node, payload, REPO, rye, tempDir } from "./helpers.js";
 import { loadPathRows } from "./load-path-rows.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const ENTRY = "./out/runtime/agents/launch-agent.js";
 // The rows whose app loads the project's own out/ (the dependency rows load another package's build).
@@ -18,7 +19,7 @@ const ROWS = Object.entries(loadPathRows(ENTRY, "typeof m.buildArgv")).filter(([
 describe("a planted module resolution file never decides what a signed module's import loads", () => {
   const base = tempDir("rye-load-resolution-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const execa = join(project, "node_modules", "execa");
   const fake = (main: string) => JSON.stringify({ name: "execa", version: "9.9.9", main });

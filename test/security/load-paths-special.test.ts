@@ -9,13 +9,14 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, makeProject, markerRan, node, payload, rye, tempDir } from "./helpers.js";
 import { LOAD_PATHS } from "./load-path-rows.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const ROWS = ["static import", "dynamic import()", "require() of ES module output from a CommonJS app", "createRequire(import.meta.url)", "Worker (inherited execArgv)"];
 
 describe("a FIFO in an output folder is refused on every load path, without blocking", () => {
   const base = tempDir("rye-load-special-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const out = join(project, "out");
   const greet = join(out, "directives", "examples", "greet.js");

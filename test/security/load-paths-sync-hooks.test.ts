@@ -11,11 +11,12 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { guardSyncHooks } from "../../src/register/sync-hooks-guard.js";
 import { OutputGuard } from "../../src/verify/output-guard.js";
 import { cleanEnv, inject, makeProject, markerRan, node, payload, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 describe("synchronous module hooks and ShadowRealm", () => {
   const base = tempDir("rye-sync-hooks-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const index = join(project, "out", "index.js");
 

@@ -5,6 +5,7 @@
 // refused: the build fails naming the file and nothing carrying the payload is written. Each row is
 // a real `vite build`; the dist is searched for the payload's marker path, in data: URLs too.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
@@ -39,7 +40,7 @@ function distText(dir: string): string {
 describe("a Vite client build with ryeVerify() and build output reaching the bundle past load", () => {
   const base = tempDir("rye-load-vite-assets-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const greet = join(project, "out", "directives", "examples", "greet.js");
   const dist = join(project, "webdist");

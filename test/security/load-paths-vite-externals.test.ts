@@ -6,6 +6,7 @@
 // SSR build with ryeVerify() over a tampered copy of the output; a build that passed is run, so a
 // payload that would have run writes its marker.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeGreetProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
@@ -54,7 +55,7 @@ const SHAPES: Record<string, { imported: string; packages: Record<string, Files>
 describe("Vite SSR build leaving external a dependency that holds rye output", () => {
   const base = tempDir("rye-load-vite-ext-");
   const project = makeGreetProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const vendored = join(base, "vendored-out");
   const modules = join(project, "node_modules");

@@ -6,6 +6,7 @@
 // over a dependency shipping rye output: untouched it is pre-bundled and runs; tampered it is refused
 // and the payload never runs; a payload planted in the cache a verified run wrote never runs either.
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeGreetProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
@@ -51,7 +52,7 @@ export default { plugins: [ryeVerify()], test: { include: ["t/**/*.test.mjs"], d
 describe("Vite's dependency optimizers pre-bundling a dependency that ships rye output", () => {
   const base = tempDir("rye-load-vite-opt-");
   const project = makeGreetProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const greeter = join(project, "node_modules", "greeter");
   const greet = join(greeter, "out", "directives", "examples", "greet.js");

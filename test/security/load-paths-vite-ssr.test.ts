@@ -4,6 +4,7 @@
 // refused, even when a tampered build hides the name Vite gives each module; with the plugin the
 // verified build runs and a tampered module is refused. Each row runs a real Vite server.
 import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, REPO, rye, tempDir } from "./helpers.js";
@@ -47,7 +48,7 @@ function jsFiles(dir: string): string[] {
 describe("Vite ssrLoadModule (the dev server's module runner) evaluating build output", () => {
   const base = tempDir("rye-load-vite-ssr-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const out = join(project, "out");
   const greet = join(out, "directives", "examples", "greet.js");

@@ -4,6 +4,7 @@
 // Under `--import rye-build/register`, build output shipped in a dependency is refused there when
 // it no longer verifies, and runs when it does. Each row is a real Vitest run.
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { join } from "node:path";
 import { NAME_FORMS } from "./function-runner-rows.js";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -16,7 +17,7 @@ const config = (plugin: boolean, pool: string) =>
 describe("Vitest vm pools evaluating build output shipped in a dependency", () => {
   const base = tempDir("rye-load-vm-modules-");
   const project = makeProject(join(base, "project"));
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   const marker = join(base, "PWNED");
   const dep = join(project, "node_modules", "ryedep");
   const greet = join(dep, "out", "directives", "examples", "greet.js");
@@ -76,7 +77,7 @@ const REACH: Record<string, string> = {
 describe("new vm.SourceTextModule(code, { identifier }) naming a file of an output folder", () => {
   const base = tempDir("rye-load-stm-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const greet = join(project, "out", "directives", "examples", "greet.js");
 
   beforeAll(() => {

@@ -8,11 +8,12 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { signingKeyFrom } from "../../src/sign/keys.js";
 import { cleanEnv, inject, makeProject, markerRan, node, resignOutput, rye, tempDir } from "./helpers.js";
 import { DEP_PACKAGES, LOAD_PATHS, type Target } from "./load-path-rows.js";
+import { outsideOf } from "../helpers/outside.js";
 
 describe("every load path verifies build output before it runs", () => {
   const base = tempDir("rye-load-paths-");
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const greet: Record<Target, string> = {
     out: join(project, "out", "directives", "examples", "greet.js"),
@@ -81,7 +82,7 @@ describe("require() of output in an import cycle", () => {
   // require() refuses a cycle through output (naming import as the way), while import loads it.
   const base = tempDir("rye-load-cycle-");
   const project = makeProject(join(base, "project"));
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   const env = cleanEnv({ USER_SPACE: home });
   const marker = join(base, "PWNED");
 

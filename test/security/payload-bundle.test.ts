@@ -3,11 +3,12 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, rye, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 describe("rye run <bundle> with a payload at the bundle's top level", () => {
   const base = tempDir();
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const bundle = join(project, "out", "bundle.mjs");
   let original: Buffer;

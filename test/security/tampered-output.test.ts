@@ -4,11 +4,12 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, 
 import { dirname, join, relative } from "node:path";
 import { beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { cleanEnv, inject, makeProject, markerRan, node, payload, rye, tempDir, writeApp } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 describe("a signed build changed after signing", () => {
   const base = tempDir();
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const out = join(project, "out");
   const greet = join(out, "directives", "examples", "greet.js");

@@ -9,11 +9,12 @@ import { sha256Hex } from "../../src/sign/hash-region.js";
 import { shardPath } from "../../src/sign/sign-manifest.js";
 import { FORMAT_1_MANIFEST } from "../helpers/signed-output.js";
 import { cleanEnv, inject, makeProject, markerRan, node, payload, rye, tempDir, writeApp } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 describe("a signed build whose manifest shards are changed after signing", () => {
   const base = tempDir();
   const project = makeProject(join(base, "project"));
-  const env = cleanEnv({ USER_SPACE: join(base, "home") });
+  const env = cleanEnv({ USER_SPACE: join(outsideOf(base), "home") });
   const marker = join(base, "PWNED");
   const out = join(project, "out");
   const greet = join(out, "directives", "examples", "greet.js");

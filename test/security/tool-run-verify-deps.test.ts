@@ -13,11 +13,12 @@ import { executePlan } from "../../src/runtime/exec/execute-plan.js";
 import type { ChainPlan } from "../../src/runtime/exec/plan.js";
 import { formatTimestamp, signItem } from "../../src/sign/sign-item.js";
 import { attackerKey, plantTrustedKey, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 const PYTHON = spawnSync("sh", ["-c", "command -v python3"], { encoding: "utf8" }).stdout.trim();
 const root = tempDir("rye-verify-deps-");
 const MARKER = join(root, "marker");
-const userSpace = join(root, "user");
+const userSpace = join(outsideOf(root), "user");
 const outside = join(root, "outside");
 mkdirSync(outside, { recursive: true });
 const trusted = attackerKey(); // a fresh pair, trusted through the user space below

@@ -1,6 +1,7 @@
 // A built project that runs Vitest over one test importing its out/: the layout the Vitest load-path
 // tests share (the marker a tampered module would write, the module they tamper).
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { outsideOf } from "../helpers/outside.js";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { cleanEnv, makeProject, REPO, rye, tempDir } from "./helpers.js";
@@ -21,7 +22,7 @@ export interface VitestProject {
 export function vitestProject(prefix: string): VitestProject {
   const base = tempDir(prefix);
   const project = makeProject(join(base, "project"));
-  return { base, project, home: join(base, "home"), marker: join(base, "PWNED"), greet: join(project, "out", "directives", "examples", "greet.js") };
+  return { base, project, home: join(outsideOf(base), "home"), marker: join(base, "PWNED"), greet: join(project, "out", "directives", "examples", "greet.js") };
 }
 
 /** Builds the project, links vitest and vite into it, and writes its one test, which imports out/. */

@@ -7,6 +7,7 @@ import type { SourceFile } from "../../src/index.js";
 import { checkSourceSignatures } from "../../src/sign/check-sources.js";
 import { formatTrustedKeyToml, signItem, trustStoreFromPems } from "../../src/sign/index.js";
 import { captureIo, freshKey, TEST_KEY } from "./fixtures.js";
+import { outsideOf } from "../helpers/outside.js";
 
 // Fixtures for RYE5001–RYE5004 (listed in test/diagnostics.test.ts as needing a signed file).
 const DIRECTIVE = `# Greet
@@ -72,7 +73,7 @@ describe("rye build --verify-sources", () => {
     mkdirSync(join(dir, ".ai", "directives"), { recursive: true });
     writeFileSync(join(dir, ".ai", "directives", "greet.md"), signed);
     writeFileSync(join(dir, ".ai", "directives", "loose.md"), DIRECTIVE.replace('name="greet"', 'name="loose"'));
-    const env = { USER_SPACE: join(dir, "user") };
+    const env = { USER_SPACE: join(outsideOf(dir), "user") };
     const failing = captureIo(dir, env);
     expect(await main(["build", "--verify-sources"], failing.io)).toBe(1);
     expect(failing.err()).toMatch(/loose\.md:1:1 - error RYE5002: Unsigned item/);
@@ -87,6 +88,6 @@ describe("rye build --verify-sources", () => {
     expect(await main(["build", "--verify-sources"], passing.io)).toBe(0);
     expect(passing.out()).toMatch(/Compiled 2 of 2 directives/);
     // Without the flag an untrusted signature is not the build's business.
-    expect(await main(["build"], captureIo(dir, { USER_SPACE: join(dir, "user2") }).io)).toBe(0);
+    expect(await main(["build"], captureIo(dir, { USER_SPACE: join(outsideOf(dir), "user2") }).io)).toBe(0);
   });
 });
