@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { loadSigningKey } from "../../src/sign/keys.js";
 import { formatTrustedKeyToml } from "../../src/sign/trust-store.js";
 import { cleanEnv, inject, makeProject, markerRan, node, plantTrustedKey, resignBundle, resignOutput, rye, tempDir, writeApp } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 type Layout = "project" | "out" | "ancestor";
 
@@ -38,7 +39,7 @@ function attackerCheckout(layout: Layout, git = true) {
   const attackerPem = join(base, "attacker.pem");
   writeFileSync(attackerPem, key.publicPem);
   // The victim's machine: a user space outside the clone, with a key of its own.
-  const victimHome = join(base, "victim-home");
+  const victimHome = join(outsideOf(base), "victim-home");
   expect(rye(base, cleanEnv({ USER_SPACE: victimHome }), "keys", "generate").status).toBe(0);
   return { base, clone, project, marker, attackerPem, fingerprint: key.fingerprint, victimEnv: cleanEnv({ USER_SPACE: victimHome }) };
 }

@@ -7,10 +7,11 @@ import { generateKeyPair, signingKeyFrom, writeKeyPair } from "../../src/sign/ke
 import { FORMAT_1_MANIFEST, writeSignedOutput } from "../helpers/signed-output.js";
 import { loadTrustAnchors, userSpaceRefusal } from "../../src/verify/trust-anchors.js";
 import { plantTrustedKey, tempDir } from "./helpers.js";
+import { outsideOf } from "../helpers/outside.js";
 
 describe("userSpaceRefusal", () => {
   const base = tempDir();
-  const home = join(base, "home");
+  const home = join(outsideOf(base), "home");
   const repo = join(home, "code", "repo");
   mkdirSync(join(repo, ".git"), { recursive: true });
   mkdirSync(join(repo, "app", "out"), { recursive: true });
