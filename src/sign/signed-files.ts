@@ -1,8 +1,16 @@
 // Which output files the signed manifest lists, and which of them carry a signature line of their own.
 // Its own module so that both the manifest and the module signer can ask without importing each other.
 
-/** The files a build's manifest lists: its modules (.js, .mjs, .ts) and their declarations (.d.ts). */
-export const LISTED = /\.(?:js|mjs|ts)$/;
+/**
+ * The files a build's manifest lists: its modules (.js, .mjs, .ts), their declarations (.d.ts), and
+ * every package.json, at any level: Node reads a folder's `.js` files as ES modules or as CommonJS
+ * by the nearest package.json above them, so that file decides what every module means and is
+ * bound like one (a missing or edited one fails verification).
+ */
+export const LISTED = /\.(?:js|mjs|ts)$|(?:^|\/)package\.json$/;
+
+/** The files that are code: each carries a signature line of its own unless it is a declaration. */
+const MODULE = /\.(?:js|mjs|ts)$/;
 
 /** Whether `rel` names a declaration: read by TypeScript for types only, never evaluated. */
 export function isDeclaration(rel: string): boolean {
@@ -16,5 +24,5 @@ export function isDeclaration(rel: string): boolean {
  * (docs/signing.md).
  */
 export function carriesSignatureLine(rel: string): boolean {
-  return LISTED.test(rel) && !isDeclaration(rel);
+  return MODULE.test(rel) && !isDeclaration(rel);
 }

@@ -9,6 +9,9 @@ export { MANIFEST };
 /** The package.json every build writes, so Node reads the folder's `.js` files as ES modules. */
 const PACKAGE_JSON = { type: "module", private: true };
 
+/** The package.json every build writes and its manifest binds (at the root of the folder). */
+export const MODULE_SCOPE_FILE = "package.json";
+
 /** Files written by `rye bundle` beside the build: each carries its own signature and is checked as a bundle. */
 export function isBundleFile(rel: string): boolean {
   return NOT_BUILD_OUTPUT.has(rel);

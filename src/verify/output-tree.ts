@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { NotReadable, readRegularFile } from "../project/source-text.js";
 import { IntegrityError } from "./integrity-error.js";
-import { allowedUnlisted } from "./output-files.js";
+import { allowedUnlisted, MODULE_SCOPE_FILE } from "./output-files.js";
 import { isProblem, type ShardReader } from "./read-shards.js";
 import { sha256Hex } from "../sign/hash-region.js";
 import { listTree } from "./verify-output.js";
@@ -34,12 +34,11 @@ function steersResolution(rel: string): boolean {
   return parts.includes("node_modules") || parts[parts.length - 1] === "package.json";
 }
 
-/** A package.json the build wrote: the root one with the fixed content, or one the manifest records with these bytes. */
+/** A package.json the build wrote: one the manifest records with these bytes (or, unlisted, the root one with the fixed content). */
 function recordedMetadata(dir: string, rel: string, folder: ShardReader): boolean {
   if (rel.split("/").includes("node_modules")) return false;
-  if (rel === "package.json" && allowedUnlisted(rel, join(dir, rel))) return true;
   const entry = folder.file(rel);
-  if (!entry || isProblem(entry)) return false;
+  if (!entry || isProblem(entry)) return rel === "package.json" && allowedUnlisted(rel, join(dir, rel));
   try {
     return sha256Hex(readOutputFile(join(dir, rel))) === entry.sha256;
   } catch {
@@ -53,6 +52,9 @@ export function treeProblem(dir: string, folder: ShardReader): string | null {
   const rebuild = "rye build never writes one, so nothing of that folder runs; remove it and rebuild";
   if (tree.links.length > 0) return `The build output folder ${dir} holds symbolic links (${tree.links.slice(0, 3).join(", ")}): ${rebuild}`;
   if (tree.others.length > 0) return `The build output folder ${dir} holds files that are not regular files (${tree.others.slice(0, 3).join(", ")}; a FIFO, socket or device): ${rebuild}`;
+  const scope = folder.file(MODULE_SCOPE_FILE);
+  if (scope === undefined || isProblem(scope)) return `The signed manifest of ${dir} does not bind its ${MODULE_SCOPE_FILE}, which decides whether Node reads its modules as ES modules, so nothing of that folder runs; rebuild with rye build`;
+  if (!tree.files.includes(MODULE_SCOPE_FILE)) return `The build output folder ${dir} lacks the ${MODULE_SCOPE_FILE} its signed manifest lists: without it the nearest package.json above the folder decides how Node reads its modules, so nothing of that folder runs; rebuild`;
   const steering = tree.files.filter((rel) => steersResolution(rel) && !recordedMetadata(dir, rel, folder));
   if (steering.length > 0) return `The build output folder ${dir} holds module resolution files its signed manifest does not record (${steering.slice(0, 3).join(", ")}): a node_modules folder or package.json there decides what a signed module's imports load; ${rebuild}`;
   return null;

@@ -11,7 +11,7 @@ import type { ItemVerification } from "../sign/verify-item.js";
 import { shardPath, splitPath, verifyManifest, type Manifest } from "../sign/sign-manifest.js";
 import type { TrustStore } from "../sign/trust-store.js";
 import { FileHashes } from "./file-hashes.js";
-import { allowedUnlisted, isBundleFile, MANIFEST } from "./output-files.js";
+import { allowedUnlisted, isBundleFile, MANIFEST, MODULE_SCOPE_FILE } from "./output-files.js";
 import { isProblem, ShardReader, type ListedFile } from "./read-shards.js";
 import { pendingJournal } from "../output/journal.js";
 import { sha256Hex } from "../sign/hash-region.js";
@@ -174,6 +174,17 @@ function checkSourceList(root: string, manifest: Manifest, result: OutputVerific
   else result.files.push({ path: SOURCES_LIST, itemId: null, status, expected, actual });
 }
 
+/**
+ * The root must bind out/package.json: it makes Node read every `.js` of the folder as an ES
+ * module, and without it the nearest package.json above out/ (the project's, anyone's) decides.
+ * Once listed, a missing or edited one fails like any listed file; a root that does not list it
+ * (an older rye, or a forged manifest) fails here.
+ */
+function requireModuleScope(manifest: Manifest, label: string, result: OutputVerification): void {
+  if (Object.hasOwn(manifest.files, MODULE_SCOPE_FILE)) return;
+  result.problems.push(`The signed manifest ${label} does not bind ${MODULE_SCOPE_FILE}, which decides whether Node reads the folder's modules as ES modules: the output may load differently from what was built\n  Fix: rebuild with rye build`);
+}
+
 /** Checks the output folder `dir` (an `out` symlink is followed to the folder it names) against `trust`. */
 export async function verifyOutputDir(dir: string, trust: TrustStore, label = MANIFEST): Promise<OutputVerification> {
   const root = realpathSync(dir);
@@ -214,6 +225,7 @@ export async function verifyOutputDir(dir: string, trust: TrustStore, label = MA
   const hashing = hashes.start(files.map((rel) => (mayBeListed(manifest.manifest!, rel) ? at(rel) : null)));
   const { broken, listed } = readShards(shards, result);
   checkSourceList(root, manifest.manifest, result);
+  requireModuleScope(manifest.manifest, label, result);
   // Everything but the hashes is settled before this thread joins the hashing: no thread waits at its end.
   const waiting = checkFiles(shards, tree, { broken, listed }, result);
   const actual = await hashing.finish();

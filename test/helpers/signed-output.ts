@@ -6,6 +6,7 @@ import type { SigningKey } from "../../src/sign/keys.js";
 import { sha256Hex } from "../../src/sign/hash-region.js";
 import { manifestFiles } from "../../src/sign/sign-manifest.js";
 import { signModule } from "../../src/sign/sign-module.js";
+import { MODULE_SCOPE } from "../../src/output/private-module-folder.js";
 
 /** A file's text, or its text and the item whose `.js` module it is (with the item's source text). */
 export type OutputFile = string | [text: string, itemId: string | null, source?: string];
@@ -14,7 +15,9 @@ export type OutputFile = string | [text: string, itemId: string | null, source?:
 export function writeSignedOutput(out: string, files: Record<string, OutputFile>, key: SigningKey, timestamp = "2026-01-01T00:00:00Z"): Map<string, string> {
   const written = new Map<string, string>();
   const items = new Map<string, { itemId: string; sourceSha256: string }>();
-  for (const [path, file] of Object.entries(files)) {
+  // Every build writes out/package.json and its manifest binds it: unless the caller gives its own.
+  const all: Record<string, OutputFile> = { "package.json": MODULE_SCOPE, ...files };
+  for (const [path, file] of Object.entries(all)) {
     const [text, itemId, source] = typeof file === "string" ? [file, null] : file;
     const signed = /\.(?:js|mjs|ts)$/.test(path) ? signModule(text, key, timestamp) : text;
     written.set(path, signed);

@@ -29,7 +29,7 @@ describe("verifyOutputDir", () => {
     const r = await verifyOutputDir(out, trust);
     expect(r).toMatchObject({ ok: true, dir: realpathSync(out), problems: [], bundles: ["bundle.mjs"] });
     // The shard of a/ first (the manifest's own files), then every file in path order.
-    expect(r.files.map((f) => [f.path, f.itemId, f.status])).toEqual([["manifest/a.json", null, "verified"], ["a/b.js", "b", "verified"], ["z.js", null, "verified"]]);
+    expect(r.files.map((f) => [f.path, f.itemId, f.status])).toEqual([["manifest/a.json", null, "verified"], ["a/b.js", "b", "verified"], ["package.json", null, "verified"], ["z.js", null, "verified"]]);
     expect(r.manifest.ok).toBe(true);
   });
 
@@ -89,8 +89,8 @@ describe("verifyOutputDir", () => {
     expect((await verifyOutputDir(out, trust)).ok).toBe(true);
     mkdirSync(join(out, "d", ".rye"), { recursive: true });
     writeFileSync(join(out, "d", ".rye", "evil.js"), "export {};\n");
-    expect((await verifyOutputDir(out, trust)).files.map((f) => [f.path, f.status])).toEqual([["a.js", "verified"], ["d/.rye/evil.js", "unlisted"]]);
-    expect({ ...listTree(out), files: listTree(out).files.sort() }).toEqual({ files: ["a.js", "d/.rye/evil.js", "manifest.json", "manifest/sources.txt"], links: [], others: [] });
+    expect((await verifyOutputDir(out, trust)).files.map((f) => [f.path, f.status])).toEqual([["a.js", "verified"], ["d/.rye/evil.js", "unlisted"], ["package.json", "verified"]]);
+    expect({ ...listTree(out), files: listTree(out).files.sort() }).toEqual({ files: ["a.js", "d/.rye/evil.js", "manifest.json", "manifest/sources.txt", "package.json"], links: [], others: [] });
   });
 
   test.skipIf(process.platform === "win32")("a FIFO in place of a listed file, or as the package.json, is not a file: reported, never opened", async () => {
@@ -126,8 +126,8 @@ describe("verifyOutputDir", () => {
       ["f7/extra.js", null, "unlisted"],
       ["f24/m99.js", "f24/m99", "missing"],
     ]);
-    // 25 shards and 2099 files present, each hashed once and matching but the one edited.
-    expect(r.files.filter((f) => f.status === "verified")).toHaveLength(25 + 2098);
+    // 25 shards and 2099 files present plus package.json, each hashed once and matching but the one edited.
+    expect(r.files.filter((f) => f.status === "verified")).toHaveLength(25 + 2098 + 1);
     expect(r.files.find((f) => f.path === "f0/m0.js")?.actual).toBe(createHash("sha256").update(readFileSync(join(out, "f0/m0.js"))).digest("hex"));
   });
 

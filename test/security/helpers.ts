@@ -109,7 +109,7 @@ export function resignOutput(outDir: string, key: SigningKey): void {
     for (const [name, [itemId, sourceSha256]] of Object.entries(shard.items)) items.set(`${folder}/${name}`, { itemId, sourceSha256 });
   }
   const files: [string, string][] = [];
-  for (const rel of filesUnder(outDir).filter((f) => !["manifest.json", "package.json", "bundle.mjs", "bundle.mjs.sig"].includes(f) && !f.startsWith(".rye/") && !f.startsWith("manifest/"))) {
+  for (const rel of filesUnder(outDir).filter((f) => !["manifest.json", "bundle.mjs", "bundle.mjs.sig"].includes(f) && !f.startsWith(".rye/") && !f.startsWith("manifest/"))) {
     let text = readFileSync(join(outDir, rel), "utf8");
     if (/\.(?:js|ts|mjs)$/.test(rel)) writeFileSync(join(outDir, rel), (text = signModule(text, key, old.generated_at)));
     files.push([rel, sha256Hex(text)]);
