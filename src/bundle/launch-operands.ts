@@ -3,8 +3,9 @@
  * where a shell or interpreter takes its program from must not be an unhashed checkout file, and
  * any other argument must not name a checkout file that is executable or a script.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { readRegular } from "../project/read-regular.js";
 import { DATA_COMMANDS } from "../runtime/exec/data-commands.js";
 import { isInterpreter, programPlace } from "../runtime/exec/interpreters.js";
 import { shellFamily } from "../runtime/exec/shell-options.js";
@@ -14,21 +15,20 @@ import { locateProgram, outsidePlan, refuse, type LaunchScope, type State } from
 // First bytes of a file the kernel or an interpreter runs: `#!`, ELF, Mach-O (both byte orders, 32 and 64 bit, fat).
 const RUNNABLE_MAGIC = [[0x23, 0x21], [0x7f, 0x45, 0x4c, 0x46], [0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe], [0xca, 0xfe, 0xba, 0xbe]];
 
-/** Whether `path` is a regular file with an execute bit, or one whose first bytes say it is a script or a binary. */
+/**
+ * Whether `path` is a regular file with an execute bit, or one whose first bytes say it is a script
+ * or a binary. Read through the one reader (no FIFO waits); a file over the source limit is judged
+ * by its mode alone.
+ */
 export function runnableFile(path: string): boolean {
-  let fd: number | undefined;
   try {
     const st = statSync(path);
     if (!st.isFile()) return false;
     if ((st.mode & 0o111) !== 0) return true;
-    fd = openSync(path, "r");
-    const head = Buffer.alloc(4);
-    const n = readSync(fd, head, 0, 4, 0);
-    return RUNNABLE_MAGIC.some((magic) => magic.length <= n && magic.every((b, i) => head[i] === b));
+    const head = readRegular(path, { kind: "source", link: { links: "follow" } });
+    return RUNNABLE_MAGIC.some((magic) => magic.length <= head.length && magic.every((b, i) => head[i] === b));
   } catch {
     return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
