@@ -17,7 +17,9 @@ export const TARGETS = {
   "src/runtime/py-json.ts": ["test/mutation/py-json.test.ts"],
   "src/runtime/pystr.ts": ["test/mutation/pystr.test.ts", "test/runtime/pystr.test.ts"],
   "src/runtime/exec/substitute-params.ts": ["test/mutation/substitute-params.test.ts", "test/exec/templating.test.ts"],
-  "src/runtime/exec/expand-env.ts": ["test/mutation/expand-env.test.ts", "test/exec/templating.test.ts"],
+  "src/runtime/exec/expand-env.ts": ["test/mutation/expand-env.test.ts", "test/exec/templating.test.ts", "test/mutation/seal-text.test.ts"],
+  // Class 1, rule 9: what a ${VAR} puts in is sealed until the last pass.
+  "src/runtime/exec/seal-text.ts": ["test/mutation/seal-text.test.ts"],
   "src/runtime/interpolate.ts": ["test/mutation/interpolate.test.ts"],
   "src/sign/verify-item.ts": ["test/mutation/verify-item.test.ts", "test/sign/verify-item.test.ts"],
   "src/verify/verify-output.ts": ["test/mutation/verify-output.test.ts", "test/mutation/verify-output-sources.test.ts", "test/mutation/verify-output-order.test.ts", "test/security/verify-api.test.ts"],

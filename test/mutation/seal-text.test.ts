@@ -59,6 +59,7 @@ describe("textSeal", () => {
     expect(a).toMatch(/^@rye-text-[0-9a-f]{16}-0@$/);
     expect(b).not.toBe(a);
     expect(t.restore({ k: [`p${a}q`, b, 7, null], n: { m: a } })).toEqual({ k: ["p{x} ${Y}q", "}{", 7, null], n: { m: "{x} ${Y}" } });
+    expect(t.restore(`${a}|${b}|${a}`)).toBe("{x} ${Y}|}{|{x} ${Y}");
   });
 
   it("opens the run's sealed values inside a text before sealing it, and after restoring", () => {

@@ -47,7 +47,7 @@ const OPENS_TEMPLATE = /[{}$]/;
  * `{name}` as the original does.
  */
 function substitute(text: string, valueOf: (expr: string) => string, seal: SealText | undefined): string {
-  const around = seal !== undefined && OPENS_TEMPLATE.test(text.replace(ENV_VAR_PATTERN, ""));
+  const around = OPENS_TEMPLATE.test(text.replace(ENV_VAR_PATTERN, ""));
   return text.replace(ENV_VAR_PATTERN, (_m, expr: string) => {
     const value = valueOf(expr);
     return seal && pyStrip(value) !== "" && (around || OPENS_TEMPLATE.test(value)) ? seal(value) : value;

@@ -16,8 +16,9 @@ export interface TextSeal {
 }
 
 /**
- * A text seal beside the run's value seal: a text that already holds value tokens (an env variable
- * the `{param}` pass filled) is opened first, so a token never hides another.
+ * A text seal beside the run's value seal. A text may hold tokens already (an env variable the
+ * `{param}` pass filled holds value tokens, a text sealed again holds its own): its own are opened as
+ * it is sealed, and the values' when everything is put back, texts first.
  */
 export function textSeal(values: ValueSeal): TextSeal {
   const nonce = randomBytes(8).toString("hex");
@@ -25,8 +26,7 @@ export function textSeal(values: ValueSeal): TextSeal {
   const token = new RegExp(`@rye-text-${nonce}-(\\d+)@`, "g");
   const open = (text: string): string => text.replace(token, (_m, i: string) => texts[Number(i)]!);
   const seal = (text: string): string => {
-    const opened = values.restore(open(text));
-    texts.push(typeof opened === "string" ? opened : open(text));
+    texts.push(open(text));
     return `@rye-text-${nonce}-${texts.length - 1}@`;
   };
   const one = (v: unknown): unknown => {
