@@ -10,7 +10,8 @@
  *      (programs then ask the password database), lies outside the checkout;
  *   2. every program word the walk passes (launchers included), found the way the OS finds it
  *      (PATH as changed so far, the working directory as changed so far), is outside the checkout
- *      or a file the plan hashed; so is a shell's script file and `--rcfile`, and an interpreter's
+ *      or a file the plan hashed; so is a shell's script file, `--rcfile`, a file its `-c` text
+ *      sources (`. FILE`, `source FILE`), and an interpreter's
  *      script operand; an interpreter's options name no checkout path at all (`-I`, `-r`, `-M`);
  *   3. the other arguments name no checkout file that is executable or a script (`#!`, ELF, Mach-O)
  *      unless the plan hashed it, except for data commands (data-commands.ts), which run none of

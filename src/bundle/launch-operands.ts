@@ -88,12 +88,24 @@ function shellProblem(name: string, operands: readonly string[], final: State, m
       else if (c === "c" && a.startsWith("-")) inline = true;
     }
   }
-  if (inline) return runnableOperand(operands.slice(i), name, mention, scope);
+  if (inline) return sourcedFile(name, operands[i] ?? "", final, scope) ?? runnableOperand(operands.slice(i), name, mention, scope);
   const script = operands[i];
   if (script === undefined) return null;
   const candidates = [resolve(final.cwd, script), ...(script.includes("/") ? [] : [locateProgram(script, final.env.PATH, final.cwd)])];
   const inCheckout = candidates.find((p): p is string => p !== null && outsidePlan(p, scope));
   return inCheckout === undefined ? null : codeFile(name, "script", script, inCheckout, scope);
+}
+
+// `. FILE` / `source FILE` in a `-c` text: the file is program text whatever its mode.
+const SOURCED = /(?:^|[\s;&|(])(?:\.|source)\s+([^\s;&|()<>'"$`]+)/g;
+
+/** The first file a `-c` text sources that lies in the checkout unhashed: a script operand inside the text. */
+function sourcedFile(name: string, text: string, final: State, scope: LaunchScope): string | null {
+  for (const m of text.matchAll(SOURCED)) {
+    const path = resolve(final.cwd, m[1]!);
+    if (outsidePlan(path, scope)) return codeFile(name, "sourced file", m[1]!, path, scope);
+  }
+  return null;
 }
 
 /**

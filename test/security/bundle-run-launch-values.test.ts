@@ -174,6 +174,8 @@ const FORMS: Form[] = [
   { name: "bash --rcfile <file> -i", argv: ["bash", "--rcfile", join(ci, "plain.sh"), "-i", "-c", "true"], marker: "plain-sh", names: "plain.sh" },
   { name: "bash -c <checkout program>", argv: ["bash", "-c", join(ci, "run.sh")], marker: "run-sh", names: "run.sh" },
   { name: 'bash -c \'"$1"\' <checkout program>', argv: ["bash", "-c", '"$1"', "bash", join(ci, "run.sh")], marker: "run-sh", names: "run.sh" },
+  { name: "bash -c '. <checkout file>' (sourced: a script whatever its mode)", argv: ["bash", "-c", `. ${join(ci, "plain.sh")}`], marker: "plain-sh", names: "plain.sh" },
+  { name: "bash -c 'true; source <relative checkout file>'", argv: ["bash", "-c", "true; source ci/plain.sh"], marker: "plain-sh", names: "ci/plain.sh" },
   { name: "python3 <script>", argv: [PYTHON, join(ci, "run.py")], marker: "run-py", names: "run.py", needs: "python" },
   { name: "env PYTHONPATH=<checkout> python3 -c 'import run'", argv: ["env", `PYTHONPATH=${ci}`, PYTHON, "-c", "import run"], marker: "run-py", names: "PYTHONPATH", needs: "python" },
   { name: "perl -I<checkout> -Mrunpm", argv: ["perl", `-I${ci}`, "-Mrunpm", "-e", "1"], marker: "perl5opt", names: `-I${ci}`, needs: "perl" },
