@@ -40,9 +40,11 @@ export async function resolve(specifier: string, context: ResolveContext, nextRe
   // by a lookup that starts in the output folder (where a planted node_modules would answer) or the checkout.
   const from = parent !== null && guard.checkImport(asked.specifier, parent) === "rye" ? import.meta.url : asked.parentURL;
   const result = await nextResolve(asked.specifier, { ...context, parentURL: from });
-  if (parent !== null && from === asked.parentURL && result.url.startsWith("file:")) guard.checkImport(asked.specifier, parent, fileURLToPath(result.url));
-  checkRequested(asked.specifier, asked.parentURL, result.url);
-  if (result.url.startsWith("file:")) guard.checkNotLinked(fileURLToPath(result.url), parent);
+  guard.atOnce(() => {
+    if (parent !== null && from === asked.parentURL && result.url.startsWith("file:")) guard.checkImport(asked.specifier, parent, fileURLToPath(result.url));
+    checkRequested(asked.specifier, asked.parentURL, result.url);
+    if (result.url.startsWith("file:")) guard.checkNotLinked(fileURLToPath(result.url), parent);
+  });
   return result;
 }
 
@@ -52,11 +54,12 @@ export async function resolve(specifier: string, context: ResolveContext, nextRe
  */
 function checkRequested(specifier: string, parentURL: string | undefined, resolved: string): void {
   // With --preserve-symlinks the resolved URL is itself the requested path.
-  if (resolved.startsWith("file:")) guard.checkRequested(fileURLToPath(resolved));
+  const resolvedPath = resolved.startsWith("file:") ? fileURLToPath(resolved) : null;
+  if (resolvedPath !== null) guard.checkRequested(resolvedPath);
   let fromDir = process.cwd();
   if (parentURL?.startsWith("file:")) fromDir = dirname(fileURLToPath(parentURL));
   const asked = requestedPath(specifier, fromDir);
-  if (asked !== null) guard.checkRequested(asked);
+  if (asked !== null && asked !== resolvedPath) guard.checkRequested(asked);
   // A request naming an output folder or a file in one loads only a file of that folder.
   if (!resolved.startsWith("file:")) return;
   const named = /^(?:\.\.?(?:\/|$)|\/)/.test(specifier) ? resolvePath(fromDir, specifier.split(/[?#]/)[0]!) : asked;

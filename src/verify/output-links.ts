@@ -11,7 +11,7 @@
  * package.json alias of the requester's package points into, or on NODE_PATH. Each is scanned once,
  * links not followed, with a bound on entries.
  */
-import { readdirSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync, type Dirent } from "node:fs";
 import { delimiter, dirname, join, resolve, sep } from "node:path";
 import { readRegularText } from "../project/read-regular.js";
 
@@ -24,7 +24,8 @@ const MAX_SIBLINGS = 10_000;
 
 function real(path: string): string | null {
   try {
-    return realpathSync(path);
+    // One realpath(3) rather than an lstat per component; normalized first, as fs.realpathSync does.
+    return realpathSync.native(resolve(path));
   } catch {
     return null;
   }
@@ -71,14 +72,16 @@ export class OutputLinks {
     for (let d = dir; !this.ancestorsSeen.has(d); d = dirname(d)) {
       this.ancestorsSeen.add(d);
       if (this.isOutputDir(d)) this.scan(d);
-      let names: string[] = [];
+      let entries: Dirent[] = [];
       try {
-        names = readdirSync(d).slice(0, MAX_SIBLINGS);
+        entries = readdirSync(d, { withFileTypes: true }).slice(0, MAX_SIBLINGS);
       } catch {
         // An unreadable folder has no output folder anyone could load from.
       }
-      for (const name of names) {
-        const child = join(d, name);
+      for (const e of entries) {
+        // Only a folder, or a link that may lead to one, can hold a manifest: a file's scan would read nothing.
+        if (!e.isDirectory() && !e.isSymbolicLink()) continue;
+        const child = join(d, e.name);
         if (this.isOutputDir(child)) this.scan(child);
       }
       if (dirname(d) === d) return;
