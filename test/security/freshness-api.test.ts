@@ -12,6 +12,7 @@ import { signModule } from "../../src/sign/sign-module.js";
 import { buildMetadata, describeSourceChanges, sourceListText } from "../../src/sign/source-tree.js";
 import { createTrustStore } from "../../src/sign/trust-store.js";
 import { tempDir } from "./helpers.js";
+import { MODULE_SCOPE } from "../../src/output/private-module-folder.js";
 import { outsideOf } from "../helpers/outside.js";
 
 const key = signingKeyFrom(generateKeyPair().privatePem);
@@ -21,9 +22,10 @@ const iso = (s: number) => `${new Date(s * 1000).toISOString().slice(0, 19)}Z`;
 /** An output folder of one module, its root signed with this counter, time and source list. */
 function output(dir: string, counter: number, time: string, list = sourceListText([])): string {
   const text = signModule("export const a = 1;\n", key, time);
-  const files = new Map([["d/a.js", text]]);
+  // With the package.json every build writes and binds.
+  const files = new Map([["d/a.js", text], ["package.json", MODULE_SCOPE]]);
   const build = { counter, sources: sha256Hex(list) };
-  for (const [p, t] of manifestFiles([["d/a.js", sha256Hex(text)]], () => undefined, { version: "1", generated_at: time, build, sourceList: list }, key)) files.set(p, t);
+  for (const [p, t] of manifestFiles([...files].map(([p, t]) => [p, sha256Hex(t)] as const), () => undefined, { version: "1", generated_at: time, build, sourceList: list }, key)) files.set(p, t);
   for (const [p, t] of files) {
     mkdirSync(dirname(join(dir, p)), { recursive: true });
     writeFileSync(join(dir, p), t);

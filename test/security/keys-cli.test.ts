@@ -87,7 +87,7 @@ describe("rye keys rotate", () => {
 describe("an untrusted key", () => {
   test("is told how to trust it: rye keys trust FILE, --trusted-key FILE or RYE_TRUSTED_KEYS", () => {
     const p = project();
-    const other = cleanEnv({ USER_SPACE: join(p.base, "someone-else") });
+    const other = cleanEnv({ USER_SPACE: join(outsideOf(p.base), "someone-else") });
     const r = rye(p.root, other, "verify", "out");
     expect(r.status).toBe(1);
     expect(r.stdout).toContain(`Untrusted key ${p.fp} for out/manifest.json`);
@@ -101,9 +101,9 @@ describe("an untrusted key", () => {
 
   test("a trust entry whose lifecycle field is not a date is skipped with a warning, never read as no limit", () => {
     const p = project();
-    const other = cleanEnv({ USER_SPACE: join(p.base, "someone-else") });
+    const other = cleanEnv({ USER_SPACE: join(outsideOf(p.base), "someone-else") });
     expect(rye(p.root, other, "keys", "trust", p.pem).status).toBe(0);
-    const entry = entryOf(join(p.base, "someone-else"), p.fp);
+    const entry = entryOf(join(outsideOf(p.base), "someone-else"), p.fp);
     writeFileSync(entry, readFileSync(entry, "utf8").replace(/^(# rye:signed:.*\n)?/, "").replace("[public_key]", 'revoked = "soon"\n\n[public_key]'));
     const r = rye(p.root, other, "verify", "out");
     expect(r.status).toBe(1);

@@ -41,6 +41,7 @@ const ROWS: Record<string, Row> = {
   "a .git in the project, USER_SPACE named as the root": { at: "proj", plant: (_w, p) => gitDir(p), named: true },
   "a .git in the project, the key as the root's signing key": { at: "proj", plant: (_w, p) => gitDir(p), asSigningKey: true },
   "a real repository at the root itself": { at: "proj", plant: (w) => gitInit(w) },
+  "HOME is the project itself, a real repository": { at: ".", plant: (w) => gitInit(w) },
   "output elsewhere, checked from a repository inside the root": { at: "proj", plant: (w) => gitInit(join(w, "tools")), cwd: "tools", projectOutside: true },
 };
 

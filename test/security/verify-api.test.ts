@@ -106,7 +106,7 @@ describe("verify() on an output folder", () => {
     const ok = await verify(out, options);
     expect(ok.ok, ok.problems.join("\n")).toBe(true);
     expect(ok.signer?.source).toBe("--trusted-key");
-    expect(ok.output!.files.map((f) => [f.path, f.status])).toEqual([["manifest/directives.json", "verified"], ["directives/a.js", "verified"], ["directives/b.js", "verified"]]);
+    expect(ok.output!.files.map((f) => [f.path, f.status])).toEqual([["manifest/directives.json", "verified"], ["directives/a.js", "verified"], ["directives/b.js", "verified"], ["package.json", "verified"]]);
     // Without the pinned key, nothing vouches.
     expect((await verify(out, { env: options.env })).problems.join("\n")).toMatch(/Untrusted key/);
 
@@ -119,7 +119,7 @@ describe("verify() on an output folder", () => {
     const bad = await verify(out, options);
     expect(bad.ok).toBe(false);
     expect(Object.fromEntries(bad.output!.files.map((f) => [f.path, f.status]))).toEqual({
-      "manifest/directives.json": "verified", "directives/a.js": "modified", "directives/b.js": "modified", "directives/c.js": "unlisted", "directives/d.js": "not-a-file", "package.json": "unlisted",
+      "manifest/directives.json": "verified", "directives/a.js": "modified", "directives/b.js": "modified", "directives/c.js": "unlisted", "directives/d.js": "not-a-file", "package.json": "modified",
     });
     rmSync(join(out, "directives", "a.js"));
     expect((await verify(out, options)).output!.files.find((f) => f.path === "directives/a.js")?.status).toBe("missing");

@@ -119,19 +119,19 @@ describe("rye verify", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const lines = r.out.trim().split("\n");
-    // Four sources, then the output folder (its manifest, shard and module) in one line.
-    expect(lines.at(-1)).toBe("7 of 7 files verified.");
+    // Four sources, then the output folder (its manifest, shard, module and package.json) in one line.
+    expect(lines.at(-1)).toBe("8 of 8 files verified.");
     expect(lines).toHaveLength(6);
     // Sources name the store that vouched for their key; build output names its anchor.
     expect(r.out).toMatch(/^verified\s+directive\s+\.ai\/directives\/demo\/hi\.md  signed by [0-9a-f]{16} \(local\), hash matches, key trusted by the user store, signature valid$/m);
-    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json  signed by [0-9a-f]{16} \[trusted via this machine's signing key\], hash matches, key trusted, signature valid; 2 of 2 files verified$/m);
+    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json  signed by [0-9a-f]{16} \[trusted via this machine's signing key\], hash matches, key trusted, signature valid; 3 of 3 files verified$/m);
     expect(r.out).not.toContain("own-code");
     expect(r.out).not.toMatch(/^verified\s+module/m);
     // --verbose: every file of the output folder on its own line too.
     const verbose = await verifyIn(project, home, "--verbose");
     expect(verbose.out).toMatch(/^verified\s+module\s+out\/demo\/hi\.js  sha256 matches \(listed in out\/manifest\.json\), signed by [0-9a-f]{16} \[trusted via this machine's signing key\]$/m);
     expect(verbose.out).toMatch(/^verified\s+shard\s+out\/manifest\/demo\.json  sha256 matches/m);
-    expect(verbose.out.trim().split("\n").at(-1)).toBe("7 of 7 files verified.");
+    expect(verbose.out.trim().split("\n").at(-1)).toBe("8 of 8 files verified.");
   });
 
   it("reports each failure with the original's message and exits 1", async () => {
@@ -150,7 +150,7 @@ describe("rye verify", () => {
     expect(r.out).toMatch(/^modified\s+module\s+out\/demo\/hi\.js/m);
     expect(r.out).toMatch(/Differs from the manifest: demo\/hi\.js \(demo\/hi\)/);
     // The two sources and the module; the manifest itself still verifies and is not counted again.
-    expect(r.out.trim().split("\n").at(-1)).toBe("5 of 8 files verified, 3 failed.");
+    expect(r.out.trim().split("\n").at(-1)).toBe("6 of 9 files verified, 3 failed.");
   });
 
   it("an unsigned source is reported as unsigned and accepted, unless --require-signed-sources is given", async () => {
@@ -176,9 +176,9 @@ describe("rye verify", () => {
     const r = await verifyIn(project, home, "out");
     expect(r.code).toBe(1);
     const lines = r.out.trim().split("\n");
-    // manifest.json, the shard of demo/ and the module: three files, one of them failed.
-    expect(lines.at(-1)).toBe("2 of 3 files verified, 1 failed.");
-    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json  signed by [0-9a-f]{16} .*signature valid; 1 of 2 files verified$/m);
+    // manifest.json, the shard of demo/, package.json and the module: four files, one of them failed.
+    expect(lines.at(-1)).toBe("3 of 4 files verified, 1 failed.");
+    expect(r.out).toMatch(/^verified\s+manifest\s+out\/manifest\.json  signed by [0-9a-f]{16} .*signature valid; 2 of 3 files verified$/m);
     expect(lines.filter((l) => /^[a-z]/.test(l) && !l.startsWith("verified"))).toEqual([expect.stringMatching(/^modified\s+module\s+out\/demo\/hi\.js  sha256 differs \(listed in out\/manifest\.json\)/)]);
     expect(r.out).toContain("    Content modified since signing: out/demo/hi.js (demo/hi)\n");
     // A manifest that fails its own check is the one failed file: its files cannot be checked against it.
