@@ -26,7 +26,9 @@ export function scriptStdinRole(script: string): StdinRole {
   // The `$(`, backquotes and `(` that enclose the current part.
   const opens: string[] = [];
   // Arithmetic (`$(( ))`, `(( ))`) runs no command: its text is not a command's words.
-  for (const part of script.replace(/\$?\(\([^()]*\)\)/g, " ").split(CUT)) {
+  // A duplicated descriptor (`2>&1`, `>&-`) reads and writes no file; its `&` would cut the command.
+  const text = script.replace(/\$?\(\([^()]*\)\)/g, " ").replace(/\d*[<>]&(?:\d+|-)(?![^\s;&|()`<>])/g, " ");
+  for (const part of text.split(CUT)) {
     if (CUT.test(part) && new RegExp(`^(?:${CUT.source})$`).test(part)) {
       previous = part;
       if (part === ")") opens.pop();
