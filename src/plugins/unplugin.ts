@@ -10,7 +10,7 @@
  * And a bundle may not leave external a package holding build output (Rollup leaves an unresolved
  * bare import external with a warning only): Node would load it where the bundle runs, unverified.
  */
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { createUnplugin } from "unplugin";
 import { OutputGuard, type GuardOptions } from "../verify/output-guard.js";
 import { checkExternals, externalsOf, PackageOutput } from "./package-output.js";
@@ -49,7 +49,7 @@ export const ryeUnplugin = createUnplugin((options: GuardOptions | undefined) =>
       if (checkRequest(guardOf(), source, importer)) return { id: source, external: true };
       // A request naming an output folder (or a path in one) must land inside it, whatever out/package.json says.
       const from = importer && isAbsolute(importer.split("?")[0]!) ? dirname(importer.split("?")[0]!) : process.cwd();
-      const named = /^(?:\.\.?(?:\/|$)|\/)/.test(source) ? join(from, source) : null;
+      const named = /^(?:\.\.?(?:\/|$)|\/)/.test(source) ? resolve(from, source) : null;
       if (named === null || typeof bundler?.resolve !== "function" || guardOf().outputFolderNamed(named) === null) return null;
       const landed = await bundler.resolve(source, importer, { skipSelf: true });
       if (landed && isAbsolute(landed.id.split("?")[0]!)) guardOf().checkLands(named, landed.id.split("?")[0]!);

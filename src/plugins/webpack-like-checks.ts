@@ -8,7 +8,7 @@
  * - `finishModules` sees every module of the compilation, externals included: a package left external
  *   is loaded by plain Node where the bundle runs, so one holding build output refuses the build.
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { OutputGuard } from "../verify/output-guard.js";
 import { checkExternals, type ExternalImport, type PackageOutput } from "./package-output.js";
 
@@ -42,8 +42,11 @@ const NAME = "rye-verify";
 function checkResolved(guard: OutputGuard, data: ResolveData): void {
   const resource = data.createData?.resource?.split("?")[0];
   if (!resource || !isAbsolute(resource) || !/^(?:\.\.?(?:\/|$)|\/)/.test(data.request)) return;
-  const named = join(data.context, data.request.split("?")[0]!);
-  if (guard.outputFolderNamed(named) !== null) guard.checkLands(named, resource);
+  const named = resolve(data.context, data.request.split("?")[0]!);
+  if (guard.outputFolderNamed(named) === null) return;
+  // A link on the path as written is refused as such (checkRequest's rule), before where it led.
+  guard.checkRequested(named);
+  guard.checkLands(named, resource);
 }
 
 /** The specifiers an external module leaves to Node: webpack's `request` (a string, list or per-type map), or Rspack's identifier. */
