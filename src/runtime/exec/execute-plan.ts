@@ -8,7 +8,7 @@ import { textSeal } from "./seal-text.js";
 import { executePrimitive } from "./execute-primitive.js";
 import type { Execa } from "./run-process.js";
 import { PROCESS_PRIMITIVES, type ChainPlan, type ConfigResolveStep } from "./plan.js";
-import { resolveChainEnv, resolveChainEnvOriginal, type Env } from "./resolve-env.js";
+import { changedNames, resolveChainEnv, resolveChainEnvOriginal, sealUnauthored, type Env } from "./resolve-env.js";
 import type { CheckoutPolicy } from "./resolve-interpreter.js";
 import { templateString } from "./substitute-params.js";
 import { depsEnabled, depsScope, verifyDeps, type DepFile } from "./verify-deps.js";
@@ -108,15 +108,26 @@ function prepare(plan: ChainPlan, params: Readonly<Record<string, unknown>>, opt
   const dotenv = options.dotenv === undefined ? readDotenv(options.projectPath) : (options.dotenv ?? undefined);
   const sources = { osEnv, projectPath: options.projectPath, dotenv, includeDotenv: options.includeDotenv, checkout: options.checkout };
   const resolveEnv = options.envPrecedence === "original" ? resolveChainEnvOriginal : resolveChainEnv;
-  const env: Env = resolveEnv(plan.env_configs, ctx, sources);
+  // Every value (the caller's, rye's paths, params_json, the environment's text) goes through
+  // templating as one opaque token: single-pass. Only the chain's own text is a template.
+  const seal = valueSeal();
+  const texts = textSeal(seal);
+  const track = { seal: texts.seal, authored: new Set<string>() };
+  const env: Env = resolveEnv(plan.env_configs, ctx, sources, track);
   const parameters: Record<string, unknown> = { ...params };
   if (anchorActive) {
+    const before = { ...env };
     applyAnchorEnv(plan.anchor!, env, ctx, osEnv);
+    for (const k of changedNames(before, env)) track.authored.delete(k);
     if (plan.anchor!.cwd) parameters.cwd = templateString(String(plan.anchor!.cwd), ctx);
   }
   applyConfigResolve(plan.config_resolve, plan.item_id, parameters, options.resolveConfig);
+  // The passes get the env with what the chain did not write sealed; the checks and the script
+  // binder read the text itself, and judge as templates only the variables the chain wrote.
+  const sealedEnv = sealUnauthored(env, track);
+  const envTemplates = Object.fromEntries([...track.authored].filter((k) => Object.hasOwn(sealedEnv, k)).map((k) => [k, sealedEnv[k]!]));
   // rye's path context wins over every parameter (callerParamsProblem refused any caller key among them).
-  return { env, parameters: { ...parameters, ...ctx }, ctx, osEnv, callerParams: params };
+  return { env: texts.restore(sealedEnv), sealedEnv, envTemplates, seal, texts, parameters: { ...parameters, ...ctx }, ctx, osEnv, callerParams: params };
 }
 
 /**
@@ -153,15 +164,12 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
   }
   try {
     const paths = { project_path: options.projectPath, user_space: options.userSpace, system_space: options.systemSpace, tool_path: prepared.ctx.tool_path! };
-    // Every value (the caller's, rye's paths, params_json) goes through templating as one opaque
-    // token: single-pass. Only the chain's own text is a template.
-    const seal = valueSeal();
+    const { seal, texts } = prepared;
     const sealed = sealAll(seal, prepared.parameters);
     const paramsJson = seal.seal(pyJsonDumps(toolParams(prepared.parameters, { ...plan.config, ...prepared.parameters }))) as string;
     // An environment variable's text is a value too: what `${VAR}` puts in is sealed at pass 1 and
     // at stage 1, and `texts.restore` puts back both kinds of token.
-    const texts = textSeal(seal);
-    const config = buildExecutionConfig(plan.config, prepared.env, sealed, sealAll(seal, paths), { shellQuote: options.shellQuote === true, paramsJson, seal: texts.seal });
+    const config = buildExecutionConfig(plan.config, prepared.sealedEnv, sealed, sealAll(seal, paths), { shellQuote: options.shellQuote === true, paramsJson, seal: texts.seal });
     if (options.extraEnv) config.env = { ...(config.env as Env), ...options.extraEnv };
     Object.assign(config, { project_path: paths.project_path, user_space: paths.user_space, system_space: paths.system_space });
     if (!PROCESS_PRIMITIVES.includes(plan.root.item_id)) return { success: false, error: `Unknown primitive: ${plan.root.item_id}` };
@@ -171,7 +179,7 @@ async function runChain(plan: ChainPlan, prepared: ReturnType<typeof prepare>, o
       osEnv: prepared.osEnv,
       maxOutputBytes: options.maxOutputBytes,
       execa: options.execa,
-      script: { chainConfig: plan.config, env: prepared.env, parameters: prepared.parameters, callerParams: prepared.callerParams },
+      script: { chainConfig: plan.config, env: prepared.env, envTemplates: prepared.envTemplates, parameters: prepared.parameters, callerParams: prepared.callerParams },
     });
     const outcome = interpretProcessResult(result);
     if (result.timed_out) outcome.timed_out = true;

@@ -15,6 +15,8 @@ export interface ScriptBinding {
   /** The chain's merged config as written (templates before any value went in). */
   chainConfig: Readonly<Record<string, unknown>>;
   env: EnvMap;
+  /** The variables whose text the chain wrote, as templates (their inserted text sealed); default `env`. */
+  envTemplates?: EnvMap;
   parameters: Readonly<Record<string, unknown>>;
   /** The parameters the caller passed, whose values are untrusted. */
   callerParams: Readonly<Record<string, unknown>>;
@@ -130,7 +132,7 @@ function bindValues(command: string, args: string[], run: RunValues, b: ScriptBi
     return names.some((n) => tainted(n, seen));
   };
   const origin = { fromCaller, known: (name: string) => param(name) !== undefined };
-  const envProblem = envValueProblem({ templates: b.env, param, fromCaller });
+  const envProblem = envValueProblem({ templates: b.envTemplates ?? b.env, param, fromCaller });
   if (envProblem) throw new Error(envProblem);
   const positions = { chainConfig, callerParams, env: b.env, param, origin };
   const refused = launchPositionProblem(command, args, positions) ?? stdinProblem(command, args, positions) ?? evaluationProblem(positions);
