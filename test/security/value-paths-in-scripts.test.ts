@@ -66,6 +66,28 @@ describe("rye's paths in a shell script are values: path-safe where the shell re
     expect(count).toBe(HOSTILE.length * shells.length * FORMS.length * PLACES.length);
   }, 600_000);
 
+  it("on the stdin of a shell that reads its script there: refused, marker absent (matrix: folder names × shells × path placeholders)", async () => {
+    for (const name of HOSTILE) {
+      const dir = folder(name);
+      for (const shell of shells) {
+        for (const place of PLACES) {
+          rmSync(MARK, { force: true });
+          const r = await run(dir, plan(dir, shell.argv[0]!, shell.argv.slice(1), { cwd: work, input_data: `cd {${place}} && echo ok\n` }), {});
+          const where = `${shell.name} < "cd {${place}}" in ${JSON.stringify(name)}`;
+          expect(String(r.error), where).toMatch(new RegExp(`^the value of \\{${place}\\} \\(.*\\) holds .*; it is spliced into input_data, the stdin of`));
+          expect(existsSync(MARK), where).toBe(false);
+        }
+      }
+    }
+    // A data reader takes the hostile folder on stdin; a shell takes a path-safe one.
+    const hostile = folder(HOSTILE[0]!);
+    const cat = await run(hostile, plan(hostile, "cat", [], { cwd: work, input_data: "{project_path}" }), {});
+    expect(cat.data?.stdout, JSON.stringify(cat)).toBe(hostile);
+    const safe = folder("ci_2");
+    const sh = await run(safe, plan(safe, "/bin/sh", [], { cwd: work, input_data: "cd {tool_dir} && pwd\n" }), {});
+    expect(sh.data?.stdout, JSON.stringify(sh)).toBe(`${safe}\n`);
+  }, 300_000);
+
   it("a path-safe folder still runs in those positions", async () => {
     const dir = folder("ci-branch_1.2+x");
     const r = await run(dir, plan(dir, "/bin/sh", ["-c", "trap 'rm -f {project_path}/.lock' EXIT; eval cd {tool_dir} && sh -c \"echo {user_space}\""], { cwd: work }), {});

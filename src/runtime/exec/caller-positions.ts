@@ -6,7 +6,9 @@
 import { pyStr } from "../pystr.js";
 import { envValue, followTemplate, walkWords, type ValueOrigin } from "./bind-script-args.js";
 import type { EnvMap } from "./expand-env.js";
+import { CONTEXT_KEYS } from "./caller-params.js";
 import { inertProblem } from "./inert.js";
+import { pathValueProblem } from "./path-values.js";
 import { launchCode, launchCodeProblem } from "./launch-code.js";
 import { walkLaunchers } from "./launchers.js";
 import { wholeArgProblem, wholeArgRule } from "./whole-args.js";
@@ -56,9 +58,16 @@ export function stdinProblem(command: string, args: readonly string[], v: Caller
   const raw = own ? "{input_data}" : v.chainConfig.input_data;
   if (typeof raw !== "string") return null;
   const template = own ? raw : followTemplate(raw, v.chainConfig, v.callerParams);
-  const outside = scriptPlaceholders(template, v.origin.known).filter((p) => p.system === "env" || v.origin.fromCaller(p.expr));
-  if (outside.length === 0) return null;
+  const placeholders = scriptPlaceholders(template, v.origin.known);
+  const outside = placeholders.filter((p) => p.system === "env" || v.origin.fromCaller(p.expr));
+  // rye's paths name folders a checkout chose (`x$(…)`): where stdin is not data, only path-safe ones.
+  const paths = placeholders.filter((p) => p.system === "param" && !v.origin.fromCaller(p.expr) && (CONTEXT_KEYS as readonly string[]).includes(p.expr));
+  if (outside.length === 0 && paths.length === 0) return null;
   const role = stdinRole(scriptAsWritten(operatorWords(command, args, v), v));
+  for (const p of role.role === "full" ? [] : paths) {
+    const problem = pathValueProblem(template.slice(p.start, p.end), pyStr(v.param(p.expr)), `input_data, the ${role.reason}`);
+    if (problem) return problem;
+  }
   for (const p of outside) {
     const name = template.slice(p.start, p.end);
     if (role.role === "refuse") {
