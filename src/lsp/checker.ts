@@ -23,8 +23,11 @@ export class Checker {
   /** Which item each source path is, so dependents found by path can be followed further. */
   private readonly pathKeys = new Map<string, string>();
 
-  /** Checks `sources` after `changed` (source paths) changed; returns every diagnostic of the project. */
-  check(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, changed: readonly SourceFile[]): Diagnostic[] {
+  /**
+   * Checks `sources` after `changed` (source paths) changed; returns every diagnostic of the project.
+   * `onItem` is called as each item is done: the progress a watchdog on another thread can see.
+   */
+  check(sources: readonly SourceFile[], hookConfig: { path: string; text: string } | null, changed: readonly SourceFile[], onItem: () => void = () => {}): Diagnostic[] {
     for (const s of sources) this.pathKeys.set(s.path, key(s.kind, s.id));
     const affected = this.affected(changed);
     if (this.first || changed.some((s) => s.kind === "tool")) this.toolDiagnostics = compileTools(sources).diagnostics;
@@ -43,8 +46,12 @@ export class Checker {
         if (analysis) this.analyses.set(src.id, analysis);
         else this.analyses.delete(src.id);
         this.analysedSince.add(src.id);
+        onItem();
       },
-      onKnowledge: (src, outcome) => void this.outcomes.set(src.path, outcome),
+      onKnowledge: (src, outcome) => {
+        this.outcomes.set(src.path, outcome);
+        onItem();
+      },
     });
     return [...diagnostics, ...this.toolDiagnostics];
   }

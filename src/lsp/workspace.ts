@@ -26,6 +26,8 @@ export class Workspace {
   /** Open buffers over the size limit, by file, with their size: left out of the sources, as a build leaves such files (RYE1005). */
   private readonly oversized = new Map<string, number>();
   private maxFileBytes = DEFAULT_MAX_FILE_BYTES;
+  /** sources(), until the project or a buffer changes. */
+  private cached: readonly SourceFile[] | null = null;
   /** The config file's own problems (RYE9001, RYE9002), located in it. */
   configProblems: Diagnostic[] = [];
 
@@ -41,6 +43,7 @@ export class Workspace {
    * editor). The spaces are the ones `rye build` reads: the config's user space and system spaces.
    */
   reload(): void {
+    this.cached = null;
     const settings = resolveSettings(this.root, {}, this.root, this.env);
     this.configProblems = settings.problems;
     this.loaded = loadProject({ project: this.root, cwd: this.root, env: settings.env, userSpace: settings.userSpace, systems: settings.systems });
@@ -57,6 +60,7 @@ export class Workspace {
 
   /** Replaces a file's text with an editor buffer's; null puts the file's own text back. */
   setOverlay(file: string, text: string | null): void {
+    this.cached = null;
     this.oversized.delete(file);
     if (text === null) this.overlays.delete(file);
     else {
@@ -82,8 +86,15 @@ export class Workspace {
     return this.loaded.diagnostics.filter((x) => !x.loc || !this.overlays.has(this.absolute(x.loc.source)));
   }
 
-  /** Every item of every space, open buffers in place of their files, new unsaved items included. */
-  sources(): SourceFile[] {
+  /**
+   * Every item of every space, open buffers in place of their files, new unsaved items included.
+   * Built once per state of the project and its buffers (at 10k items, building it is most of a hover).
+   */
+  sources(): readonly SourceFile[] {
+    return (this.cached ??= this.buildSources());
+  }
+
+  private buildSources(): SourceFile[] {
     const seen = new Set<string>();
     const out = this.loaded.sources.flatMap((s) => {
       const file = this.absolute(s.path);

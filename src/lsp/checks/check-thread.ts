@@ -8,7 +8,10 @@ import { getHeapStatistics } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { CheckFailure, CheckResult, FromChecker, ToChecker } from "./protocol.js";
 
-/** How long a check may run without an answer before its thread is stopped (RYE_LSP_CHECK_TIMEOUT_MS overrides). */
+/**
+ * How long a check may go without finishing an item (or answering) before its thread is stopped
+ * (RYE_LSP_CHECK_TIMEOUT_MS overrides): a limit on one item, so a large project's check is not cut.
+ */
 export const CHECK_TIMEOUT_MS = 30_000;
 
 /** The bundled worker (npm run build), else dist's own module; null when running from sources. */
@@ -108,6 +111,7 @@ export class CheckThread {
   }
 
   private receive(m: FromChecker): void {
+    if (m.type === "progress") return void (this.waiting.size > 0 && this.arm());
     const seq = m.type === "result" ? m.result.seq : m.failure.seq;
     if (m.type === "failed" || m.result.scope === "whole") for (const n of this.waiting.keys()) if (n <= seq) this.waiting.delete(n);
     clearTimeout(this.timer);
@@ -118,11 +122,11 @@ export class CheckThread {
     else this.events.failed(m.failure);
   }
 
-  /** The time limit of the check under way: each answer starts it again. */
+  /** The time limit of the check under way: each answer and each progress report starts it again. */
   private arm(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      if (this.worker) this.replace(this.worker, `the check ran longer than ${this.timeoutMs} ms and was stopped`);
+      if (this.worker) this.replace(this.worker, `the check went ${this.timeoutMs} ms without finishing an item and was stopped`);
     }, this.timeoutMs);
     this.timer.unref();
   }

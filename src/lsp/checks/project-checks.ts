@@ -65,8 +65,11 @@ export class ProjectChecks {
     return { seq, scope: "opened", files: [], byFile, analysed: [] };
   }
 
-  /** Checks the project, re-checking what `files` touch; every file with diagnostics is in the answer. */
-  whole(seq: number, files: readonly string[]): CheckResult {
+  /**
+   * Checks the project, re-checking what `files` touch; every file with diagnostics is in the
+   * answer. `onItem` is called as each item is done.
+   */
+  whole(seq: number, files: readonly string[], onItem?: () => void): CheckResult {
     const ws = this.workspace();
     if (!ws) return { seq, scope: "whole", files: [...files], byFile: [], analysed: [] };
     if (this.stale) {
@@ -80,7 +83,7 @@ export class ProjectChecks {
       const ref = ws.itemAt(f);
       if (ref && !changed.some((src) => src.path === ref.path)) changed.push({ kind: ref.kind, id: ref.id, path: ref.path, text: "" });
     }
-    const diagnostics = [...ws.configProblems, ...ws.readProblems(), ...ws.overlayProblems(), ...this.checker.check(sources, ws.hookConfig, changed)];
+    const diagnostics = [...ws.configProblems, ...ws.readProblems(), ...ws.overlayProblems(), ...this.checker.check(sources, ws.hookConfig, changed, onItem)];
     const byFile = new Map<string, Diagnostic[]>();
     for (const d of diagnostics) {
       if (!d.loc) continue;

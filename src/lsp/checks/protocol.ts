@@ -37,5 +37,5 @@ export interface CheckFailure {
   detail: string;
 }
 
-/** From the checker to the main thread. */
-export type FromChecker = { type: "result"; result: CheckResult } | { type: "failed"; failure: CheckFailure };
+/** From the checker to the main thread. `progress`: a check under way has finished more items. */
+export type FromChecker = { type: "result"; result: CheckResult } | { type: "failed"; failure: CheckFailure } | { type: "progress" };
