@@ -20,7 +20,10 @@ const dir = mkdtempSync(join(tmpdir(), "rye-env-origins-"));
 const MARKER = join(dir, "marker");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const PAYLOAD = `-cimport os; open(${JSON.stringify(MARKER)}, "w")`;
+// Python code that creates the marker: the chain key k holds it, and so may the variable Y.
+const CODE = `open(${JSON.stringify(MARKER)}, "w")`;
+// The chain's own program runs whatever V holds: V's text must be exactly what the OS (or .env) gave.
+const RUNS_V = ["-c", "import os; exec(os.environ.get('V', ''))"];
 const PIECES = [
   "{x}", "{k}", "{tool_dir}", "{env}", "{params_json}", "${Y}", "${Y:-d}", "${W}",
   "@rye-value-0123456789abcdef-0@", "@rye-text-0123456789abcdef-0@", "{", "}", "$", "a", "-", "/",
@@ -52,7 +55,7 @@ function recorder(seen: { argv?: string[]; env?: Record<string, string> }): Exec
 }
 
 function chainPlan(origin: Origin, args: unknown[], command = "prog"): ChainPlan {
-  const p = plan(dir, command, args, { k: PAYLOAD });
+  const p = plan(dir, command, args, { k: CODE });
   p.env_configs = ORIGINS[origin].configs.map((env_config, i) => ({ item_id: `t/e${i}`, env_config }));
   return p;
 }
@@ -83,7 +86,7 @@ describe("a variable the chain did not write is data", () => {
         fc.constantFrom(...(Object.keys(ORIGINS) as Origin[])),
         content,
         fc.constantFrom("plain", "CALLER_2"),
-        fc.constantFrom(PAYLOAD, "{k}", "${W}", "plain"),
+        fc.constantFrom(CODE, "{k}", "${W}", "plain"),
         fc.constantFrom("ours", "original") as fc.Arbitrary<"ours" | "original">,
         fc.boolean(),
         async (origin, c, x, Y, precedence, withEnv) => {
@@ -98,10 +101,10 @@ describe("a variable the chain did not write is data", () => {
           expect(r.status, String(r.error)).toBe("success");
           expect(seen.env!.V).toBe(none && !o.os ? undefined : v);
           // `{env}` in the chain's text is the environment's str(), each variable's text as it is.
-          expect(seen.argv).toEqual(["prog", none ? "" : v, x, PAYLOAD, ...(withEnv ? [`e${pyStr(none ? {} : seen.env)}`] : [])]);
+          expect(seen.argv).toEqual(["prog", none ? "" : v, x, CODE, ...(withEnv ? [`e${pyStr(none ? {} : seen.env)}`] : [])]);
           // A real python3 for texts that name a chain key or a variable (each spawn is slow).
           if (python && /\{k\}|\$\{/.test(c) && spawned++ < 25) {
-            await runWith(origin, c, x, Y, ["${V}"], precedence, undefined, "python3");
+            await runWith(origin, c, x, Y, RUNS_V, precedence, undefined, "python3");
             expect(existsSync(MARKER), `${origin} ${c}`).toBe(false);
           }
         },
@@ -114,7 +117,7 @@ describe("a variable the chain did not write is data", () => {
     for (const origin of ["os", "dotenv", "expanded", "chained"] as const) {
       for (const c of ["{x}", "{env}", "${Y}", "{k}", "{params_json}"]) {
         const seen: { argv?: string[]; env?: Record<string, string> } = {};
-        const r = await runWith(origin, c, "CALLER", PAYLOAD, ["${V}"], "ours", recorder(seen));
+        const r = await runWith(origin, c, "CALLER", CODE, ["${V}"], "ours", recorder(seen));
         expect(r.status, `${origin} ${c}: ${r.error}`).toBe("success");
         expect(seen.env!.V, `${origin} ${c}`).toBe(c);
         expect(seen.argv, `${origin} ${c}`).toEqual(["prog", c]);
@@ -130,12 +133,13 @@ describe("a variable the chain did not write is data", () => {
     expect(String(r.error)).toMatch(/fills the environment variable V/);
   });
 
-  it.skipIf(!python)("python3 ${V} with V from the OS or .env naming a chain key or a variable that holds -c code runs no code; no marker", async () => {
-    for (const origin of ["os", "dotenv", "expanded"] as const) {
+  it.skipIf(!python)("a program that runs V's text, with V from the OS, .env or the resolver naming a chain key or a variable that holds code, runs no code; no marker", async () => {
+    for (const origin of ["os", "dotenv", "expanded", "chained"] as const) {
       for (const c of ["{k}", "${Y}"]) {
-        const r = await runWith(origin, c, "plain", PAYLOAD, ["${V}"], "ours", undefined, "python3");
+        const r = await runWith(origin, c, "plain", CODE, RUNS_V, "ours", undefined, "python3");
+        // exec() gets `{k}` or `${Y}` as written: Python's NameError or SyntaxError, not the code.
         expect(r.status, `${origin} ${c}`).toBe("error");
-        expect(String(r.data?.stderr), `${origin} ${c}`).toContain(`can't open file`);
+        expect(String(r.data?.stderr), `${origin} ${c}`).toMatch(/NameError|SyntaxError/);
         expect(existsSync(MARKER), `${origin} ${c}`).toBe(false);
       }
     }
