@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { installedShells, plan, run } from "./interpreters-helpers.js";
+import { installedShells, plan, run, which } from "./interpreters-helpers.js";
 
 // Class 1, "rye's paths are values" in a shell script: a folder is named by whoever made the
 // checkout (a CI workspace named after a branch), so `{project_path}`, `{tool_dir}`, `{user_space}`
@@ -87,6 +87,24 @@ describe("rye's paths in a shell script are values: path-safe where the shell re
     const sh = await run(safe, plan(safe, "/bin/sh", [], { cwd: work, input_data: "cd {tool_dir} && pwd\n" }), {});
     expect(sh.data?.stdout, JSON.stringify(sh)).toBe(`${safe}\n`);
   }, 300_000);
+
+  it("as a whole argument of a command runner (script -qec): refused, marker absent (matrix: folder names × path placeholders)", async () => {
+    if (which("script") === null) return console.log("value-paths-in-scripts: script not installed, runner rows skipped");
+    for (const name of HOSTILE) {
+      const dir = folder(name);
+      for (const place of [...PLACES, "tool_path"]) {
+        rmSync(MARK, { force: true });
+        const r = await run(dir, plan(dir, "script", ["-qec", `{${place}}`, "/dev/null"], { cwd: work }), {});
+        const where = `script -qec {${place}} in ${JSON.stringify(name)}`;
+        expect(String(r.error), where).toMatch(new RegExp(`^the value of \\{${place}\\} \\(.*\\) holds .*; it is spliced into an argument of script, which runs its arguments`));
+        expect(existsSync(MARK), where).toBe(false);
+      }
+    }
+    const safe = folder("ci_3");
+    writeFileSync(join(safe, "run.sh"), "#!/bin/sh\necho ran\n", { mode: 0o755 });
+    const ok = await run(safe, plan(safe, "script", ["-qec", "{tool_dir}/run.sh", "/dev/null"], { cwd: work }), {});
+    expect(String(ok.data?.stdout), JSON.stringify(ok)).toContain("ran");
+  }, 120_000);
 
   it("a path-safe folder still runs in those positions", async () => {
     const dir = folder("ci-branch_1.2+x");

@@ -9,6 +9,7 @@ import type { EnvMap } from "./expand-env.js";
 import { CONTEXT_KEYS } from "./caller-params.js";
 import { inertProblem } from "./inert.js";
 import { pathValueProblem } from "./path-values.js";
+import { COMMAND_RUNNERS } from "./program-grammars.js";
 import { launchCode, launchCodeProblem } from "./launch-code.js";
 import { walkLaunchers } from "./launchers.js";
 import { wholeArgProblem, wholeArgRule } from "./whole-args.js";
@@ -40,6 +41,10 @@ export function launchPositionProblem(command: string, args: readonly string[], 
     const template = followTemplate(raw, v.chainConfig, v.callerParams);
     const whole = isWholePlaceholder(template);
     for (const p of scriptPlaceholders(template, v.origin.known)) {
+      if (p.system === "param" && !v.origin.fromCaller(p.expr) && i > 0) {
+        const problem = runnerPathProblem(words, i, template.slice(p.start, p.end), p.expr, actual[i] ?? "");
+        if (problem) return problem;
+      }
       if (p.system !== "param" || !v.origin.fromCaller(p.expr)) continue;
       const name = template.slice(p.start, p.end);
       const problem = launchCodeProblem(code, name, i, whole) ?? (whole && i > 0 ? wholeArgProblem(name, actual[i] ?? "", wholeArgRule(words, i, command)) : null);
@@ -47,6 +52,17 @@ export function launchPositionProblem(command: string, args: readonly string[], 
     }
   }
   return null;
+}
+
+/**
+ * A command runner (`script -qec`, `su -c`, `watch`, `flock -c`) hands its arguments to a shell: a
+ * path of rye's there (a folder a checkout named `x$(…)`) is read as code, so it must be path-safe.
+ */
+function runnerPathProblem(words: readonly Word[], index: number, placeholder: string, name: string, value: string): string | null {
+  if (!(CONTEXT_KEYS as readonly string[]).includes(name)) return null;
+  const launch = walkLaunchers(words);
+  if (launch.program < 0 || index <= launch.program || !COMMAND_RUNNERS.has(launch.name)) return null;
+  return pathValueProblem(placeholder, value, `an argument of ${launch.name}, which runs its arguments as a command or as code`);
 }
 
 /**
