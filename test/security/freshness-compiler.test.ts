@@ -12,6 +12,7 @@ import { compilerIdentity, type CompilerIdentity, type OutputOptions } from "../
 import { sha256Hex } from "../../src/sign/hash-region.js";
 import { generateKeyPair, signingKeyFrom } from "../../src/sign/keys.js";
 import { manifestFiles, signManifest, LEGACY_FORMAT } from "../../src/sign/sign-manifest.js";
+import { MODULE_SCOPE } from "../../src/output/private-module-folder.js";
 import { signModule } from "../../src/sign/sign-module.js";
 import { sourceListText } from "../../src/sign/source-tree.js";
 import { createTrustStore } from "../../src/sign/trust-store.js";
@@ -146,9 +147,10 @@ describe("every component of the build identity, in-process: changing any is ref
     };
     const options: OutputOptions = { emitTs: changed.has("emitTs"), sourceRoot: changed.has("sourceRoot") ? "../../" : "../" };
     const module = signModule("export const a = 1;\n", key, "2026-01-01T00:00:00Z");
-    const files = new Map([["d/a.js", module]]);
+    // With the package.json every build writes and binds.
+    const files = new Map([["d/a.js", module], ["package.json", MODULE_SCOPE]]);
     const header = { version: compiler.version, generated_at: "2026-01-01T00:00:00Z", build: { counter: 0, sources: sha256Hex(list), compiler, options }, sourceList: list };
-    for (const [path, text] of manifestFiles([["d/a.js", sha256Hex(module)]], () => undefined, header, key)) files.set(path, text);
+    for (const [path, text] of manifestFiles([...files].map(([p, t]) => [p, sha256Hex(t)] as const), () => undefined, header, key)) files.set(path, text);
     for (const [path, text] of files) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);

@@ -225,8 +225,9 @@ describe("a key has one fingerprint, whatever its PEM spelling", () => {
     const after = loadTrustStore([space]);
     expect(keyRefusal(key.fingerprint, after.get(key.fingerprint)?.limits, new Date())).toMatch(/is revoked/);
     expect(after.list().filter((k) => k.grants !== false && k.limits === undefined)).toEqual([]);
-    // Pinned in yet another spelling, the key is still the revoked one.
-    const anchors = loadTrustAnchors({ checkedPath: join(tempDir("rye-entry-checked-"), "out"), env: cleanEnv({ USER_SPACE: space, RYE_TRUSTED_KEYS: pemFile }), cwd: space });
+    // Pinned in yet another spelling, the key is still the revoked one. (Checked from a folder of
+    // its own: a user space inside the working directory is no anchor.)
+    const anchors = loadTrustAnchors({ checkedPath: join(tempDir("rye-entry-checked-"), "out"), env: cleanEnv({ USER_SPACE: space, RYE_TRUSTED_KEYS: pemFile }), cwd: tempDir("rye-entry-cwd-") });
     expect(keyRefusal(key.fingerprint, anchors.store.get(key.fingerprint)?.limits, new Date())).toMatch(/is revoked/);
   });
 });
