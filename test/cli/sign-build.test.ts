@@ -6,7 +6,6 @@ import { expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { verifyModuleSource } from "../../src/runtime/verify-module.js";
 import type { Io } from "../../src/cli/io.js";
-import { outsideOf } from "../helpers/outside.js";
 
 const repoAi = fileURLToPath(new URL("../../.ai", import.meta.url));
 
@@ -30,13 +29,13 @@ function project() {
   const dir = mkdtempSync(join(tmpdir(), "rye-signed-"));
   cpSync(repoAi, join(dir, ".ai"), { recursive: true });
   // The user space lies inside the project, so its key does not vouch for the project's output: pin it.
-  return { dir, env: { USER_SPACE: join(outsideOf(dir), "user"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(outsideOf(dir), "user", ".ai", "config", "keys", "signing", "public_key.pem") } };
+  return { dir, env: { USER_SPACE: join(dir, "user"), PATH: process.env.PATH, RYE_TRUSTED_KEYS: join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem") } };
 }
 
 test("a key generated in a user space inside the project is not called trusted: the build says to pin it, as rye verify requires", async () => {
   const { dir, env } = project();
   const inside = { USER_SPACE: env.USER_SPACE, PATH: env.PATH };
-  const pem = join(outsideOf(dir), "user", ".ai", "config", "keys", "signing", "public_key.pem");
+  const pem = join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem");
   const built = await rye(dir, inside, "build");
   expect(built.code).toBe(0);
   expect(built.err).toContain(`Output signed with it is not trusted on this machine: rye verify does not use its user space for ${join(dir, "out")} (it is inside ${dir}, the project that holds the checked path).`);
@@ -67,7 +66,7 @@ test("rye build signs every module and the manifest; rye verify out/ passes; key
   for (const f of allFiles(join(dir, "out")).filter((f) => f.endsWith(".d.ts"))) expect(readFileSync(f, "utf8")).not.toMatch(/^\/\/ rye:signed:/);
   const shard = JSON.parse(readFileSync(join(dir, "out", "manifest", "directives%2Fexamples.json"), "utf8"));
   expect(shard.items["greet.js"][0]).toBe("examples/greet");
-  const privateKey = readFileSync(join(outsideOf(dir), "user", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8");
+  const privateKey = readFileSync(join(dir, "user", ".ai", "config", "keys", "signing", "private_key.pem"), "utf8");
   for (const f of allFiles(join(dir, "out"))) expect(readFileSync(f, "utf8")).not.toContain(privateKey.split("\n")[1]);
   const verified = await rye(dir, env, "verify", "out");
   expect(verified.err).not.toMatch(/FAIL|fail/);
@@ -76,9 +75,9 @@ test("rye build signs every module and the manifest; rye verify out/ passes; key
   expect((await rye(dir, env, "build", "--check")).code).toBe(0);
   // --check compares content, not signatures: another machine's key (or none) sees the output as
   // up to date, and checking never creates a key.
-  const ci = { USER_SPACE: join(outsideOf(dir), "ci-user"), PATH: process.env.PATH };
+  const ci = { USER_SPACE: join(dir, "ci-user"), PATH: process.env.PATH };
   expect((await rye(dir, ci, "build", "--check")).code).toBe(0);
-  expect(existsSync(join(outsideOf(dir), "ci-user"))).toBe(false);
+  expect(existsSync(join(dir, "ci-user"))).toBe(false);
   writeFileSync(join(dir, ".ai", "directives", "examples", "greet.md"), readFileSync(join(dir, ".ai", "directives", "examples", "greet.md"), "utf8").replace("Who to greet", "Whom to greet"));
   const stale = await rye(dir, ci, "build", "--check");
   expect(stale.code).toBe(1);
@@ -96,7 +95,7 @@ test("a one-byte edit of a built module: its signature line no longer verifies, 
   expect((await rye(dir, env, "build")).code).toBe(0);
   const greet = join(dir, "out", "directives", "examples", "greet.js");
   const text = readFileSync(greet, "utf8");
-  const publicPem = readFileSync(join(outsideOf(dir), "user", ".ai", "config", "keys", "signing", "public_key.pem"), "utf8");
+  const publicPem = readFileSync(join(dir, "user", ".ai", "config", "keys", "signing", "public_key.pem"), "utf8");
   // The signer's fingerprint ends the signature line.
   const fingerprint = text.slice(0, text.indexOf("\n")).slice(-16);
   expect(() => verifyModuleSource(text, { [fingerprint]: publicPem }, "examples/greet")).not.toThrow();
@@ -152,7 +151,8 @@ test("the manifest lists every signed module and every declaration of the build;
   const declarations = allFiles(out).filter((f) => f.endsWith(".d.ts"));
   expect(declarations.length).toBeGreaterThan(5);
   expect(declarations.filter((f) => lined.includes(f))).toEqual([]);
-  const signed = [...lined, ...declarations].map(rel).sort();
+  // And out/package.json, which decides how Node reads every module of the folder.
+  const signed = [...lined, ...declarations].map(rel).concat("package.json").sort();
   expect([...listed.keys()].sort()).toEqual(signed);
   expect(items.get("directives/examples/greet.js")).toBe("examples/greet");
   expect(items.has("runtime/directive.js")).toBe(false);
