@@ -8,8 +8,7 @@
 // it carries this user's seal for this very output folder (bookkeeping-seal.ts). Any other journal
 // is discarded with the staging area, never replayed; and even a sealed one moves or deletes nothing
 // through a link (a folder of out/ replaced by a symlink since the journal was written).
-import { lstatSync, readdirSync, statSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { lstatSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { WORK_DIR, isInside } from "./output-record.js";
 import type { OutputFs } from "./output-fs.js";
@@ -81,58 +80,7 @@ export function applyJournal(outDir: string, journal: Journal, fs: OutputFs): vo
   }
   pruneEmpty(outDir, emptied, fs);
   fs.unlink(journalPath(outDir));
-  setAside(outDir, fs);
-}
-
-/** Names of staging folders a finished build set aside in out/.rye/, for `setAside` to remove later. */
-const ASIDE = "staging.done.";
-const asideNow = new Set<string>();
-
-/**
- * Moves the staging folder of a build whose journal is applied (out/ complete, the journal gone)
- * out of the way in one rename, and removes it once the build's result is out: in a long-lived
- * process that is after the cycle reported, not within it. What it still holds (empty folders, or
- * a file the journal refused to move) is no part of out/, which verifiers read without out/.rye/;
- * a process that ends first leaves it to the next build's `recoverOutput`.
- */
-function setAside(outDir: string, fs: OutputFs): void {
-  const aside = join(workDir(outDir), `${ASIDE}${process.pid}.${randomBytes(4).toString("hex")}`);
-  try {
-    fs.rename(stagingDir(outDir), aside);
-  } catch {
-    fs.rmTree(stagingDir(outDir));
-    return;
-  }
-  if (asideNow.size === 0) setImmediate(removeAside, fs);
-  asideNow.add(aside);
-}
-
-function removeAside(fs: OutputFs): void {
-  for (const path of asideNow) {
-    asideNow.delete(path);
-    try {
-      fs.rmTree(path);
-    } catch {
-      // Removed by the next build's recoverOutput instead.
-    }
-  }
-}
-
-/** Removes the staging folders earlier builds set aside and did not get to remove (a process that ended first). */
-function removeLeftAside(outDir: string, fs: OutputFs): void {
-  const dir = workDir(outDir);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(ASIDE)) continue;
-    const path = join(dir, name);
-    asideNow.delete(path);
-    fs.rmTree(path);
-  }
+  fs.rmTree(staging);
 }
 
 /** Moves each staged folder whose place in out/ is free; returns the ones it moved. */
@@ -162,13 +110,6 @@ export function insideAny(rel: string, folders: ReadonlySet<string>): boolean {
  * build killed before its commit point staged. Returns what it did.
  */
 export function recoverOutput(outDir: string, fs: OutputFs, book: Bookkeeping = processBookkeeping()): "clean" | "completed" | "discarded" {
-  const done = recoverJournal(outDir, fs, book);
-  // After the replay, which sets its own staging folder aside like any applied journal.
-  removeLeftAside(outDir, fs);
-  return done;
-}
-
-function recoverJournal(outDir: string, fs: OutputFs, book: Bookkeeping): "clean" | "completed" | "discarded" {
   const path = journalPath(outDir);
   if (lstatSync(path, { throwIfNoEntry: false })) {
     const text = book.open("journal", outDir, readRegular(path));

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readdirSync, existsSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -50,18 +50,6 @@ describe("the output journal", () => {
     expect(seen.replayed).toBeGreaterThan(0);
   });
 
-  test("a staging folder a finished build set aside and a process that ended did not remove is removed by the next build", () => {
-    const out = join(mkdtempSync(join(tmpdir(), "rye-journal-")), "out");
-    writeOutput(out, v1);
-    // What a process killed right after its commit leaves: its applied staging folder, set aside.
-    const left = join(out, ".rye", "staging.done.1.0a0a0a0a");
-    mkdirSync(join(left, "directives"), { recursive: true });
-    writeFileSync(join(left, "directives", "stray.js"), "stray");
-    expect(writeOutput(out, v2)).toMatchObject({ written: expect.any(Number) });
-    expect(existsSync(left)).toBe(false);
-    expect(snapshot(out)).not.toHaveProperty("directives/stray.js");
-  });
-
   test("a build that fails before its commit point leaves out/ exactly as it was, and no staging", () => {
     const out = join(mkdtempSync(join(tmpdir(), "rye-journal-")), "out");
     writeOutput(out, v1);
@@ -93,9 +81,8 @@ describe("the output journal", () => {
     const probe = join(mkdtempSync(join(tmpdir(), "rye-journal-")), "out");
     const renames = faultyFs(Number.POSITIVE_INFINITY, "crash", ["rename"]);
     writeOutput(probe, many, { fs: renames.fs });
-    // The journal's own rename, directives/ and knowledge/ whole, then index.js, the record and
-    // .gitattributes one by one, and the emptied staging folder set aside.
-    expect(renames.count).toBe(7);
+    // The journal's own rename, directives/ and knowledge/ whole, then index.js, the record and .gitattributes one by one.
+    expect(renames.count).toBe(6);
     const after = snapshot(probe);
     expect(after["directives/many/m39.js"]).toBe("m39");
     const counting = faultyFs(Number.POSITIVE_INFINITY, "crash");
