@@ -5,20 +5,27 @@
  * `execArgv` of its own. Each of them would load build output unverified, so `Worker` and `fork`
  * are wrapped to add the register entry: to execArgv, or, for a code string, as its first line
  * (which, without require() of ES modules, fails the worker instead of running it unverified).
+ * What they carry names the entry's own file, never `rye-build/register` (pinned-entry.ts).
  */
 import childProcess from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import workerThreads from "node:worker_threads";
+import { ENTRY_NAME, pinEntry, pinnedArgs, type Entry } from "./pinned-entry.js";
 
-/** `execArgv` with `--import <entry>` added unless it already imports the register entry. */
+/**
+ * `execArgv` with the register entry pinned to its file (see pinned-entry.ts) and `--import <entry>`
+ * added unless a preload already names that file: a bare name would be resolved again in the new
+ * thread or process, from its own working directory.
+ */
 export function withLoader(execArgv: readonly string[], entry: string): string[] {
-  const args = [...execArgv];
+  const own: Entry = { url: entry, path: fileURLToPath(entry) };
+  const args = pinnedArgs(execArgv, own, (value) => value === ENTRY_NAME);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const value = a === "--import" ? args[i + 1] : a.startsWith("--import=") ? a.slice("--import=".length) : undefined;
-    if (value === entry || value === "rye-build/register") return args;
+    if (a === `--import=${entry}` || a === `--require=${own.path}`) return args;
+    if ((a === "--import" && args[i + 1] === entry) || ((a === "-r" || a === "--require") && args[i + 1] === own.path)) return args;
   }
   return ["--import", entry, ...args];
 }
@@ -44,7 +51,7 @@ function startedFrom(file: string | URL): string | null {
 export function carryLoader(entryUrl: URL, check: (requested: string) => void = () => {}): void {
   if (carried) return;
   carried = true;
-  const entry = entryUrl.href;
+  const entry = pinEntry(entryUrl).url;
   const Base = workerThreads.Worker;
   class Worker extends Base {
     constructor(filename: string | URL, options: workerThreads.WorkerOptions = {}) {

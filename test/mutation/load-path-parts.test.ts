@@ -126,10 +126,16 @@ describe("withLoader / evalWithLoader", () => {
   test.each([
     [["--import", entry]],
     [[`--import=${entry}`]],
-    [["--import", "rye-build/register"]],
-    [["--x", "--import=rye-build/register"]],
   ])("kept as it is when it already imports the register entry: %j", (args) => {
     expect(withLoader(args, entry)).toEqual(args);
+  });
+  test.each([
+    [["--import", "rye-build/register"], ["--import", entry]],
+    [["--x", "--import=rye-build/register"], ["--x", `--import=${entry}`]],
+    [["-r", "rye-build/register"], ["-r", "/pkg/dist/register/index.js"]],
+    [["--require=rye-build/register", "--import", "other"], ["--require=/pkg/dist/register/index.js", "--import", "other"]],
+  ])("the bare name, resolved again in the new process's cwd, is pinned to the entry's file: %j", (args, pinned) => {
+    expect(withLoader(args, entry)).toEqual(pinned);
   });
   test("the caller's array is not changed", () => {
     const args = ["--no-warnings"];
