@@ -4,16 +4,14 @@ import { pinnedKeys, userSpaceFor, userSpaceSigningKey } from "../verify/trust-a
 import { createTrustStore, loadTrustStore, type SpaceRoot, type TrustStore } from "../sign/trust-store.js";
 import { join } from "node:path";
 import type { SourceFile } from "../model/source.js";
-import { factsOf } from "../project/source-facts.js";
 import { fingerprint, generateKeyPair, loadSigningKey, signingKeyDir, signingKeyFrom, writeKeyPair, type SigningKey } from "../sign/keys.js";
 import { buildTimestamp, signOutput, type OutputSource } from "../sign/sign-output.js";
 import { MANIFEST, SHARD_DIR } from "../sign/sign-manifest.js";
-import { sourceTimestamp, timestampFromEnv } from "../sign/sign-item.js";
+import { timestampFromEnv } from "../sign/sign-item.js";
 import { signModule } from "../sign/sign-module.js";
 import { VERSION } from "../version.js";
 import type { Io } from "../host.js";
 import type { BuildMetadata } from "../sign/source-tree.js";
-import { newestVouched, outsideTrust } from "./vouched-time.js";
 
 /**
  * The signing key of this machine; generated on first use, saying how to trust it elsewhere, or,
@@ -40,62 +38,30 @@ export function signingKey(io: Io, outDir?: string): SigningKey {
 }
 
 /**
- * The build timestamp from SOURCE_DATE_EPOCH, else the newest source signature that a key from
- * outside the checkout vouches for (vouched-time.ts), never the clock.
+ * The build timestamp: SOURCE_DATE_EPOCH, set by whoever runs the build, else the epoch; never the
+ * clock (decisions.md #16) and never a source's `rye:signed:` time. That time sits beside the
+ * signature, not under it (the original signs the content hash alone), so whoever edits the
+ * checkout chooses it even on a line whose signature verifies, and `rye verify --not-before` would
+ * then trust a time nobody vouched for.
  */
-export function timestampFor(sources: readonly SourceFile[], io: Io): string {
-  const candidates = new Map<string, SourceFile[]>();
-  for (const s of sources) {
-    const stamp = stampOf(s);
-    if (stamp !== null) candidates.set(stamp, [...(candidates.get(stamp) ?? []), s]);
-  }
-  return buildTimestamp(timestampFromEnv(io.env), [vouchedAmong(candidates, io)]);
-}
-
-/** The newest source signature time that the trust anchors of `rye verify` vouch for. */
-function vouchedAmong(candidates: ReadonlyMap<string, Iterable<SourceFile>>, io: Io): string | null {
-  if (candidates.size === 0 || timestampFromEnv(io.env)) return null;
-  return newestVouched(candidates, outsideTrust(io, io.cwd));
+export function timestampFor(_sources: readonly SourceFile[], io: Io): string {
+  return buildTimestamp(timestampFromEnv(io.env));
 }
 
 /**
- * The build timestamp of a long-lived process (--watch), kept across rebuilds: the sources are kept
- * by their signature timestamps, so an edit updates the candidates without reading every source again.
+ * The build timestamp of a long-lived process (--watch). It depends on no source (timestampFor),
+ * so an edit changes nothing; the class keeps the shape the watch state holds.
  */
 export class SourceStamps {
-  private readonly byStamp = new Map<string, Set<SourceFile>>();
+  constructor(_sources: readonly SourceFile[]) {}
 
-  constructor(sources: readonly SourceFile[]) {
-    for (const s of sources) this.add(s);
-  }
+  /** `before` was replaced by `after`: the build time does not depend on either. */
+  edit(_before: SourceFile, _after: SourceFile): void {}
 
-  /** `before` was replaced by `after`. */
-  edit(before: SourceFile, after: SourceFile): void {
-    const stamp = stampOf(before);
-    const set = stamp === null ? undefined : this.byStamp.get(stamp);
-    set?.delete(before);
-    if (set?.size === 0) this.byStamp.delete(stamp!);
-    this.add(after);
-  }
-
-  /** What `timestampFor` says of the sources kept. */
+  /** What `timestampFor` says. */
   timestamp(io: Io): string {
-    return buildTimestamp(timestampFromEnv(io.env), [vouchedAmong(this.byStamp, io)]);
+    return timestampFor([], io);
   }
-
-  private add(s: SourceFile): void {
-    const stamp = stampOf(s);
-    if (stamp === null) return;
-    let set = this.byStamp.get(stamp);
-    if (!set) this.byStamp.set(stamp, (set = new Set()));
-    set.add(s);
-  }
-}
-
-/** The timestamp of a source's own signature line, known without its text when it was read to be read again. */
-function stampOf(s: SourceFile): string | null {
-  const read = factsOf(s);
-  return read ? read.stamp : sourceTimestamp(s.text);
 }
 
 /** Where a project item's `.js` module goes. */

@@ -40,13 +40,10 @@ export function signOutput(
 
 /**
  * The build's timestamp without reading the clock (decisions.md #16): SOURCE_DATE_EPOCH when set,
- * else the latest of the source signature timestamps given (the build passes only those a key
- * from outside the checkout vouches for: builder/vouched-time.ts), else the Unix epoch.
+ * else the Unix epoch. Nothing from a source counts: a source's signature time is not signed.
  */
-export function buildTimestamp(fromEnv: string | null, sourceTimestamps: readonly (string | null)[]): string {
-  if (fromEnv) return fromEnv;
-  const stamps = sourceTimestamps.filter((t): t is string => t !== null).sort();
-  return stamps.at(-1) ?? "1970-01-01T00:00:00Z";
+export function buildTimestamp(fromEnv: string | null): string {
+  return fromEnv ?? "1970-01-01T00:00:00Z";
 }
 
 export { sha256Hex };
