@@ -27,7 +27,7 @@ export const TARGETS = {
   "src/runtime/exec/bind-shell-script.ts": ["test/mutation/bind-shell-script.test.ts"],
   "src/runtime/exec/inert.ts": ["test/mutation/bind-shell-script.test.ts"],
   // Class 1: the binder's proof: the launcher walk and the shell reader's roles.
-  "src/runtime/exec/launchers.ts": ["test/mutation/launchers.test.ts", "test/mutation/launchers-grammar.test.ts"],
+  "src/runtime/exec/launchers.ts": ["test/mutation/launchers.test.ts", "test/mutation/launchers-grammar.test.ts", "test/mutation/launchers-trace.test.ts"],
   "src/runtime/exec/shell-context.ts": ["test/mutation/shell-context.test.ts", "test/mutation/shell-context-roles.test.ts", "test/mutation/shell-context-carried.test.ts", "test/mutation/shell-carried-uses.test.ts"],
   "src/runtime/exec/data-commands.ts": ["test/mutation/data-commands.test.ts", "test/mutation/shell-context.test.ts"],
   "src/runtime/exec/shell-options.ts": ["test/mutation/shell-options.test.ts"],
