@@ -14,7 +14,7 @@
  */
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { Checkout } from "./checkout.js";
+import { MAX_PATH_COMPONENTS, PathTooDeepError, type Checkout } from "./checkout.js";
 
 /** The checkout and the files its plan vouches for (as named and resolved). */
 export interface MentionScope {
@@ -25,7 +25,6 @@ export interface MentionScope {
 }
 
 // Where a path may start or end: list and option separators, and the quotes and brackets of code text.
-const SEPARATOR = /[\s:;,='"`()<>|&]/;
 const WORDS = /[\s:;,='"`()<>|&]+/;
 // An option's letters before a path written onto it: `-I/x`, `--rcfile/x` is not a form, `-r/x` is.
 const OPTION_PREFIX = /^-{1,2}[A-Za-z][A-Za-z0-9-]*$/;
@@ -44,44 +43,55 @@ export function checkoutMention(text: string, scope: MentionScope): string | nul
   return checkoutMentions(text, scope)[0] ?? null;
 }
 
-/** Every checkout path `text` names that the plan did not hash, as written (relative words too). */
+/**
+ * Every checkout path `text` names that the plan did not hash, as written (relative words too),
+ * each once. The text is split into words once and each distinct word is judged once, so the work
+ * grows with the text's length whatever a caller's value repeats.
+ */
 export function checkoutMentions(text: string, scope: MentionScope): string[] {
-  return [...rootMentions(text, scope), ...wordMentions(text, scope)];
-}
-
-function rootMentions(text: string, scope: MentionScope): string[] {
+  const words = text.split(WORDS).filter((w) => w !== "");
+  const starts = words.map(pathStart);
+  const judged = new Map<string, boolean>();
+  const isVouched = (path: string) => judged.get(path) ?? judged.set(path, vouched(path, scope)).get(path)!;
   const found: string[] = [];
+  // Roots in list order, then words in text order: the order a scan of the text for each root finds them.
   for (const root of scope.checkout.roots) {
-    for (let at = text.indexOf(root); at >= 0; at = text.indexOf(root, at + 1)) {
-      const after = text[at + root.length];
-      if (after !== undefined && after !== "/" && !SEPARATOR.test(after)) continue;
-      let start = at;
-      while (start > 0 && !SEPARATOR.test(text[start - 1]!)) start--;
-      const before = text.slice(start, at);
-      if (before !== "" && !OPTION_PREFIX.test(before)) continue;
-      let end = at + root.length;
-      while (end < text.length && !SEPARATOR.test(text[end]!) ) end++;
-      const path = text.slice(at, end);
-      if (!vouched(path, scope)) found.push(path);
-    }
+    for (const path of starts) if (path !== null && startsWithRoot(path, root) && !isVouched(path)) found.push(path);
   }
-  return found;
+  const mentions = new Map<string, string | null>();
+  words.forEach((word, i) => {
+    if (!mentions.has(word)) mentions.set(word, wordMention(word, starts[i]!, scope, isVouched));
+    const mention = mentions.get(word)!;
+    if (mention !== null) found.push(mention);
+  });
+  return [...new Set(found)];
 }
 
-function wordMentions(text: string, scope: MentionScope): string[] {
-  const found: string[] = [];
-  for (const word of text.split(WORDS)) {
-    if (!word) continue;
-    const slash = word.indexOf("/");
-    const absolute = isAbsolute(word) ? word : OPTION_PREFIX.test(word.slice(0, slash)) && slash > 0 ? word.slice(slash) : null;
-    if (absolute !== null) {
-      if (scope.checkout.contains(absolute) && !vouched(absolute, scope)) found.push(absolute);
-      continue;
-    }
+/**
+ * Where an absolute path starts in a word: the word itself, or what follows an option's letters
+ * (`-I/x`); null for a word holding none. A root cannot start later in a word: the text before it
+ * would hold a `/` and so be neither empty nor an option's letters.
+ */
+function pathStart(word: string): string | null {
+  if (isAbsolute(word)) return word;
+  const slash = word.indexOf("/");
+  return slash > 0 && OPTION_PREFIX.test(word.slice(0, slash)) ? word.slice(slash) : null;
+}
+
+/** True when `path` is `root` or continues it with `/` (as written, no links resolved). */
+const startsWithRoot = (path: string, root: string) =>
+  path.startsWith(root) && (path.length === root.length || path[root.length] === "/");
+
+/** The checkout path one word names, or null. A path too deep to resolve is taken as one (fail closed). */
+function wordMention(word: string, absolute: string | null, scope: MentionScope, isVouched: (path: string) => boolean): string | null {
+  try {
+    if (absolute !== null) return scope.checkout.contains(absolute) && !isVouched(absolute) ? absolute : null;
     const path = resolve(scope.cwd, word);
-    if (exists(path) && scope.checkout.contains(path) && !vouched(path, scope)) found.push(word);
+    return exists(path) && scope.checkout.contains(path) && !isVouched(path) ? word : null;
+  } catch (error) {
+    if (!(error instanceof PathTooDeepError)) throw error;
+    return `${word.slice(0, 64)}… (a path of more than ${MAX_PATH_COMPONENTS} components, which the guard does not resolve)`;
   }
-  return found;
 }
 
 function vouched(path: string, scope: MentionScope): boolean {

@@ -40,13 +40,27 @@ export interface CheckoutOptions {
   project?: string;
 }
 
+/** The most components `real()` resolves: each missing one costs a lookup, and a caller's value can hold any number. */
+export const MAX_PATH_COMPONENTS = 4096;
+
+/** A path with more than MAX_PATH_COMPONENTS components, which `real()` does not resolve. */
+export class PathTooDeepError extends Error {}
+
 function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // A path that does not exist yet: resolve its nearest existing ancestor, keep the rest.
-    const parent = dirname(path);
-    return parent === path ? path : join(real(parent), path.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+  if (path.split(sep).length > MAX_PATH_COMPONENTS) {
+    throw new PathTooDeepError(`${path.slice(0, 64)}… has more than ${MAX_PATH_COMPONENTS} components`);
+  }
+  // A path that does not exist yet: resolve its nearest existing ancestor, keep the rest.
+  const rest: string[] = [];
+  for (let at = path; ; ) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      const parent = dirname(at);
+      if (parent === at) return rest.length === 0 ? at : join(at, ...rest);
+      rest.unshift(at.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      at = parent;
+    }
   }
 }
 
