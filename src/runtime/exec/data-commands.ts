@@ -3,6 +3,8 @@
 // the `$(…)` inside them, in such contexts even when the text is quoted). An argument of anything
 // else receives only inert values; the commands below that take code or names are refused outright.
 
+import { readDataOptions } from "./data-options.js";
+
 /** Data commands: every argument may hold any value (a leading `-` only after `--`). */
 export const DATA_COMMANDS: ReadonlySet<string> = new Set([
   "echo", "printf", "cat", "ls", "mkdir", "touch", "rm", "rmdir", "cp", "mv", "ln", "head", "tail", "wc", "sort", "uniq",
@@ -71,60 +73,35 @@ const WRITES_NO_DATA: ReadonlySet<string> = new Set([
 /** A word of a command as the writer table reads it: literal text, or null when known only at run time. */
 type ArgText = string | null;
 
-/** The operands of `args` (words after the options; a word known only at run time counts as one). */
-function operands(command: string, args: readonly ArgText[]): ArgText[] {
-  const withArg = OPTIONS_WITH_ARGUMENT[command] ?? "";
-  const out: ArgText[] = [];
-  let ended = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (ended || a === null || a === "-" || !a.startsWith("-")) out.push(a);
-    else if (a === "--") ended = true;
-    else if (!a.startsWith("--") && withArg.includes(a.slice(-1)) && [...a.slice(1)].findIndex((c) => withArg.includes(c)) === a.length - 2) i++;
-  }
-  return out;
-}
-
-/** Whether a sort option word names an output file (`-o F`, `-uoF`, `--output=F`, `--out F`). */
-function sortOutput(word: string): boolean {
-  if (word.startsWith("--")) {
-    const name = word.slice(2).split("=")[0]!;
-    return name.length > 0 && "output".startsWith(name);
-  }
-  for (const c of word.slice(1)) {
-    if (c === "o") return true;
-    if ("kTtSy".includes(c)) return false;
-  }
-  return false;
-}
-
 /**
  * Why data command `command` with arguments `args` writes data into a file named by an argument or
- * an option, or null when it writes none. `cp`, `mv` and `ln` always do (their last operand is a file
- * made from the others); `tee` into each operand, `uniq` into its second, `sort` into `-o`'s file.
+ * an option, or runs a program, or null when it does neither. An option outside the command's
+ * allowlist (data-options.ts) makes it unproven; `cp`, `mv` and `ln` always write (their last operand
+ * is a file made from the others); `tee` into each operand, `uniq` into its second.
  */
 export function fileWriteOf(command: string, args: readonly ArgText[]): string | null {
-  if (WRITES_NO_DATA.has(command)) return null;
   const said = `${command} ${args.map((a) => a ?? "…").join(" ")}`.trim().slice(0, 60);
-  if (command === "tee") return operands(command, args).some((a) => a !== "/dev/null") ? `\`${said}\` writes its input into a file` : null;
-  if (command === "uniq") return operands(command, args).length >= 2 ? `\`${said}\` writes into its second operand` : null;
-  if (command === "sort") {
-    const end = args.indexOf("--");
-    const options = end < 0 ? args : args.slice(0, end);
-    // A word known only at run time before `--` may be `-o FILE`.
-    return options.some((a) => a === null || (a.startsWith("-") && a !== "-" && sortOutput(a))) ? `\`${said}\` may write into an output file (-o)` : null;
-  }
+  const { operands, unproven } = readDataOptions(command, args);
+  if (unproven !== null) return `\`${said}\` has an option rye does not list for ${command} (${unproven.slice(0, 30)}), which may run a program or write a file`;
+  if (WRITES_NO_DATA.has(command) || command === "sort") return null;
+  if (command === "tee") return operands.some((a) => a !== "/dev/null") ? `\`${said}\` writes its input into a file` : null;
+  if (command === "uniq") return operands.length >= 2 ? `\`${said}\` writes into its second operand` : null;
   return `\`${said}\` writes into a file its arguments name`;
 }
 
+/** Descriptor duplications that reach no file: the inherited stdin, stdout and stderr, and a close. */
+const STANDARD_DUPS: Readonly<Record<string, ReadonlySet<string>>> = { ">&": new Set(["1", "2", "-"]), "<&": new Set(["0", "-"]) };
+
 /**
  * Why a redirection `op` with target `target` (literal text, or null when built at run time) sends
- * output into a file, or null when it sends none: an input redirection, a duplication of a
- * descriptor (`2>&1`, `>&-`) and /dev/null write no file.
+ * output into a file, or null when it sends none: an input redirection, a duplication of stdin,
+ * stdout or stderr (`2>&1`, `>&2`, `<&0`), a close (`>&-`) and /dev/null write no file. Any other
+ * descriptor (`>&3`, `1<&3`) may have been opened onto a file by a command rye does not read as
+ * `exec` (`eval 'exec 3>F'`, `builtin exec`, ksh93's `redirect`, bash's `{fd}>F`), so it is one.
  */
 export function redirectWriteOf(op: string, target: ArgText): string | null {
-  if (op === "<" || op === "<<<" || op === "<&") return null;
-  if ((op === ">&" || op === "<&") && target !== null && /^(?:\d+|-)$/.test(target)) return null;
+  if (op === "<" || op === "<<<") return null;
+  if (Object.hasOwn(STANDARD_DUPS, op) && target !== null && STANDARD_DUPS[op]!.has(target)) return null;
   if (target === "/dev/null") return null;
   return `\`${op} ${target ?? "…"}\` sends output into a file`;
 }

@@ -70,7 +70,7 @@ const intoFile = (why: string): StdinRole => ({ role: "refuse", reason: `stdin o
 /** Why the redirections among `words` send output into a file, or null (a target built at run time counts as one). */
 function outputWrite(words: readonly string[]): string | null {
   for (let k = 0; k < words.length; k++) {
-    const m = /^\d*(>>|>\||>&|&>>|&>|<>|>)(.*)$/.exec(words[k]!);
+    const m = /^\d*(>>|>\||>&|<&|&>>|&>|<>|>)(.*)$/.exec(words[k]!);
     if (m === null) continue;
     const raw = m[2] !== "" ? m[2]! : (words[++k] ?? "");
     const why = redirectWriteOf(m[1]!, /[$`]/.test(raw) ? null : unquote(raw));
