@@ -5,7 +5,7 @@
  * its parsed form, re-signed with this machine's key when there is one (so a later hand edit shows),
  * and read back through the same reader before the edit counts as done.
  */
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { TRUST_DIRS, type SigningKey } from "./keys.js";
 import { signItem } from "./sign-item.js";
@@ -20,6 +20,7 @@ import {
   type TrustedKey,
   type TrustEntry,
 } from "./trust-entry.js";
+import { writeEntryFile } from "./trust-entry-write.js";
 
 export { withFields, type LifecycleField, type TrustEntry };
 
@@ -88,7 +89,7 @@ export function setEntryFields(path: string, fields: Partial<Record<LifecycleFie
   if (signer) text = signItem(text, "config", signer, timestamp, "key.toml");
   const [judged] = judgeEntryText(text, path, "trust entry");
   if (!judged?.key || judged.problem) throw new Error(`the rewritten entry ${path} would not read back (${judged?.problem ?? "no key"}); it was left as it was`);
-  writeFileSync(path, text);
+  writeEntryFile(path, text);
   return text;
 }
 

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { KeyLimit } from "./key-lifecycle.js";
 import { fingerprint, publicKeyPem, TRUST_DIRS, type SigningKey } from "./keys.js";
 import { formatTimestamp, signItem } from "./sign-item.js";
 import { readTrustEntries } from "./trust-entries.js";
+import { writeEntryFile } from "./trust-entry-write.js";
 import type { SpaceRoot, TrustedKey, UnreadableEntry } from "./trust-entry.js";
 
 export { parseTrustedKeyToml, readTrustEntry, Unreadable, type SpaceRoot, type TrustedKey, type UnreadableEntry } from "./trust-entry.js";
@@ -111,17 +111,17 @@ export function formatTrustedKeyToml(publicPem: string, options: { owner?: strin
   ].join("\n");
 }
 
-/** Writes `<space>/.ai/config/keys/trusted/<fp>.toml`, signed with `signer` when one is given; returns the path. */
+/** Writes `<space>/.ai/config/keys/trusted/<fp>.toml` through the one entry writer, signed with `signer` when one is given; returns the path. */
 export function writeTrustedKey(
   spaceRoot: string,
   publicPem: string,
   options: { owner?: string; attestation?: string; signer?: SigningKey; timestamp?: string } = {},
 ): string {
   const dir = join(spaceRoot, ...TRUST_DIRS[0]!);
-  mkdirSync(dir, { recursive: true });
   let text = formatTrustedKeyToml(publicPem, options);
   if (options.signer) text = signItem(text, "config", options.signer, options.timestamp ?? formatTimestamp(new Date()), "key.toml");
   const path = join(dir, `${fingerprint(publicPem)}.toml`);
-  writeFileSync(path, text);
+  // Never through a link the space (often a checkout: `--space .`) carries; see trust-entry-write.ts.
+  writeEntryFile(path, text);
   return path;
 }

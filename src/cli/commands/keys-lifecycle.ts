@@ -18,7 +18,9 @@ import {
   type SigningKey,
 } from "../../sign/index.js";
 import { isoSeconds, keyRefusal, timeOf } from "../../sign/key-lifecycle.js";
+import { TRUST_DIRS } from "../../sign/keys.js";
 import { confirmEntryState, findTrustEntry, limitsOf, setEntryFields, trustEntries, type LifecycleField } from "../../sign/trust-entries.js";
+import { checkEntryPath } from "../../sign/trust-entry-write.js";
 import type { Io } from "../io.js";
 
 /** This machine's signing key, if it has one (entries this command edits are re-signed with it). */
@@ -114,6 +116,8 @@ export function rotate(args: string[], io: Io): number {
   const from = values.from === undefined ? nowStamp(io) : timeArg(values.from, "--from");
   const space = resolve(io.cwd, values.space ?? userSpace(io.env));
   const old = loadSigningKey(dir);
+  // Refused before the key is retired: a link on the entries' path must not leave the rotation halfway.
+  for (const d of TRUST_DIRS) checkEntryPath(join(space, ...d, `${old.fingerprint}.toml`));
   const pair = generateKeyPair();
   const next = fingerprint(pair.publicPem);
   // The old pair is kept aside, never deleted: output it signed stays checkable until `from`.
