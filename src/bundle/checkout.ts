@@ -50,17 +50,35 @@ function real(path: string): string {
   if (path.split(sep).length > MAX_PATH_COMPONENTS) {
     throw new PathTooDeepError(`${path.slice(0, 64)}… has more than ${MAX_PATH_COMPONENTS} components`);
   }
-  // A path that does not exist yet: resolve its nearest existing ancestor, keep the rest.
-  const rest: string[] = [];
-  for (let at = path; ; ) {
-    try {
-      return join(realpathSync(at), ...rest);
-    } catch {
-      const parent = dirname(at);
-      if (parent === at) return rest.length === 0 ? at : join(at, ...rest);
-      rest.unshift(at.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      at = parent;
-    }
+  try {
+    return realpathSync(path);
+  } catch {
+    // A path that does not exist yet: resolve its nearest existing ancestor, keep the rest.
+  }
+  const chain = [path];
+  for (let at = path, parent = dirname(at); parent !== at; at = parent, parent = dirname(at)) chain.push(parent);
+  // A folder that does not resolve has no descendant that does, so the nearest existing ancestor is
+  // found by halving: a few lookups however many components are missing.
+  let missing = 0;
+  let found = chain.length;
+  while (found - missing > 1) {
+    const mid = (missing + found) >> 1;
+    if (resolves(chain[mid]!)) found = mid;
+    else missing = mid;
+  }
+  // No ancestor resolves: keep the top as named, as for a root that does not resolve.
+  const topAt = Math.min(found, chain.length - 1);
+  const top = found < chain.length ? realpathSync(chain[found]!) : chain[topAt]!;
+  const rest = chain.slice(0, topAt).map((at, i) => at.slice(chain[i + 1]!.length + (chain[i + 1]!.endsWith(sep) ? 0 : 1)));
+  return rest.length === 0 ? top : join(top, ...rest.reverse());
+}
+
+function resolves(path: string): boolean {
+  try {
+    realpathSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
