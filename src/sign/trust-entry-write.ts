@@ -86,6 +86,8 @@ export function checkEntryPath(path: string): void {
 /** Writes `text` as the trust entry at `path` (see above); throws EntryPathRefused, having written nothing, when the path is not plain. */
 export function writeEntryFile(path: string, text: string): void {
   const { root, parts } = entryLocation(path);
+  // The root is named by whoever runs rye (--space, USER_SPACE): made if missing, links above it are theirs.
+  mkdirSync(root, { recursive: true });
   plainFolderChain(root, parts);
   plainEntryName(path);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
