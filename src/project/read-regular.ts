@@ -15,7 +15,7 @@
  * test/architecture/bounded-readers.test.ts fails for a read of a file anywhere else in src/ that is
  * not on its short list of reasons.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /** Size limits by kind of file: each far above what rye writes or a person types, and far below memory. */
@@ -80,6 +80,18 @@ export function describeEntry(st: Stats): string {
   if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
   if (st.isSymbolicLink()) return "a symbolic link";
   return "not a file";
+}
+
+/** `describeEntry`, naming a link's target too (for refusals of a writer that found a link at `abs`). */
+export function describeWithTarget(abs: string, st: Stats): string {
+  if (!st.isSymbolicLink()) return describeEntry(st);
+  let target = "";
+  try {
+    target = ` to ${readlinkSync(abs)}`;
+  } catch {
+    // The link's text is only for the message.
+  }
+  return `a symbolic link${target}`;
 }
 
 /** The bytes of the regular file at `path` under `rule`, with its stat; throws Unreadable. */

@@ -7,10 +7,10 @@
 // again), the entry's own name must be absent or a regular file, and the text goes to a fresh name
 // opened with O_EXCL | O_NOFOLLOW that is then renamed over the entry (a rename replaces a name, it
 // never writes through one). Anything else is refused, naming the path; nothing is written.
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, sep } from "node:path";
-import { describeEntry } from "../project/read-regular.js";
+import { describeWithTarget } from "../project/read-regular.js";
 import { TRUST_DIRS } from "./keys.js";
 
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -23,17 +23,6 @@ export class EntryPathRefused extends Error {
   ) {
     super(`${path} ${reason}; rye keys writes trust entries only through plain folders and files, so nothing was written`);
   }
-}
-
-function what(abs: string, st: Stats): string {
-  if (!st.isSymbolicLink()) return describeEntry(st);
-  let target = "";
-  try {
-    target = ` to ${readlinkSync(abs)}`;
-  } catch {
-    // The link's text is only for the message.
-  }
-  return `a symbolic link${target}`;
 }
 
 /** The space root and the parts below it of an entry path `<root>/<one of TRUST_DIRS>/<name>.toml`. */
@@ -64,13 +53,13 @@ function plainFolderChain(root: string, parts: readonly string[], create = true)
       }
       st = lstatSync(abs);
     }
-    if (!st.isDirectory()) throw new EntryPathRefused(abs, `is ${what(abs, st)}, not a folder`);
+    if (!st.isDirectory()) throw new EntryPathRefused(abs, `is ${describeWithTarget(abs, st)}, not a folder`);
   }
 }
 
 function plainEntryName(path: string): void {
   const st = lstatSync(path, { throwIfNoEntry: false });
-  if (st && !st.isFile()) throw new EntryPathRefused(path, `is ${what(path, st)}, not a trust entry file`);
+  if (st && !st.isFile()) throw new EntryPathRefused(path, `is ${describeWithTarget(path, st)}, not a trust entry file`);
 }
 
 /**

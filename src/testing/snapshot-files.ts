@@ -7,10 +7,10 @@
 // plain folder (a missing one is created alone and checked again), and the file itself is written
 // with O_NOFOLLOW into a regular file of one name, or removed only when it is one. Anything else is
 // refused, naming the path and what lies there; nothing is written or removed.
-import { lstatSync, mkdirSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { entryKind, plainFolders, writeNoFollow } from "../output/no-follow.js";
-import { describeEntry } from "../project/read-regular.js";
+import { describeWithTarget } from "../project/read-regular.js";
 
 /** The folder, relative to the project root, that holds every snapshot. */
 export const SNAPSHOT_FOLDER = ".ai/tests/__snapshots__";
@@ -35,17 +35,6 @@ function partsOf(rel: string): string[] {
   return parts;
 }
 
-function what(abs: string, st: Stats): string {
-  if (!st.isSymbolicLink()) return describeEntry(st);
-  let target = "";
-  try {
-    target = ` to ${readlinkSync(abs)}`;
-  } catch {
-    // The link's text is only for the message.
-  }
-  return `a symbolic link${target}`;
-}
-
 /**
  * Checks that every folder of `parts` (the last part excepted) below `root` is a plain folder.
  * `create` makes a missing one (one level at a time, each checked after); without it, true means
@@ -61,7 +50,7 @@ function folderChain(root: string, parts: readonly string[], create: boolean): b
       mkdirSync(abs);
       st = lstatSync(abs);
     }
-    if (!st.isDirectory()) throw new PathRefused(rel, `is ${what(abs, st)}, not a folder`);
+    if (!st.isDirectory()) throw new PathRefused(rel, `is ${describeWithTarget(abs, st)}, not a folder`);
   }
   return false;
 }
@@ -72,7 +61,7 @@ function fileAt(root: string, rel: string): "absent" | "file" {
   const kind = entryKind(abs);
   if (kind === "absent" || kind === "file") return kind;
   const st = lstatSync(abs);
-  throw new PathRefused(rel, `is ${st.isFile() ? "a file with another name (a hard link)" : what(abs, st)}`);
+  throw new PathRefused(rel, `is ${st.isFile() ? "a file with another name (a hard link)" : describeWithTarget(abs, st)}`);
 }
 
 /** Whether the snapshot at `rel` exists as a plain file; throws PathRefused for anything else on the path. */
